@@ -1,0 +1,35 @@
+/** Where a command writes and what environment it sees; tests pass their own. */
+export interface CliIO {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /** Environment after .env is loaded; the only place commands read settings from. */
+  env: Record<string, string | undefined>;
+  /** True when stdout is a terminal (progress bar instead of plain lines). */
+  isTTY: boolean;
+  /** Standard input, for `validate <schema> -`. */
+  readStdin: () => Promise<string>;
+}
+
+/** A user-facing error: printed as one line, exit code attached. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = 2,
+  ) {
+    super(message);
+  }
+}
+
+export function processIO(): CliIO {
+  return {
+    out: (line) => process.stdout.write(line + '\n'),
+    err: (line) => process.stderr.write(line + '\n'),
+    env: process.env,
+    isTTY: Boolean(process.stdout.isTTY),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The `conformance` command: one subcommand per file in this folder, each a function
+ * `(argv, io) => exit code`. Exit codes: 0 conformant / valid, 1 non-conformant / invalid,
+ * 2 usage or configuration error, 3 target unreachable or authentication failed.
+ */
+import { config as loadDotenv } from 'dotenv';
+import { processIO, UsageError, type CliIO } from './io.ts';
+import { TOOL_NAME, TOOL_VERSION } from '../version.ts';
+
+export type Command = (argv: string[], io: CliIO) => Promise<number>;
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  run: { summary: 'run the conformance suite against a target (default: the embedded server)', load: async () => (await import('./run.ts')).run },
+  serve: { summary: 'start the embedded reference server', load: async () => (await import('./serve.ts')).serve },
+  validate: { summary: 'validate a captured JSON payload against a schema of the document', load: async () => (await import('./validate.ts')).validate },
+  'self-test': { summary: 'run the harness against every fault of the embedded server and print what it catches', load: async () => (await import('./self-test.ts')).selfTest },
+  replay: { summary: 're-send the failing cases of a report and say whether they still fail', load: async () => (await import('./replay.ts')).replay },
+  diff: { summary: 'compare two reports: newly failing, newly passing, still failing', load: async () => (await import('./diff.ts')).diff },
+};
+
+export function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  return [
+    `usage: conformance <command> [options]     (${TOOL_NAME} ${TOOL_VERSION})`,
+    '',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `conformance <command> --help` for the options of a command.',
+    'Exit codes: 0 conformant, 1 non-conformant, 2 usage error, 3 target unreachable or auth failed.',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  // .env fills the environment; flags still win (each command resolves flags over env).
+  if (io.env === process.env) loadDotenv({ quiet: true });
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(usage());
+    return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-V') {
+    io.out(TOOL_VERSION);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`conformance: unknown command "${name}"; run \`conformance --help\` for the list.`);
+    return 2;
+  }
+  try {
+    return await (await command.load())(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`conformance ${name}: ${error.message}`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+}

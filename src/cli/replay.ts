@@ -1,0 +1,155 @@
+/**
+ * `conformance replay <conformance.json>`: re-sends the failing cases of a report, against the
+ * same target or another one, and says for each whether it still fails. For checking a fix
+ * without a full run. Exit 1 when any still fails, 0 when all pass now.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { UsageError, type CliIO } from './io.ts';
+import { checkUrl, optionPicker, resolveAuth } from '../config/run-config.ts';
+import { createTransport, AuthenticationError, UnreachableError } from '../harness/transport/transport.ts';
+import type { ConformanceReport, ReportFailure, ReportRule } from '../report/model.ts';
+import { isRuleId, type RuleId } from '../rules/catalogue.ts';
+import { judge } from '../harness/judge.ts';
+import { MetadataState } from '../harness/metadata-state.ts';
+import { RefIds } from '../harness/ref-ids.ts';
+import { SCENARIOS } from '../harness/scenarios.ts';
+import type { TestCase } from '../harness/case.ts';
+import type { Exchange } from '../harness/exchange.ts';
+import type { Problem } from '../rules/check.ts';
+
+const FLAGS = ['base-url', 'token', 'auth-url', 'client-id', 'client-secret', 'scope', 'timeout'] as const;
+
+const HELP = `usage: conformance replay <conformance.json> [--base-url URL] [--token T | --auth-url URL --client-id ID --client-secret S [--scope S]] [--timeout MS]
+
+Re-sends the failing cases of a report and says for each whether it still fails.
+Without --base-url the report's own target is used. Credentials come from the flags or .env,
+as for \`conformance run\`. Exit 1 when any case still fails, 0 when all pass now.`;
+
+export async function replay(argv: string[], io: CliIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { ...Object.fromEntries(FLAGS.map((f) => [f, { type: 'string' as const }])), help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run \`conformance replay --help\``);
+  }
+  if (parsed.values.help) {
+    io.out(HELP);
+    return 0;
+  }
+  if (parsed.positionals.length !== 1) throw new UsageError('give one report file: conformance replay reports/conformance.json');
+  const report = await readReport(parsed.positionals[0]);
+  const pick = optionPicker(parsed.values, io.env);
+  const baseUrl = (pick('base-url') ?? report.target.baseUrl).replace(/\/+$/, '');
+  checkUrl('--base-url', baseUrl);
+  const auth = resolveAuth(pick);
+  if (auth.kind === 'none') throw new UsageError('replay needs credentials: --token T, or --auth-url URL --client-id ID --client-secret S');
+  const timeout = Number(pick('timeout') ?? 10_000);
+
+  const transport = createTransport({ baseUrl, auth, timeoutMs: timeout, rateLimitPerSecond: null, concurrency: 10, maxRetries: 3 });
+  try {
+    await transport.checkReachable();
+    await transport.authenticate();
+  } catch (error) {
+    if (error instanceof UnreachableError || error instanceof AuthenticationError) {
+      io.err(`conformance replay: ${error.message}`);
+      return 3;
+    }
+    throw error;
+  }
+
+  const failing = report.rules.filter((r) => r.status === 'failed' && isRuleId(r.id));
+  if (!failing.length) {
+    io.out('the report has no failing rule: nothing to replay');
+    return 0;
+  }
+  const refIds = new RefIds(report.seed);
+  const replayer = new Replayer(transport.send.bind(transport), refIds);
+  let stillFailing = 0;
+  io.out(`replaying ${failing.length} failing rule(s) against ${baseUrl}`);
+  for (const rule of failing) {
+    const problems = await replayer.replayRule(rule);
+    if (problems.length) {
+      stillFailing++;
+      io.out(`  ✗ ${rule.id}  still fails: ${problems[0].message}`);
+    } else io.out(`  ✓ ${rule.id}  passes now`);
+  }
+  io.out(`${failing.length - stillFailing} passed, ${stillFailing} failed`);
+  return stillFailing ? 1 : 0;
+}
+
+async function readReport(file: string): Promise<ConformanceReport> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    const report = JSON.parse(text) as ConformanceReport;
+    if (!Array.isArray(report.rules) || typeof report.target?.baseUrl !== 'string') throw new Error('not a conformance report');
+    return report;
+  } catch (error) {
+    throw new UsageError(`${file} is not a conformance.json report (${(error as Error).message})`);
+  }
+}
+
+class Replayer {
+  private readonly metadata = new MetadataState();
+
+  constructor(
+    private readonly send: (c: TestCase, o?: { auth?: 'none' | 'invalid' }) => Promise<Exchange>,
+    private readonly refIds: RefIds,
+  ) {}
+
+  /** The problems a rule still has: its scenario again, or each recorded failing request again. */
+  async replayRule(rule: ReportRule): Promise<Problem[]> {
+    const scenario = SCENARIOS.find((s) => s.rule === rule.id && s.feeds.length === 0);
+    if (scenario) {
+      const outcomes = await scenario.run({
+        exercise: (c) => this.send(c),
+        sendTogether: (cases) => Promise.all(cases.map((c) => this.send(c))),
+        freshRefId: () => this.refIds.next(),
+        stamp: (c, refId) => this.refIds.stamp(c, refId),
+        concurrentDuplicates: 10,
+        fiatAccountIds: [],
+      });
+      return outcomes.flatMap((o) => o.problems);
+    }
+    const problems: Problem[] = [];
+    for (const failure of rule.failures) problems.push(...(await this.replayFailure(rule.id as RuleId, failure)));
+    return problems;
+  }
+
+  private async replayFailure(ruleId: RuleId, failure: ReportFailure): Promise<Problem[]> {
+    const testCase = this.refIds.stamp(toTestCase(failure));
+    const exchange = await this.send(testCase, testCase.auth ? { auth: testCase.auth } : undefined);
+    // The id was in the target's pool unless the failure was about an unknown id.
+    const fiatAccountIds = testCase.fiatAccountId && ruleId !== 'fa.unknown-id-404' ? [testCase.fiatAccountId] : [];
+    const judgement = judge(exchange, { fiatAccountIds, mergeMayExceedLimit: (e) => this.metadata.mergeMayExceedLimit(e) });
+    this.metadata.observe(exchange);
+    return judgement.find((j) => j.rule === ruleId)?.problems ?? [];
+  }
+}
+
+/** Rebuilds the case a failure came from: the same body, intent and account id. */
+function toTestCase(failure: ReportFailure): TestCase {
+  const { request } = failure;
+  const path = new URL(request.url).pathname;
+  const match = /^\/v2\/transfer\/fiat-accounts\/(.+)$/.exec(path);
+  return {
+    operation: failure.case.operation,
+    mode: failure.case.mode as TestCase['mode'],
+    label: failure.case.label,
+    ...(failure.case.violates ? { violates: failure.case.violates as RuleId } : {}),
+    ...(failure.case.exercises ? { exercises: failure.case.exercises as RuleId } : {}),
+    ...(failure.case.auth ? { auth: failure.case.auth } : {}),
+    ...(request.rawBody !== undefined ? { rawBody: request.rawBody } : { body: request.body }),
+    ...(match ? { fiatAccountId: decodeURIComponent(match[1]) } : {}),
+  };
+}

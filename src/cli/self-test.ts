@@ -1,0 +1,69 @@
+/**
+ * `conformance self-test`: runs the harness against every fault of the embedded server and every
+ * allowed reading, and prints what it catches. Exit 0 when every fault is detected and no
+ * faithful reading has a failure.
+ */
+import { parseArgs } from 'node:util';
+import { UsageError, type CliIO } from './io.ts';
+import { FAULTS, READINGS, runFault, runReading } from '../harness/fault-matrix.ts';
+import { getRule } from '../rules/catalogue.ts';
+import { mapWithConcurrency } from '../harness/map-with-concurrency.ts';
+
+const HELP = `usage: conformance self-test [--runs N] [--seed N] [--fault NAME]...
+
+Runs the harness against the embedded server once per fault (each breaks one rule) and once
+per allowed reading of the document (placements, 400/422, 409/same identity, 200/201,
+metadata replace/merge), and prints the matrix.
+  --runs N        random cases per rule (default 10)
+  --seed N        seed of every run (default 1)
+  --fault NAME    only this fault (repeatable); readings are then skipped`;
+
+export async function selfTest(argv: string[], io: CliIO): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { runs: { type: 'string' }, seed: { type: 'string' }, fault: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run \`conformance self-test --help\``);
+  }
+  if (values.help) {
+    io.out(HELP);
+    return 0;
+  }
+  const runs = Number(values.runs ?? 10);
+  const seed = Number(values.seed ?? 1);
+  if (!Number.isInteger(runs) || runs < 0 || !Number.isSafeInteger(seed)) throw new UsageError('--runs and --seed take whole numbers');
+  const names = values.fault ?? [];
+  const unknown = names.filter((n) => !FAULTS.some((f) => f.name === n));
+  if (unknown.length) throw new UsageError(`unknown fault(s) ${unknown.join(', ')}; \`conformance serve --list-faults\` lists them`);
+  const faults = names.length ? FAULTS.filter((f) => names.includes(f.name)) : FAULTS;
+
+  let passed = 0;
+  let failed = 0;
+  io.out(`fault matrix: ${faults.length} faults, seed ${seed}, ${runs} random cases per rule`);
+  const width = Math.max(...faults.map((f) => f.name.length));
+  const outcomes = await mapWithConcurrency(faults, 2, (f) => runFault(f, runs, seed));
+  for (const o of outcomes) {
+    const rule = getRule(o.fault.ruleId);
+    const ok = o.detected && o.exitCode === 1;
+    ok ? passed++ : failed++;
+    const others = o.failedRules.filter((r) => r !== o.fault.ruleId);
+    io.out(
+      `  ${ok ? '✓' : '✗'} ${o.fault.name.padEnd(width)}  ${rule.id} (${rule.basis}, §${rule.section})  ${o.detected ? 'detected' : 'MISSED'}, exit ${o.exitCode}, ${o.requests} requests${others.length ? `; also failed: ${others.join(', ')}` : ''}`,
+    );
+  }
+  if (!names.length) {
+    io.out(`faithful server, every allowed reading (strict):`);
+    for (const o of await mapWithConcurrency(READINGS, 2, (r) => runReading(r, runs, seed))) {
+      const ok = o.failedRules.length === 0;
+      ok ? passed++ : failed++;
+      const reading = Object.entries(o.reading).map(([k, v]) => `${k}=${v}`).join(' ');
+      io.out(`  ${ok ? '✓' : '✗'} ${reading}  ${ok ? '0 failures' : `FALSE ALARMS: ${o.failedRules.join(', ')}`}, ${o.requests} requests`);
+    }
+  }
+  io.out(`${passed} passed, ${failed} failed`);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,302 @@
+/**
+ * The runner: sends every family of cases through the transport, judges each exchange with all
+ * checks, shrinks failures with fast-check against the live target, runs the stateful scenarios
+ * and turns it all into a verdict per rule. It emits events; the console and reporters consume them.
+ */
+import fc from 'fast-check';
+import { RULES, getRule, type Operation, type RuleDefinition, type RuleId } from '../rules/catalogue.ts';
+import type { CheckContext, Problem } from '../rules/check.ts';
+import { caseFamilies, type CaseFamily } from './generators/families.ts';
+import type { TestCase } from './case.ts';
+import type { Exchange } from './exchange.ts';
+import type { RunEvent, RunListener } from './events.ts';
+import type { Transport } from './transport/transport.ts';
+import { toCurl } from './transport/curl.ts';
+import { judge } from './judge.ts';
+import { MetadataState } from './metadata-state.ts';
+import { RefIds } from './ref-ids.ts';
+import { SCENARIOS, type ScenarioContext } from './scenarios.ts';
+import { UndocumentedFields } from '../rules/undocumented-fields.ts';
+import { registry } from '../schema/registry.ts';
+import type { ConformanceReport, ReportFailure, ReportRule, RuleStatus } from '../report/model.ts';
+import { REPORT_VERSION } from '../report/model.ts';
+import { TOOL_NAME, TOOL_VERSION } from '../version.ts';
+
+export interface RunSettings {
+  baseUrl: string;
+  embedded: boolean;
+  /** The embedded server's reading and fault, shown in the report. */
+  reading?: Record<string, string>;
+  fiatAccountIds: string[];
+  seed: number;
+  profile: string;
+  /** Random cases per family, on top of the deterministic examples. */
+  runs: number;
+  strict: boolean;
+  /** How many identical creates the concurrent ref_id scenario sends at once. */
+  concurrentDuplicates: number;
+  /** Only rules whose id starts with one of these prefixes (all when empty). */
+  ruleFilter?: string[];
+}
+
+export interface RunResult {
+  report: ConformanceReport;
+  exchanges: Exchange[];
+}
+
+/** Evidence kept per rule: the first is the minimal one when a property shrank it. */
+const MAX_FAILURES_PER_RULE = 5;
+/** A safety net for shrinking against a slow target. */
+const SHRINK_TIME_LIMIT_MS = 30_000;
+
+interface RuleRecord {
+  cases: number;
+  failures: ReportFailure[];
+  crashed: boolean;
+}
+
+export async function runConformance(transport: Transport, settings: RunSettings, listeners: RunListener[] = []): Promise<RunResult> {
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const selected = RULES.filter((r) => !settings.ruleFilter?.length || settings.ruleFilter.some((p) => r.id.startsWith(p)));
+  const selectedIds = new Set<string>(selected.map((r) => r.id));
+  const records = new Map<RuleId, RuleRecord>(selected.map((r) => [r.id, { cases: 0, failures: [], crashed: false }]));
+  const exchanges: Exchange[] = [];
+  const metadata = new MetadataState();
+  const refIds = new RefIds(settings.seed);
+  const undocumented = new UndocumentedFields(registry());
+  const context: CheckContext = {
+    fiatAccountIds: settings.fiatAccountIds,
+    mergeMayExceedLimit: (e) => metadata.mergeMayExceedLimit(e),
+  };
+  const emit = async (event: RunEvent) => {
+    for (const listener of listeners) {
+      try {
+        await listener(event);
+      } catch {
+        // A failing listener must not take the run or the other listeners down (DESIGN 4.5).
+      }
+    }
+  };
+  let accountCursor = 0;
+
+  /** Updates go to the accounts of the pool in turn, unless the case names its own id. */
+  const withAccount = (c: TestCase): TestCase => {
+    if (c.operation !== 'updateFiatAccount' || c.fiatAccountId !== undefined) return c;
+    return { ...c, fiatAccountId: settings.fiatAccountIds[accountCursor++ % settings.fiatAccountIds.length] };
+  };
+  /** Fills in what the generators leave to the runner: the account id and a fresh ref_id. */
+  const prepare = (c: TestCase): TestCase => refIds.stamp(withAccount(c));
+
+  const record = (rule: RuleId, problems: Problem[], exchange: Exchange, path?: string, front = false) => {
+    const entry = records.get(rule);
+    if (!entry) return;
+    entry.cases += 1;
+    for (const p of problems) {
+      const failure = toFailure(p, exchange, settings.seed, path);
+      if (front) entry.failures.unshift(failure);
+      else if (entry.failures.length < MAX_FAILURES_PER_RULE) entry.failures.push(failure);
+    }
+    if (entry.failures.length > MAX_FAILURES_PER_RULE) entry.failures.length = MAX_FAILURES_PER_RULE;
+  };
+
+  /** Sends one case, judges it for every rule, and says what it found for `focus`. */
+  const exercise = async (c: TestCase, focus?: RuleId): Promise<{ exchange: Exchange; focusProblems: Problem[] }> => {
+    const exchange = await transport.send(c, c.auth ? { auth: c.auth } : undefined);
+    exchanges.push(exchange);
+    await emit({ type: 'exchange', exchange });
+    let focusProblems: Problem[] = [];
+    for (const j of judge(exchange, context)) {
+      if (j.crashed) records.get(j.rule) && (records.get(j.rule)!.crashed = true);
+      if (j.rule === focus) focusProblems = j.problems;
+      else record(j.rule, j.problems, exchange);
+    }
+    metadata.observe(exchange);
+    undocumented.observe(exchange);
+    return { exchange, focusProblems };
+  };
+
+  /**
+   * Runs a family as a fast-check property against the live target: examples first, then random
+   * cases; the first failure is shrunk, and the smallest failing exchange becomes the evidence.
+   */
+  const runProperty = async (family: CaseFamily, focus: RuleId, runs: number): Promise<void> => {
+    let lastFailure: { problems: Problem[]; exchange: Exchange } | undefined;
+    const judged: { problems: Problem[]; exchange: Exchange }[] = [];
+    const predicate = async (raw: TestCase): Promise<boolean> => {
+      const { exchange, focusProblems } = await exercise(prepare(raw), focus);
+      const outcome = { problems: focusProblems, exchange };
+      judged.push(outcome);
+      if (focusProblems.length) lastFailure = outcome;
+      return focusProblems.length === 0;
+    };
+    const examples = family.examples;
+    if (!family.arbitrary || runs === 0) {
+      for (const example of examples) await predicate(example);
+    } else {
+      const details = await fc.check(fc.asyncProperty(family.arbitrary, predicate), {
+        seed: settings.seed,
+        numRuns: examples.length + runs,
+        examples: examples.map((e) => [e] as [TestCase]),
+        interruptAfterTimeLimit: SHRINK_TIME_LIMIT_MS,
+      });
+      if (details.failed && lastFailure) {
+        // The last failing run is fast-check's final, shrunk counterexample: it alone is the evidence.
+        const minimal = lastFailure;
+        for (const j of judged) if (j !== minimal) record(focus, [], j.exchange);
+        record(focus, minimal.problems, minimal.exchange, details.counterexamplePath ?? undefined, true);
+        return;
+      }
+    }
+    for (const j of judged) record(focus, j.problems, j.exchange);
+  };
+
+  const families = caseFamilies();
+  const familyRules = new Set<RuleId>(families.map((f) => f.rule));
+  await emit({ type: 'run-start', baseUrl: settings.baseUrl, seed: settings.seed, profile: settings.profile, rules: selected.length, fiatAccountIds: settings.fiatAccountIds });
+
+  // Learn each account's current metadata first: an empty update is valid (all fields optional).
+  for (const id of settings.fiatAccountIds) {
+    await exercise({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id });
+  }
+
+  const finished = new Set<RuleId>();
+  const finish = async (rule: RuleDefinition) => {
+    finished.add(rule.id);
+    await emit({ type: 'rule-end', rule: toReportRule(rule, records.get(rule.id)!) });
+  };
+
+  for (const family of families) {
+    if (!selectedIds.has(family.rule)) continue;
+    const rule = getRule(family.rule);
+    await emit({ type: 'rule-start', rule });
+    await runProperty(family, family.rule, settings.runs);
+    await finish(rule);
+  }
+
+  const scenarioContext: ScenarioContext = {
+    exercise: async (c) => (await exercise(withAccount(c))).exchange,
+    sendTogether: async (cases) => Promise.all(cases.map(async (c) => (await exercise(c)).exchange)),
+    freshRefId: () => refIds.next(),
+    stamp: (c, refId) => refIds.stamp(c, refId),
+    concurrentDuplicates: settings.concurrentDuplicates,
+    fiatAccountIds: settings.fiatAccountIds,
+  };
+  for (const scenario of SCENARIOS) {
+    if (!selectedIds.has(scenario.rule) && !scenario.feeds.some((r) => selectedIds.has(r))) continue;
+    const rule = getRule(scenario.rule);
+    if (selectedIds.has(rule.id)) await emit({ type: 'rule-start', rule });
+    for (const outcome of await scenario.run(scenarioContext)) record(scenario.rule, outcome.problems, outcome.exchange);
+    if (selectedIds.has(rule.id) && !familyRules.has(rule.id)) await finish(rule);
+  }
+
+  // Rules judged on every exchange: when one failed, look for a minimal valid payload that shows it.
+  const validFamilies: Record<Operation, CaseFamily | undefined> = {
+    updateFiatAccount: families.find((f) => f.rule === 'fa.valid-accepted'),
+    createIdentity: families.find((f) => f.rule === 'id.valid-accepted'),
+  };
+  for (const rule of selected) {
+    if (finished.has(rule.id)) continue;
+    await emit({ type: 'rule-start', rule });
+    const entry = records.get(rule.id)!;
+    const family = validFamilies[rule.operation];
+    if (entry.failures.length && family?.arbitrary && settings.runs > 0) {
+      await runProperty({ ...family, rule: rule.id, examples: [] }, rule.id, settings.runs);
+    }
+    await finish(rule);
+  }
+
+  const rules = selected.map((r) => toReportRule(r, records.get(r.id)!));
+  const report = buildReport(settings, rules, startedAt, Date.now() - started, transport.requestCount, undocumented.list());
+  await emit({ type: 'run-end', report, exchanges });
+  return { report, exchanges };
+}
+
+/** The report of a run that could not start (target unreachable, credentials refused): every rule skipped. */
+export function abortedReport(settings: RunSettings, reason: string): ConformanceReport {
+  const rules = RULES.map((r) => ({ ...toReportRule(r, { cases: 0, failures: [], crashed: false }), reason }));
+  const report = buildReport(settings, rules, new Date().toISOString(), 0, 0, []);
+  return { ...report, summary: { ...report.summary, verdict: 'error' } };
+}
+
+function toFailure(p: Problem, exchange: Exchange, seed: number, path?: string): ReportFailure {
+  const c = exchange.testCase;
+  return {
+    message: p.message,
+    ...(p.instancePath !== undefined ? { instancePath: p.instancePath } : {}),
+    case: {
+      operation: c.operation,
+      label: c.label,
+      mode: c.mode,
+      ...(c.violates ? { violates: c.violates } : {}),
+      ...(c.exercises ? { exercises: c.exercises } : {}),
+      ...(c.auth ? { auth: c.auth } : {}),
+    },
+    request: exchange.request,
+    ...(exchange.response ? { response: exchange.response } : {}),
+    ...(exchange.error ? { error: exchange.error } : {}),
+    curl: toCurl(exchange.request),
+    seed,
+    ...(path ? { path } : {}),
+  };
+}
+
+function toReportRule(rule: RuleDefinition, entry: RuleRecord): ReportRule {
+  let status: RuleStatus;
+  let reason: string | undefined;
+  if (entry.crashed) {
+    status = 'error';
+    reason = 'a check crashed; see the failures';
+  } else if (entry.failures.length) status = 'failed';
+  else if (entry.cases > 0) status = 'passed';
+  else {
+    status = 'skipped';
+    reason = 'no exchange of this run could judge the rule (see the closing notes of the report)';
+  }
+  return {
+    id: rule.id,
+    operation: rule.operation,
+    section: rule.section,
+    basis: rule.basis,
+    title: rule.title,
+    status,
+    cases: entry.cases,
+    ...(reason ? { reason } : {}),
+    failures: entry.failures,
+  };
+}
+
+function buildReport(
+  settings: RunSettings,
+  rules: ReportRule[],
+  startedAt: string,
+  durationMs: number,
+  requests: number,
+  undocumentedFields: ConformanceReport['undocumentedFields'],
+): ConformanceReport {
+  const count = (s: RuleStatus) => rules.filter((r) => r.status === s).length;
+  const blocking = rules.some((r) => r.status === 'failed' && (r.basis === 'documented' || settings.strict));
+  const verdict = blocking ? 'non-conformant' : count('error') ? 'error' : 'conformant';
+  return {
+    reportVersion: REPORT_VERSION,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    target: { baseUrl: settings.baseUrl, embedded: settings.embedded, ...(settings.reading ? { reading: settings.reading } : {}) },
+    schemasHash: registry().hash,
+    seed: settings.seed,
+    profile: settings.profile,
+    strict: settings.strict,
+    startedAt,
+    durationMs,
+    summary: {
+      verdict,
+      rules: rules.length,
+      passed: count('passed'),
+      failed: count('failed'),
+      skipped: count('skipped'),
+      errors: count('error'),
+      requests,
+    },
+    rules,
+    undocumentedFields,
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * exchanges.har: every exchange of the run as HAR 1.2, so it opens in browser dev tools and HAR
+ * viewers. Exchanges that got no response (timeout, dropped connection) are entries with status 0
+ * and an `_error` field, as browsers record aborted requests.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Exchange } from '../harness/exchange.ts';
+
+export interface HarHeader {
+  name: string;
+  value: string;
+}
+
+export interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    cookies: HarHeader[];
+    headers: HarHeader[];
+    queryString: HarHeader[];
+    postData?: { mimeType: string; text: string };
+    headersSize: number;
+    bodySize: number;
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: HarHeader[];
+    headers: HarHeader[];
+    content: { size: number; mimeType: string; text?: string };
+    redirectURL: string;
+    headersSize: number;
+    bodySize: number;
+  };
+  cache: Record<string, never>;
+  timings: { send: number; wait: number; receive: number };
+  /** Why no response came back. */
+  _error?: { kind: string; message: string };
+  /** The case this request carried, so an entry can be traced to its rule. */
+  _case: { operation: string; label: string; mode: string; violates?: string; exercises?: string };
+}
+
+export interface Har {
+  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[] };
+}
+
+const pairs = (headers: Record<string, string>): HarHeader[] =>
+  Object.entries(headers).map(([name, value]) => ({ name, value: String(value) }));
+
+const header = (headers: Record<string, string>, name: string): string | undefined =>
+  Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+
+function queryString(url: string): HarHeader[] {
+  try {
+    return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
+  } catch {
+    return [];
+  }
+}
+
+function requestBody(exchange: Exchange): string | undefined {
+  if (exchange.request.rawBody !== undefined) return exchange.request.rawBody;
+  if (exchange.request.body !== undefined) return JSON.stringify(exchange.request.body);
+  return undefined;
+}
+
+function entry(exchange: Exchange): HarEntry {
+  const { request, response, error, testCase } = exchange;
+  const body = requestBody(exchange);
+  const time = Math.max(0, exchange.durationMs);
+  return {
+    startedDateTime: exchange.startedAt,
+    time,
+    request: {
+      method: request.method,
+      url: request.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(request.headers),
+      queryString: queryString(request.url),
+      ...(body !== undefined
+        ? { postData: { mimeType: header(request.headers, 'content-type') ?? 'application/json', text: body } }
+        : {}),
+      headersSize: -1,
+      bodySize: body === undefined ? 0 : Buffer.byteLength(body, 'utf8'),
+    },
+    response: response
+      ? {
+          status: response.status,
+          statusText: STATUS_CODES[response.status] ?? '',
+          httpVersion: 'HTTP/1.1',
+          cookies: [],
+          headers: pairs(response.headers),
+          content: {
+            size: Buffer.byteLength(response.rawBody, 'utf8'),
+            mimeType: header(response.headers, 'content-type') ?? 'x-unknown',
+            text: response.rawBody,
+          },
+          redirectURL: header(response.headers, 'location') ?? '',
+          headersSize: -1,
+          bodySize: Buffer.byteLength(response.rawBody, 'utf8'),
+        }
+      : {
+          status: 0,
+          statusText: '',
+          httpVersion: '',
+          cookies: [],
+          headers: [],
+          content: { size: 0, mimeType: 'x-unknown' },
+          redirectURL: '',
+          headersSize: -1,
+          bodySize: -1,
+        },
+    cache: {},
+    // Only the total is measured; HAR wants the phases, so the wait carries it.
+    timings: { send: 0, wait: time, receive: 0 },
+    ...(error ? { _error: { kind: error.kind, message: error.message } } : !response ? { _error: { kind: 'other', message: 'no response recorded' } } : {}),
+    _case: {
+      operation: testCase.operation,
+      label: testCase.label,
+      mode: testCase.mode,
+      ...(testCase.violates ? { violates: testCase.violates } : {}),
+      ...(testCase.exercises ? { exercises: testCase.exercises } : {}),
+    },
+  };
+}
+
+/** The HAR document of a run's exchanges, in the order they started. */
+export function buildHar(exchanges: Exchange[], creator: { name: string; version: string }): Har {
+  const ordered = [...exchanges].sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  return { log: { version: '1.2', creator: { name: creator.name, version: creator.version }, entries: ordered.map(entry) } };
+}

@@ -1,0 +1,109 @@
+/**
+ * The inline stylesheet and script of report.html. Kept apart from the markup so the script's
+ * hash (pinned in the page's Content-Security-Policy) is computed from one constant.
+ */
+
+export const HTML_STYLE = `
+:root {
+  --fg: #1f2328; --muted: #59636e; --border: #d1d9e0; --bg: #ffffff; --panel: #f6f8fa;
+  --pass: #1a7f37; --pass-bg: #dafbe1; --fail: #cf222e; --fail-bg: #ffebe9;
+  --skip: #8c959f; --skip-bg: #eff2f5; --warn: #9a6700; --warn-bg: #fff8c5;
+}
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--fg); background: var(--bg);
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "Noto Sans", Arial, sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Noto Color Emoji"; }
+code, pre, .mono { font-family: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace; font-size: 13px; }
+main { max-width: 1120px; margin: 0 auto; padding: 8px 24px 48px; }
+h1 { font-size: 28px; margin: 0; font-weight: 600; }
+h2 { font-size: 20px; font-weight: 600; margin: 36px 0 12px; padding-bottom: 6px; border-bottom: 1px solid var(--border); }
+h3 { font-size: 16px; font-weight: 600; margin: 0; }
+.banner { padding: 28px 24px; border-bottom: 1px solid var(--border); }
+.banner .inner { max-width: 1120px; margin: 0 auto; padding: 0 24px; }
+.banner .kicker { text-transform: uppercase; letter-spacing: .06em; font-size: 12px; font-weight: 600; opacity: .85; }
+.banner .lead { margin-top: 6px; font-size: 15px; }
+.verdict-conformant { background: var(--pass-bg); color: #0f5323; border-left: 8px solid var(--pass); }
+.verdict-non-conformant { background: var(--fail-bg); color: #82071e; border-left: 8px solid var(--fail); }
+.verdict-error { background: var(--warn-bg); color: #633c01; border-left: 8px solid var(--warn); }
+.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 10px 24px; margin: 0; }
+.facts div { border-left: 3px solid var(--border); padding-left: 10px; min-width: 0; }
+.facts dt { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }
+.facts dd { margin: 0; overflow-wrap: anywhere; }
+.counts { display: flex; gap: 12px; flex-wrap: wrap; margin: 18px 0 0; }
+.count { padding: 8px 14px; border-radius: 8px; background: var(--panel); border: 1px solid var(--border); }
+.count strong { font-size: 20px; margin-right: 6px; }
+.badge { display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: 12px; font-weight: 600; white-space: nowrap; }
+.s-passed { background: var(--pass-bg); color: var(--pass); }
+.s-failed { background: var(--fail-bg); color: var(--fail); }
+.s-error { background: var(--warn-bg); color: var(--warn); }
+.s-skipped { background: var(--skip-bg); color: var(--muted); }
+.basis { color: var(--muted); font-size: 12px; }
+table { width: 100%; border-collapse: collapse; }
+th, td { text-align: left; padding: 7px 10px; border-bottom: 1px solid var(--border); vertical-align: top; }
+th { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 600; background: var(--panel); }
+tbody tr:hover { background: #fafbfc; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.coverage .row { display: grid; grid-template-columns: 80px 1fr 240px; align-items: center; gap: 14px; padding: 6px 0; }
+.coverage .label { font-weight: 600; }
+.coverage svg { width: 100%; height: 14px; display: block; border-radius: 4px; background: var(--skip-bg); }
+.coverage .nums { color: var(--muted); font-size: 13px; font-variant-numeric: tabular-nums; }
+.legend { display: flex; gap: 16px; color: var(--muted); font-size: 13px; margin-bottom: 8px; }
+.legend i { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; vertical-align: baseline; }
+.bar-passed { fill: var(--pass); } .bar-failed { fill: var(--fail); } .bar-error { fill: var(--warn); } .bar-skipped { fill: var(--skip); }
+i.bar-passed { background: var(--pass); } i.bar-failed { background: var(--fail); } i.bar-error { background: var(--warn); } i.bar-skipped { background: var(--skip); }
+.failure-rule { border: 1px solid var(--border); border-radius: 10px; margin: 16px 0; overflow: hidden; }
+.failure-rule > header { padding: 12px 16px; background: var(--panel); border-bottom: 1px solid var(--border); display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
+.failure { padding: 14px 16px; border-top: 1px solid var(--border); }
+.failure:first-of-type { border-top: 0; }
+.message { font-weight: 600; color: #82071e; margin: 0 0 6px; overflow-wrap: anywhere; }
+.case { color: var(--muted); font-size: 13px; margin-bottom: 10px; }
+.exchange { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
+@media (max-width: 820px) { .exchange { grid-template-columns: 1fr; } .coverage .row { grid-template-columns: 60px 1fr; } .coverage .nums { grid-column: 2; } }
+.pane { min-width: 0; }
+.pane h4 { margin: 0 0 4px; font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
+pre { margin: 0; padding: 10px 12px; background: var(--panel); border: 1px solid var(--border); border-radius: 6px;
+  white-space: pre-wrap; overflow-wrap: anywhere; max-height: 360px; overflow: auto; unicode-bidi: isolate; }
+.curl { display: flex; gap: 8px; align-items: flex-start; margin-top: 10px; }
+.curl pre { flex: 1; }
+button.copy { font: inherit; font-size: 13px; padding: 6px 12px; border-radius: 6px; border: 1px solid var(--border);
+  background: var(--bg); color: var(--fg); cursor: pointer; white-space: nowrap; }
+button.copy:hover { background: var(--panel); }
+button.copy.done { border-color: var(--pass); color: var(--pass); }
+.muted { color: var(--muted); }
+.empty { color: var(--muted); font-style: italic; }
+.bidi { unicode-bidi: isolate; overflow-wrap: anywhere; }
+footer { margin-top: 40px; color: var(--muted); font-size: 13px; }
+`;
+
+export const HTML_SCRIPT = `
+(function () {
+  'use strict';
+  function label(button, text) {
+    button.textContent = text;
+    button.classList.add('done');
+    setTimeout(function () { button.textContent = 'Copy'; button.classList.remove('done'); }, 2500);
+  }
+  function selectAndCopy(button, source) {
+    var range = document.createRange();
+    range.selectNodeContents(source);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    var copied = false;
+    try { copied = document.execCommand('copy'); } catch (e) { copied = false; }
+    label(button, copied ? 'Copied' : 'Selected: press Ctrl+C');
+  }
+  document.addEventListener('click', function (event) {
+    var target = event.target;
+    var button = target && target.closest ? target.closest('button[data-copy]') : null;
+    if (!button) return;
+    var source = document.getElementById(button.getAttribute('data-copy'));
+    if (!source) return;
+    var text = source.textContent || '';
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { label(button, 'Copied'); }, function () { selectAndCopy(button, source); });
+    } else {
+      selectAndCopy(button, source);
+    }
+  });
+})();
+`;

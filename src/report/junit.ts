@@ -1,0 +1,83 @@
+/**
+ * junit.xml: one testsuite per operation, one testcase per rule (classname the operation, name
+ * "<rule id> <title>"), so CI systems show the rules of the document as tests.
+ */
+import type { ConformanceReport, ReportFailure, ReportRule } from './model.ts';
+import { escapeXml, escapeXmlText } from './escape.ts';
+
+/** How many failures of one rule are spelled out in the element body. */
+const FAILURES_SHOWN = 5;
+
+const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
+
+function failureText(f: ReportFailure): string {
+  const lines = [f.message, `case: ${f.case.label} (${f.case.mode})`];
+  if (f.instancePath) lines.push(`at: ${f.instancePath}`);
+  if (f.response) lines.push(`response: ${f.response.status}`);
+  if (f.error) lines.push(`no response: ${f.error.kind}: ${f.error.message}`);
+  lines.push(`reproduce: ${f.curl}`);
+  return lines.join('\n');
+}
+
+function testcase(rule: ReportRule, time: number): string {
+  const open = `    <testcase classname="${escapeXml(rule.operation)}" name="${escapeXml(`${rule.id} ${rule.title}`)}" time="${seconds(time)}"`;
+  const props = `      <properties><property name="section" value="${escapeXml(rule.section)}"/><property name="basis" value="${escapeXml(rule.basis)}"/><property name="cases" value="${rule.cases}"/></properties>`;
+  if (rule.status === 'passed') return `${open}>\n${props}\n    </testcase>`;
+  if (rule.status === 'skipped') {
+    return `${open}>\n${props}\n      <skipped message="${escapeXml(rule.reason ?? 'skipped')}"/>\n    </testcase>`;
+  }
+  const first = rule.failures[0];
+  const message = first?.message ?? rule.reason ?? rule.status;
+  const body = rule.failures.slice(0, FAILURES_SHOWN).map(failureText);
+  if (rule.failures.length > FAILURES_SHOWN) body.push(`… and ${rule.failures.length - FAILURES_SHOWN} more failures in conformance.json`);
+  if (!body.length && rule.reason) body.push(rule.reason);
+  const tag = rule.status === 'error' ? 'error' : 'failure';
+  return [
+    `${open}>`,
+    props,
+    `      <${tag} message="${escapeXml(message)}" type="${escapeXml(`${rule.basis} §${rule.section}`)}">${escapeXmlText(body.join('\n\n'))}</${tag}>`,
+    '    </testcase>',
+  ].join('\n');
+}
+
+function counts(rules: ReportRule[]) {
+  return {
+    tests: rules.length,
+    failures: rules.filter((r) => r.status === 'failed').length,
+    errors: rules.filter((r) => r.status === 'error').length,
+    skipped: rules.filter((r) => r.status === 'skipped').length,
+  };
+}
+
+const countAttributes = (c: ReturnType<typeof counts>): string =>
+  `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}"`;
+
+/** The JUnit XML text of a report. Rules carry no own duration, so the run's time is shared by case count. */
+export function renderJunit(report: ConformanceReport): string {
+  const totalCases = report.rules.reduce((n, r) => n + r.cases, 0) || 1;
+  const timeOf = (r: ReportRule) => (report.durationMs * r.cases) / totalCases;
+  const operations = [...new Set(report.rules.map((r) => r.operation))];
+  const suites = operations.map((operation) => {
+    const rules = report.rules.filter((r) => r.operation === operation);
+    const time = rules.reduce((t, r) => t + timeOf(r), 0);
+    return [
+      `  <testsuite name="${escapeXml(operation)}" ${countAttributes(counts(rules))} time="${seconds(time)}" timestamp="${escapeXml(report.startedAt)}">`,
+      '    <properties>',
+      `      <property name="seed" value="${report.seed}"/>`,
+      `      <property name="profile" value="${escapeXml(report.profile)}"/>`,
+      `      <property name="target" value="${escapeXml(report.target.baseUrl)}"/>`,
+      `      <property name="tool" value="${escapeXml(`${report.tool.name} ${report.tool.version}`)}"/>`,
+      `      <property name="schemasHash" value="${escapeXml(report.schemasHash)}"/>`,
+      '    </properties>',
+      ...rules.map((r) => testcase(r, timeOf(r))),
+      '  </testsuite>',
+    ].join('\n');
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${escapeXml(`${report.tool.name} ${report.summary.verdict}`)}" ${countAttributes(counts(report.rules))} time="${seconds(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

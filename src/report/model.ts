@@ -1,0 +1,64 @@
+/**
+ * conformance.json: the report other tools read (DESIGN.md section 5). Bump REPORT_VERSION on any
+ * change that is not purely additive.
+ */
+import type { Basis, Operation } from '../rules/catalogue.ts';
+import type { RecordedRequest, RecordedResponse, TransportError } from '../harness/exchange.ts';
+
+export const REPORT_VERSION = '1.0.0';
+
+export type RuleStatus = 'passed' | 'failed' | 'skipped' | 'error';
+export type Verdict = 'conformant' | 'non-conformant' | 'error';
+
+export interface ReportFailure {
+  message: string;
+  instancePath?: string;
+  /** The label and intent of the case, e.g. "metadata with 7 pairs" / invalid. */
+  case: { operation: Operation; label: string; mode: string; violates?: string; exercises?: string; auth?: 'none' | 'invalid' };
+  request: RecordedRequest;
+  response?: RecordedResponse;
+  error?: TransportError;
+  /** A curl command line that reproduces the request (credentials as $CONFORMANCE_TOKEN). */
+  curl: string;
+  seed: number;
+  /** fast-check's replay path of the shrunk counterexample, when it came from a property. */
+  path?: string;
+}
+
+export interface ReportRule {
+  id: string;
+  operation: Operation;
+  section: string;
+  basis: Basis;
+  title: string;
+  status: RuleStatus;
+  /** How many exchanges or scenarios judged this rule. */
+  cases: number;
+  /** Why a rule was skipped or errored. */
+  reason?: string;
+  failures: ReportFailure[];
+}
+
+export interface ConformanceReport {
+  reportVersion: string;
+  tool: { name: string; version: string };
+  target: { baseUrl: string; embedded: boolean; reading?: Record<string, string> };
+  schemasHash: string;
+  seed: number;
+  profile: string;
+  strict: boolean;
+  startedAt: string;
+  durationMs: number;
+  summary: {
+    verdict: Verdict;
+    rules: number;
+    passed: number;
+    failed: number;
+    skipped: number;
+    errors: number;
+    requests: number;
+  };
+  rules: ReportRule[];
+  /** Response fields the document does not list, with the paths where they were seen. */
+  undocumentedFields: { path: string; operation: Operation; count: number }[];
+}

@@ -1,0 +1,93 @@
+/**
+ * Writes every report format of a run into one folder. Each writer runs on its own: one that
+ * throws is recorded and the others still write (DESIGN.md 4.5). Every writer's data and final
+ * text go through the Redactor, so no credential reaches a file.
+ */
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ConformanceReport } from './model.ts';
+import type { Exchange } from '../harness/exchange.ts';
+import { Redactor } from './redact.ts';
+import { renderJunit } from './junit.ts';
+import { renderHtmlReport } from './html-report.ts';
+import { renderMarkdownSummary } from './markdown-summary.ts';
+import { buildHar } from './har.ts';
+
+/** The files written into the report folder, by writer name. */
+export const REPORT_FILES = {
+  json: 'conformance.json',
+  junit: 'junit.xml',
+  html: 'report.html',
+  markdown: 'summary.md',
+  har: 'exchanges.har',
+} as const;
+
+export interface WriteReportsOptions {
+  /** The configured token, client secret and every access token issued during the run. */
+  secrets: string[];
+  /** `$GITHUB_STEP_SUMMARY`, passed in by the caller: the markdown summary is appended there too. */
+  stepSummaryPath?: string;
+}
+
+export interface WriteReportsResult {
+  /** Paths of the files written (the step summary included, when given). */
+  written: string[];
+  errors: { writer: string; message: string }[];
+}
+
+/** Renders the JSON text of a report (the conformance.json contract). */
+export function renderJsonReport(report: ConformanceReport): string {
+  return JSON.stringify(report, null, 2) + '\n';
+}
+
+/**
+ * Writes conformance.json, junit.xml, report.html, summary.md and exchanges.har into `dir`
+ * (created when missing).
+ */
+export async function writeReports(
+  dir: string,
+  report: ConformanceReport,
+  exchanges: Exchange[],
+  options: WriteReportsOptions,
+): Promise<WriteReportsResult> {
+  const redactor = new Redactor(options.secrets);
+  const written: string[] = [];
+  const errors: WriteReportsResult['errors'] = [];
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    return { written, errors: [{ writer: 'report folder', message: redactor.text((error as Error).message) }] };
+  }
+  // Redact the data first (so escaping cannot hide a secret from the text pass), then the text.
+  let safeReport: ConformanceReport | undefined;
+  let safeExchanges: Exchange[] | undefined;
+  const report_ = () => (safeReport ??= redactor.value(report));
+  const exchanges_ = () => (safeExchanges ??= redactor.value(exchanges));
+
+  const writers: { name: string; file: string; render: () => string }[] = [
+    { name: 'json', file: REPORT_FILES.json, render: () => renderJsonReport(report_()) },
+    { name: 'junit', file: REPORT_FILES.junit, render: () => renderJunit(report_()) },
+    { name: 'html', file: REPORT_FILES.html, render: () => renderHtmlReport(report_()) },
+    { name: 'markdown', file: REPORT_FILES.markdown, render: () => renderMarkdownSummary(report_()) },
+    { name: 'har', file: REPORT_FILES.har, render: () => JSON.stringify(buildHar(exchanges_(), report.tool), null, 2) + '\n' },
+  ];
+  for (const writer of writers) {
+    const target = path.join(dir, writer.file);
+    try {
+      const text = redactor.text(writer.render());
+      await writeFile(target, text, 'utf8');
+      written.push(target);
+      if (writer.name === 'markdown' && options.stepSummaryPath) {
+        try {
+          await appendFile(options.stepSummaryPath, text, 'utf8');
+          written.push(options.stepSummaryPath);
+        } catch (error) {
+          errors.push({ writer: 'step summary', message: redactor.text((error as Error).message) });
+        }
+      }
+    } catch (error) {
+      errors.push({ writer: writer.name, message: redactor.text((error as Error).message) });
+    }
+  }
+  return { written, errors };
+}

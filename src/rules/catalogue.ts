@@ -1,0 +1,95 @@
+/**
+ * The rule catalogue: every rule the harness judges, with the section of the API document it
+ * comes from and its basis. `documented` rules are stated by the document; `convention` rules
+ * are ordinary HTTP practice where the document is silent (they fail a run only with --strict).
+ * Adding a rule is adding one entry here and registering a check for it.
+ */
+
+export type Basis = 'documented' | 'convention';
+export type Operation = 'updateFiatAccount' | 'createIdentity';
+
+export interface RuleDefinition {
+  id: string;
+  operation: Operation;
+  section: string;
+  basis: Basis;
+  title: string;
+}
+
+const rule = (
+  id: string,
+  operation: Operation,
+  section: string,
+  basis: Basis,
+  title: string,
+): RuleDefinition => ({ id, operation, section, basis, title });
+
+const FA: Operation = 'updateFiatAccount';
+const ID: Operation = 'createIdentity';
+
+export const RULES = [
+  // Update a fiat account (PUT /v2/transfer/fiat-accounts/{id})
+  rule('fa.valid-accepted', FA, '4.1', 'documented', 'A valid update request is accepted (2xx)'),
+  rule('fa.response.schema', FA, '2.1', 'documented', 'The response matches FiatAccount in either placement of status and metadata'),
+  rule('fa.response.required', FA, '2.1', 'documented', 'The response carries id, created_at and fiat_network_instructions'),
+  rule('fa.status.enum', FA, '2.1', 'documented', 'status is PENDING, APPROVED or REJECTED wherever it appears'),
+  rule('fa.status.present', FA, '2.1', 'documented', 'status is present at the top level or inside fiat_network_instructions'),
+  rule('fa.timestamps.rfc3339', FA, '2', 'documented', 'created_at and updated_at are RFC 3339 timestamps with an offset'),
+  rule('fa.metadata.max-pairs-accepted', FA, '8', 'documented', 'Metadata with exactly 6 pairs is accepted'),
+  rule('fa.metadata.over-pairs-rejected', FA, '8', 'documented', 'Metadata with 7 or more pairs is rejected'),
+  rule('fa.metadata.max-length-accepted', FA, '8', 'documented', 'Metadata keys and values of 100 characters (ASCII, multi-byte, astral) are accepted'),
+  rule('fa.metadata.over-length-rejected', FA, '8', 'documented', 'Metadata keys or values of 101 characters are rejected'),
+  rule('fa.response.metadata-limits', FA, '8', 'documented', 'Response metadata holds at most 6 pairs of at most 100 characters'),
+  rule('fa.wrong-types-rejected', FA, '4.1', 'documented', 'A request whose fields have the wrong JSON type is not accepted'),
+  rule('fa.content-type', FA, '4', 'documented', 'Successful responses are JSON with Content-Type application/json'),
+  rule('fa.response.id-matches-path', FA, '4.1', 'convention', 'The response id equals the id in the path'),
+  rule('fa.update-reflected', FA, '4.1', 'convention', 'The response reflects the update (owner names, metadata)'),
+  rule('fa.updated-after-created', FA, '2.1', 'convention', 'updated_at is not before created_at'),
+  rule('fa.unknown-id-404', FA, '4.1', 'convention', 'An unknown fiat account id gives 404'),
+  rule('fa.malformed-id-4xx', FA, '4.1', 'convention', 'A malformed fiat account id gives a 4xx'),
+  rule('fa.rejection-4xx', FA, '7', 'convention', 'An invalid update is rejected with a 4xx'),
+  rule('fa.no-5xx', FA, '7', 'convention', 'No generated input, malformed JSON or wrong type yields a 5xx'),
+  rule('fa.answers', FA, '1', 'convention', 'Every request gets an HTTP answer in time (no dropped connection, no timeout, no endless 429)'),
+  rule('fa.auth-401', FA, '5', 'convention', 'A request without Authorization or with a wrong token gets 401'),
+
+  // Create an identity (POST /v2/identity/identities)
+  rule('id.valid-accepted', ID, '4.2', 'documented', 'A valid create request is accepted (2xx)'),
+  rule('id.response.schema', ID, '2.5', 'documented', 'The response matches Identity'),
+  rule('id.response.id', ID, '2.5', 'documented', 'The response carries an id'),
+  rule('id.enums', ID, '2.5', 'documented', 'status, status_details, type and summary_tin_verification_status hold allowed values'),
+  rule('id.booleans', ID, '2.5', 'documented', 'user_disabled, admin_disabled, tax_details_not_required and is_merchant are booleans'),
+  rule('id.timestamps.rfc3339', ID, '2.5', 'documented', 'created_at, updated_at and the other timestamps are RFC 3339 with an offset'),
+  rule('id.tax.absent-rejected', ID, '4.2', 'documented', 'tax_details absent with tax_details_not_required absent is rejected'),
+  rule('id.tax.absent-false-rejected', ID, '4.2', 'documented', 'tax_details absent with tax_details_not_required false is rejected'),
+  rule('id.tax.not-required-accepted', ID, '4.2', 'documented', 'tax_details absent with tax_details_not_required true is accepted'),
+  rule('id.ref-id.sequential-duplicate', ID, '8', 'documented', 'A used ref_id never yields a second identity (sequential)'),
+  rule('id.ref-id.concurrent-duplicate', ID, '8', 'documented', 'Concurrent duplicates of a ref_id yield one identity'),
+  rule('id.dob.midnight-utc', ID, '2.6', 'documented', 'date_of_birth comes back as midnight UTC of the same day'),
+  rule('id.govt-id.mirrors-cip', ID, '2.6', 'documented', 'govt_id and govt_id_type equal cip_id and cip_id_type'),
+  rule('id.person-details.returned', ID, '2.6', 'documented', 'person_details sent are returned'),
+  rule('id.is-merchant.returned', ID, '2.5', 'documented', 'is_merchant true comes back true'),
+  rule('id.initial-statuses', ID, '4.2', 'documented', 'Created identities start with pending statuses as the sample shows'),
+  rule('id.wrong-types-rejected', ID, '4.2', 'documented', 'A request whose fields have the wrong JSON type is not accepted'),
+  rule('id.content-type', ID, '4', 'documented', 'Successful responses are JSON with Content-Type application/json'),
+  rule('id.type-person', ID, '2.5', 'convention', 'An identity created with person_details has type PERSON'),
+  rule('id.dob.invalid-rejected', ID, '2.6', 'convention', 'An invalid date_of_birth is rejected'),
+  rule('id.rejection-4xx', ID, '7', 'convention', 'An invalid create is rejected with a 4xx'),
+  rule('id.no-5xx', ID, '7', 'convention', 'No generated input, malformed JSON or wrong type yields a 5xx'),
+  rule('id.answers', ID, '1', 'convention', 'Every request gets an HTTP answer in time (no dropped connection, no timeout, no endless 429)'),
+  rule('id.auth-401', ID, '5', 'convention', 'A request without Authorization or with a wrong token gets 401'),
+] as const satisfies readonly RuleDefinition[];
+
+export type RuleId = (typeof RULES)[number]['id'];
+
+const byId = new Map<string, RuleDefinition>(RULES.map((r) => [r.id, r]));
+
+/** The rule with this id; throws for an unknown id (a programming error, not user input). */
+export function getRule(id: string): RuleDefinition {
+  const found = byId.get(id);
+  if (!found) throw new Error(`unknown rule id: ${id}`);
+  return found;
+}
+
+export function isRuleId(id: string): id is RuleId {
+  return byId.has(id);
+}

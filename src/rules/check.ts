@@ -1,0 +1,34 @@
+import type { RuleId } from './catalogue.ts';
+import type { Exchange } from '../harness/exchange.ts';
+
+/** What a check says about one problem: a message and, where it points into the body, a path. */
+export interface Problem {
+  message: string;
+  instancePath?: string;
+}
+
+/** What the runner knows beyond the exchange itself. */
+export interface CheckContext {
+  /** The fiat account ids the target holds (the user's pool). */
+  fiatAccountIds: readonly string[];
+  /**
+   * True when the target merges metadata on update and this request's keys plus the keys the
+   * account already holds exceed 6: a rejection is then a reading of the document, not a fault.
+   */
+  mergeMayExceedLimit(exchange: Exchange): boolean;
+}
+
+/**
+ * A check judges one exchange for one rule. It returns `null` when the exchange says nothing
+ * about the rule, and otherwise the problems found (an empty array is a pass).
+ */
+export interface Check {
+  rule: RuleId;
+  judge(exchange: Exchange, context: CheckContext): Problem[] | null;
+}
+
+export const pass: Problem[] = [];
+
+export function problem(message: string, instancePath?: string): Problem[] {
+  return [{ message, ...(instancePath !== undefined ? { instancePath } : {}) }];
+}

@@ -1,0 +1,55 @@
+/** Small facts about an exchange that many checks ask. */
+import type { Exchange } from '../../harness/exchange.ts';
+import type { Operation } from '../catalogue.ts';
+
+export const isOperation = (e: Exchange, op: Operation): boolean => e.testCase.operation === op;
+export const statusOf = (e: Exchange): number | undefined => e.response?.status;
+export const is2xx = (e: Exchange): boolean => (statusOf(e) ?? 0) >= 200 && (statusOf(e) ?? 0) < 300;
+export const is4xx = (e: Exchange): boolean => (statusOf(e) ?? 0) >= 400 && (statusOf(e) ?? 0) < 500;
+export const is5xx = (e: Exchange): boolean => (statusOf(e) ?? 0) >= 500;
+
+/**
+ * A 2xx to a well-formed request whose body parsed as a JSON object: the responses the shape
+ * checks judge. An invalid request that was accepted is the rejection rule's finding, not theirs.
+ */
+export function successBody(e: Exchange): Record<string, unknown> | null {
+  if (e.testCase.mode === 'invalid' || !is2xx(e) || !e.response?.json) return null;
+  const body = e.response.body;
+  return isObject(body) ? body : null;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The request body as an object, or an empty object when it was not one. */
+export function requestBody(e: Exchange): Record<string, unknown> {
+  return isObject(e.testCase.body) ? e.testCase.body : {};
+}
+
+/** Reads a nested property by keys; undefined when any step is missing or not an object. */
+export function dig(value: unknown, ...keys: string[]): unknown {
+  let current = value;
+  for (const key of keys) {
+    if (!isObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+/** RFC 3339 date-time with a mandatory offset (Z or ±hh:mm), and a real calendar instant. */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+export function isRfc3339(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const m = RFC3339.exec(value);
+  if (!m) return false;
+  const [, y, mo, d, h, mi, s] = m.map(Number);
+  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59 && s <= 60 && !Number.isNaN(Date.parse(value));
+}
+
+export const describeStatus = (e: Exchange): string =>
+  e.response ? `HTTP ${e.response.status}` : `no response (${e.error?.kind ?? 'unknown'})`;
+
+/** Characters as the document counts them: Unicode code points. */
+export const codePoints = (s: string): number => [...s].length;

@@ -1,0 +1,116 @@
+/** Checks of the Identity returned by a successful create (sections 2.5, 2.6, 4.2). */
+import type { Check, Problem } from '../check.ts';
+import { pass, problem } from '../check.ts';
+import type { RuleId } from '../catalogue.ts';
+import { dig, isObject, isRfc3339, requestBody, successBody } from './exchange-facts.ts';
+import { schemaCheck } from './schema-errors.ts';
+
+const IDENTITY_STATUSES = ['PENDING', 'ERROR', 'APPROVED', 'DENIED', 'DISABLED'];
+const ENUMS: Record<string, string[]> = {
+  status: IDENTITY_STATUSES,
+  status_details: IDENTITY_STATUSES,
+  type: ['PERSON', 'INSTITUTION'],
+  summary_tin_verification_status: ['TIN_VERIFICATION_PENDING', 'TIN_VERIFICATION_ERROR', 'TIN_VERIFICATION_VALID'],
+};
+const BOOLEANS = ['user_disabled', 'admin_disabled', 'tax_details_not_required', 'is_merchant'];
+const TIMESTAMPS: string[][] = [['created_at'], ['updated_at'], ['last_kyc_refresh_date'], ['person_details', 'passthrough_verified_at']];
+/** Response fields that the sample shows as pending on a new identity (4.2, section 3). */
+const STARTS_PENDING: string[][] = [
+  ['status'],
+  ['summary_status'],
+  ['person_details', 'sanctions_verification_status'],
+  ['person_details', 'additional_screening_status'],
+];
+/** person_details fields that the response transforms, judged by their own rules. */
+const TRANSFORMED = new Set(['date_of_birth']);
+
+function onCreate(rule: RuleId, judge: (body: Record<string, unknown>, request: Record<string, unknown>) => Problem[] | null): Check {
+  return {
+    rule,
+    judge(e) {
+      if (e.testCase.operation !== 'createIdentity') return null;
+      const body = successBody(e);
+      return body ? judge(body, requestBody(e)) : null;
+    },
+  };
+}
+
+const pointer = (keys: string[]) => '/' + keys.join('/');
+
+export const identityChecks: Check[] = [
+  schemaCheck('id.response.schema', 'createIdentity', 'identity', [
+    new RegExp(`^/(${Object.keys(ENUMS).join('|')}|${BOOLEANS.join('|')}|created_at|updated_at|last_kyc_refresh_date)\\|`),
+    /^\|required\|id$/,
+    /^\/person_details\/(passthrough_verified_at|date_of_birth)\|/,
+  ]),
+  onCreate('id.response.id', (body) =>
+    typeof body.id === 'string' && body.id !== '' ? pass : problem(`id is ${JSON.stringify(body.id)}`, '/id'),
+  ),
+  onCreate('id.enums', (body) =>
+    Object.entries(ENUMS).flatMap(([key, allowed]) =>
+      body[key] === undefined || allowed.includes(body[key] as string) ? [] : problem(`/${key} is ${JSON.stringify(body[key])}, not one of ${allowed.join(', ')}`, `/${key}`),
+    ),
+  ),
+  onCreate('id.booleans', (body) =>
+    BOOLEANS.flatMap((key) =>
+      body[key] === undefined || typeof body[key] === 'boolean' ? [] : problem(`/${key} is ${JSON.stringify(body[key])}, not a boolean`, `/${key}`),
+    ),
+  ),
+  onCreate('id.timestamps.rfc3339', (body) =>
+    TIMESTAMPS.flatMap((keys) => {
+      const value = dig(body, ...keys);
+      return value === undefined || isRfc3339(value) ? [] : problem(`${pointer(keys)} is ${JSON.stringify(value)}, not RFC 3339 with an offset`, pointer(keys));
+    }),
+  ),
+  onCreate('id.dob.midnight-utc', (body, request) => {
+    const sent = dig(request, 'person_details', 'date_of_birth');
+    if (typeof sent !== 'string') return null;
+    const got = dig(body, 'person_details', 'date_of_birth');
+    const midnight = /^(\d{4}-\d{2}-\d{2})T00:00:00(\.0+)?(Z|z|[+-]00:00)$/.exec(typeof got === 'string' ? got : '');
+    return midnight?.[1] === sent
+      ? pass
+      : problem(`date_of_birth sent ${sent}, returned ${JSON.stringify(got)} (expected ${sent}T00:00:00Z)`, '/person_details/date_of_birth');
+  }),
+  onCreate('id.govt-id.mirrors-cip', (body, request) => {
+    const problems: Problem[] = [];
+    for (const [cip, govt] of [['cip_id', 'govt_id'], ['cip_id_type', 'govt_id_type']]) {
+      const sent = dig(request, 'person_details', cip);
+      if (sent === undefined) continue;
+      const got = dig(body, 'person_details', govt);
+      if (got !== sent) problems.push({ message: `${govt} is ${JSON.stringify(got)}, ${cip} sent ${JSON.stringify(sent)}`, instancePath: `/person_details/${govt}` });
+    }
+    return problems.length || dig(request, 'person_details', 'cip_id') !== undefined ? problems : null;
+  }),
+  onCreate('id.person-details.returned', (body, request) => {
+    const sent = request.person_details;
+    if (!isObject(sent)) return null;
+    const got = body.person_details;
+    return Object.entries(sent)
+      .filter(([key]) => !TRANSFORMED.has(key))
+      .filter(([key, value]) => !containsDeep(isObject(got) ? got[key] : undefined, value))
+      .map(([key, value]) => ({
+        message: `person_details.${key} sent ${JSON.stringify(value)}, returned ${JSON.stringify(isObject(got) ? got[key] : undefined)}`,
+        instancePath: `/person_details/${key}`,
+      }));
+  }),
+  onCreate('id.is-merchant.returned', (body, request) =>
+    request.is_merchant !== true ? null : body.is_merchant === true ? pass : problem(`is_merchant sent true, returned ${JSON.stringify(body.is_merchant)}`, '/is_merchant'),
+  ),
+  onCreate('id.initial-statuses', (body) =>
+    STARTS_PENDING.flatMap((keys) => {
+      const value = dig(body, ...keys);
+      return value === undefined || value === 'PENDING' ? [] : problem(`${pointer(keys)} of a new identity is ${JSON.stringify(value)}, not PENDING`, pointer(keys));
+    }),
+  ),
+  onCreate('id.type-person', (body, request) => {
+    if (!isObject(request.person_details) || request.institution_details !== undefined || body.type === undefined) return null;
+    return body.type === 'PERSON' ? pass : problem(`type is ${JSON.stringify(body.type)} for an identity sent with person_details`, '/type');
+  }),
+];
+
+/** True when `actual` holds everything `expected` holds (objects may carry extra keys). */
+function containsDeep(actual: unknown, expected: unknown): boolean {
+  if (isObject(expected)) return isObject(actual) && Object.entries(expected).every(([k, v]) => containsDeep(actual[k], v));
+  if (Array.isArray(expected)) return Array.isArray(actual) && expected.length === actual.length && expected.every((v, i) => containsDeep(actual[i], v));
+  return Object.is(actual, expected);
+}

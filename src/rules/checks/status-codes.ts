@@ -1,0 +1,132 @@
+/**
+ * Checks that judge the status code against the case's intent (DESIGN 4.3): valid and boundary
+ * cases must be accepted, invalid ones must not be, rejections should be 4xx, nothing should be 5xx.
+ */
+import type { Check } from '../check.ts';
+import { pass, problem } from '../check.ts';
+import type { Operation, RuleId } from '../catalogue.ts';
+import type { Exchange } from '../../harness/exchange.ts';
+import { describeStatus, is2xx, is4xx, is5xx, isOperation, statusOf } from './exchange-facts.ts';
+
+const VALID_ACCEPTED: Record<Operation, RuleId> = {
+  updateFiatAccount: 'fa.valid-accepted',
+  createIdentity: 'id.valid-accepted',
+};
+
+/** An update aimed at an account of the pool (the unknown-id cases aim elsewhere). */
+function targetsKnownAccount(e: Exchange, ids: readonly string[]): boolean {
+  return e.testCase.operation !== 'updateFiatAccount' || ids.includes(e.testCase.fiatAccountId ?? '');
+}
+
+/** The rule under which acceptance of a well-formed case is judged. */
+export function acceptanceRule(e: Exchange): RuleId | undefined {
+  const c = e.testCase;
+  if (c.auth) return undefined;
+  if (c.mode === 'boundary') return c.exercises;
+  if (c.mode === 'valid') return VALID_ACCEPTED[c.operation];
+  return undefined;
+}
+
+/** A valid or boundary case must get a 2xx. A 5xx is judged here too: the request was valid. */
+export function acceptedCheck(rule: RuleId): Check {
+  return {
+    rule,
+    judge(e, context) {
+      if (acceptanceRule(e) !== rule || !e.response) return null;
+      if (!targetsKnownAccount(e, context.fiatAccountIds)) return null;
+      if (is2xx(e)) return pass;
+      if (context.mergeMayExceedLimit(e)) return null;
+      return problem(`${e.testCase.label}: a valid request was not accepted (${describeStatus(e)})`);
+    },
+  };
+}
+
+/** An invalid case must not get a 2xx (the document's rule); the exact error code is not judged here. */
+export function rejectedCheck(rule: RuleId): Check {
+  return {
+    rule,
+    judge(e) {
+      if (e.testCase.violates !== rule || !e.response) return null;
+      return is2xx(e) ? problem(`${e.testCase.label}: an invalid request was accepted (${describeStatus(e)})`) : pass;
+    },
+  };
+}
+
+/** A rule whose cases must get a 4xx exactly (malformed id, malformed JSON). 5xx is left to no-5xx. */
+export function fourXxCheck(rule: RuleId): Check {
+  return {
+    rule,
+    judge(e) {
+      if (e.testCase.violates !== rule || !e.response || is5xx(e)) return null;
+      return is4xx(e) ? pass : problem(`${e.testCase.label}: expected a 4xx, got ${describeStatus(e)}`);
+    },
+  };
+}
+
+/** Every rejected invalid case should be a 4xx (convention); 2xx and 5xx belong to other rules. */
+export function rejectionIs4xxCheck(rule: RuleId, operation: Operation): Check {
+  return {
+    rule,
+    judge(e) {
+      if (!isOperation(e, operation) || e.testCase.mode !== 'invalid' || e.testCase.auth || !e.response) return null;
+      if (is2xx(e) || is5xx(e)) return null;
+      return is4xx(e) ? pass : problem(`${e.testCase.label}: rejected with ${describeStatus(e)}, not a 4xx`);
+    },
+  };
+}
+
+export function no5xxCheck(rule: RuleId, operation: Operation): Check {
+  return {
+    rule,
+    judge(e) {
+      if (!isOperation(e, operation) || !e.response) return null;
+      return is5xx(e) ? problem(`${e.testCase.label}: the target answered ${describeStatus(e)}`) : pass;
+    },
+  };
+}
+
+/** A dropped connection, a timeout or a 429 that never ends is recorded, and the run goes on. */
+export function answersCheck(rule: RuleId, operation: Operation): Check {
+  return {
+    rule,
+    judge(e) {
+      if (!isOperation(e, operation)) return null;
+      return e.error ? problem(`${e.testCase.label}: ${e.error.kind}: ${e.error.message}`) : pass;
+    },
+  };
+}
+
+export function unknownIdCheck(rule: RuleId): Check {
+  return {
+    rule,
+    judge(e, context) {
+      const c = e.testCase;
+      if (c.operation !== 'updateFiatAccount' || c.mode !== 'valid' || c.auth || !e.response) return null;
+      if (context.fiatAccountIds.includes(c.fiatAccountId ?? '') || c.fiatAccountId === undefined) return null;
+      return statusOf(e) === 404 ? pass : problem(`${c.label}: expected 404 for an unknown id, got ${describeStatus(e)}`);
+    },
+  };
+}
+
+export function authCheck(rule: RuleId, operation: Operation): Check {
+  return {
+    rule,
+    judge(e) {
+      if (!isOperation(e, operation) || !e.testCase.auth || !e.response) return null;
+      return statusOf(e) === 401 ? pass : problem(`${e.testCase.label}: expected 401, got ${describeStatus(e)}`);
+    },
+  };
+}
+
+export function contentTypeCheck(rule: RuleId, operation: Operation): Check {
+  return {
+    rule,
+    judge(e) {
+      if (!isOperation(e, operation) || !is2xx(e)) return null;
+      const type = e.response?.headers['content-type'] ?? '';
+      return /^application\/json\s*(;|$)/i.test(type)
+        ? pass
+        : problem(`Content-Type is "${type || '(none)'}", not application/json`);
+    },
+  };
+}

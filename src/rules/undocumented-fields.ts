@@ -1,0 +1,81 @@
+/**
+ * Response fields the document does not list (e.g. the Identity's summary_status and the
+ * misspelled `passthrough_verifier_type'`). They are information for the report, never failures.
+ */
+import type { Operation } from './catalogue.ts';
+import type { Exchange } from '../harness/exchange.ts';
+import type { SchemaRegistry } from '../schema/registry.ts';
+import { isObject, successBody } from './checks/exchange-facts.ts';
+
+type Schema = Record<string, unknown>;
+
+const RESPONSE_SCHEMA: Record<Operation, string> = { updateFiatAccount: 'fiat-account', createIdentity: 'identity' };
+
+export class UndocumentedFields {
+  private readonly seen = new Map<string, { path: string; operation: Operation; count: number }>();
+
+  constructor(private readonly schemas: SchemaRegistry) {}
+
+  observe(e: Exchange): void {
+    const body = successBody(e);
+    if (!body) return;
+    const operation = e.testCase.operation;
+    this.walk(body, this.schemas.schema(RESPONSE_SCHEMA[operation]), '', operation);
+  }
+
+  list(): { path: string; operation: Operation; count: number }[] {
+    return [...this.seen.values()].sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  private walk(value: unknown, schema: Schema, path: string, operation: Operation): void {
+    const known = this.properties(schema);
+    if (Array.isArray(value)) {
+      const items = this.items(schema);
+      if (items) value.forEach((v) => this.walk(v, items, `${path}/*`, operation));
+      return;
+    }
+    if (!isObject(value) || !known) return;
+    for (const [key, child] of Object.entries(value)) {
+      const childSchema = known.get(key);
+      const childPath = `${path}/${key}`;
+      if (!childSchema) {
+        const entry = this.seen.get(`${operation} ${childPath}`) ?? { path: childPath, operation, count: 0 };
+        entry.count += 1;
+        this.seen.set(`${operation} ${childPath}`, entry);
+      } else this.walk(child, childSchema, childPath, operation);
+    }
+  }
+
+  /** Documented properties of an object schema, through $ref and the combinators; null for free-form objects. */
+  private properties(schema: Schema): Map<string, Schema> | null {
+    const found = new Map<string, Schema>();
+    let described = false;
+    for (const s of this.parts(schema)) {
+      if (isObject(s.properties)) {
+        described = true;
+        for (const [k, v] of Object.entries(s.properties)) if (isObject(v)) found.set(k, v);
+      }
+    }
+    return described ? found : null;
+  }
+
+  private items(schema: Schema): Schema | undefined {
+    return this.parts(schema).map((s) => s.items).find(isObject);
+  }
+
+  /** The schema itself plus every schema it pulls in by $ref, allOf, anyOf, oneOf, then and else. */
+  private parts(schema: Schema, depth = 0): Schema[] {
+    if (depth > 8) return [];
+    const out: Schema[] = [schema];
+    if (typeof schema.$ref === 'string') {
+      const name = schema.$ref.split('/').pop()!.replace(/\.schema\.json.*$/, '');
+      if (this.schemas.has(name)) out.push(...this.parts(this.schemas.schema(name), depth + 1));
+    }
+    for (const key of ['allOf', 'anyOf', 'oneOf']) {
+      const list = schema[key];
+      if (Array.isArray(list)) for (const s of list) if (isObject(s)) out.push(...this.parts(s, depth + 1));
+    }
+    for (const key of ['then', 'else']) if (isObject(schema[key])) out.push(...this.parts(schema[key] as Schema, depth + 1));
+    return out;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The one validation registry: a single Ajv 2020-12 instance that compiles every schema of
+ * `schemas/` once. Generators, checks, the embedded server and the CLI all look schemas up here
+ * by name (the file name without `.schema.json`). Validation errors come back as data.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats ships CommonJS; under NodeNext its default export arrives wrapped.
+type AddFormats = (ajv: Ajv2020, formats: string[]) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
+
+export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
+const SUFFIX = '.schema.json';
+
+/** One validation error, as data. `section` is the document section of the failing keyword's schema, when known. */
+export interface SchemaError {
+  instancePath: string;
+  keyword: string;
+  message: string;
+  section?: string;
+  params?: Record<string, unknown>;
+}
+
+export interface SchemaRegistry {
+  names(): string[];
+  has(name: string): boolean;
+  /** The raw schema document, for generators that read constraints from it. */
+  schema(name: string): Record<string, unknown>;
+  /** Validates and returns the errors; an empty array means valid. Throws only for an unknown name. */
+  validate(name: string, data: unknown): SchemaError[];
+  /** sha256 over every schema file, so a report says which schemas judged it. */
+  readonly hash: string;
+}
+
+function toError(e: ErrorObject): SchemaError {
+  const section = (e.parentSchema as Record<string, unknown> | undefined)?.['x-section'];
+  return {
+    instancePath: e.instancePath,
+    keyword: e.keyword,
+    message: e.message ?? e.keyword,
+    ...(typeof section === 'string' ? { section } : {}),
+    params: e.params as Record<string, unknown>,
+  };
+}
+
+export function createRegistry(dir: string = SCHEMA_DIR): SchemaRegistry {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+  addFormats(ajv, ['date-time', 'date', 'uuid', 'email']);
+  // The section of the API document a property comes from; annotation only.
+  ajv.addKeyword({ keyword: 'x-section', schemaType: 'string' });
+
+  const files = readdirSync(dir).filter((f) => f.endsWith(SUFFIX)).sort();
+  const hash = createHash('sha256');
+  const documents = new Map<string, Record<string, unknown>>();
+  for (const file of files) {
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    hash.update(file).update('\0').update(text);
+    const doc = JSON.parse(text) as Record<string, unknown>;
+    documents.set(file.slice(0, -SUFFIX.length), doc);
+    ajv.addSchema(doc);
+  }
+  const compiled = new Map<string, ValidateFunction>();
+  for (const [name, doc] of documents) compiled.set(name, ajv.getSchema(String(doc.$id))!);
+
+  const lookup = (name: string): ValidateFunction => {
+    const fn = compiled.get(name);
+    if (!fn) throw new Error(`unknown schema "${name}"; known: ${[...compiled.keys()].join(', ')}`);
+    return fn;
+  };
+
+  return {
+    hash: hash.digest('hex'),
+    names: () => [...compiled.keys()],
+    has: (name) => compiled.has(name),
+    schema: (name) => {
+      lookup(name);
+      return documents.get(name)!;
+    },
+    validate(name, data) {
+      const fn = lookup(name);
+      return fn(data) ? [] : (fn.errors ?? []).map(toError);
+    },
+  };
+}
+
+let shared: SchemaRegistry | undefined;
+/** The process-wide registry, compiled on first use. */
+export function registry(): SchemaRegistry {
+  shared ??= createRegistry();
+  return shared;
+}

@@ -1,0 +1,79 @@
+/**
+ * Support for vitest conformance suites: one harness run per suite file against the target of
+ * `.env` (CONFORMANCE_BASE_URL and friends; the embedded server when none is set), then one
+ * test per rule. A QA engineer's own suite imports the same two functions.
+ */
+import { randomInt } from 'node:crypto';
+import { config as loadDotenv } from 'dotenv';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RULES } from '../../src/rules/catalogue.ts';
+import { resolveRunConfig } from '../../src/config/run-config.ts';
+import { startTarget } from '../../src/harness/target.ts';
+import { createTransport } from '../../src/harness/transport/transport.ts';
+import { runConformance } from '../../src/harness/runner.ts';
+import type { ConformanceReport, ReportRule } from '../../src/report/model.ts';
+
+/** Runs the rules whose ids start with one of `prefixes` and returns the report. */
+export async function runRules(prefixes: string[]): Promise<ConformanceReport> {
+  loadDotenv({ quiet: true });
+  const config = resolveRunConfig([], process.env, () => randomInt(1, 2 ** 31 - 1))!;
+  const target = await startTarget(config);
+  try {
+    const transport = createTransport({
+      baseUrl: target.baseUrl,
+      auth: target.auth,
+      timeoutMs: config.timeoutMs,
+      rateLimitPerSecond: config.rateLimitPerSecond,
+      concurrency: config.concurrency,
+      maxRetries: config.maxRetries,
+    });
+    await transport.checkReachable();
+    await transport.authenticate();
+    const { report } = await runConformance(transport, {
+      baseUrl: target.baseUrl,
+      embedded: target.embedded,
+      fiatAccountIds: target.fiatAccountIds,
+      seed: config.seed,
+      profile: config.profile,
+      runs: config.runs,
+      strict: config.strict,
+      concurrentDuplicates: 10,
+      ruleFilter: prefixes,
+    });
+    return report;
+  } finally {
+    await target.close();
+  }
+}
+
+/** Asserts that a rule passed; the failure message carries the evidence and the curl line. */
+export function expectRulePassed(rule: ReportRule | undefined): void {
+  expect(rule, 'rule not in the report').toBeDefined();
+  const evidence = rule!.failures.map((f) => `${f.message}\n  reproduce: ${f.curl}`).join('\n');
+  expect(rule!.status, `${rule!.id} ${rule!.title}\n${evidence}`).not.toBe('failed');
+  expect(rule!.status, `${rule!.id}: ${rule!.reason ?? ''}`).not.toBe('error');
+}
+
+/**
+ * Declares one vitest test per catalogue rule whose id starts with `prefix`, all judged by one
+ * harness run. A failed convention rule is annotated, and fails the test only under --strict.
+ */
+export function defineRuleSuite(title: string, prefix: string): void {
+  let report: ConformanceReport;
+  beforeAll(async () => {
+    report = await runRules([prefix]);
+  });
+  describe(title, () => {
+    for (const rule of RULES.filter((r) => r.id.startsWith(prefix))) {
+      it(`${rule.id} (§${rule.section}, ${rule.basis}) ${rule.title}`, async (context) => {
+        const result = report.rules.find((r) => r.id === rule.id);
+        if (result?.status === 'skipped') context.skip(result.reason);
+        if (rule.basis === 'convention' && !report.strict && result?.status === 'failed') {
+          await context.annotate(`convention rule failed (fatal only with --strict): ${result.failures[0]?.message ?? ''}`);
+          return;
+        }
+        expectRulePassed(result);
+      });
+    }
+  });
+}

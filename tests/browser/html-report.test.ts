@@ -1,0 +1,116 @@
+/**
+ * Opens report.html of a failing run in Debian's chromium (playwright-core, no browser download):
+ * the banner and failures are visible, hostile payloads render as text, the copy button works,
+ * nothing is fetched, and a screenshot lands in reports/ for a human look.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { writeReports } from '../../src/report/write-reports.ts';
+import { HOSTILE, sampleExchanges, sampleReport } from '../report/sample-report.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const MISSING = `${CHROMIUM} is missing: install it with .ci/install-chromium (apt-get install -y chromium)`;
+const available = existsSync(CHROMIUM);
+// In CI a missing browser is a failure, not a skip; on a workstation the test may skip.
+const runHere = available || Boolean(process.env.CI);
+
+const REPORTS = fileURLToPath(new URL('../../reports/', import.meta.url));
+const OUT_DIR = path.join(REPORTS, 'browser-test');
+export const SCREENSHOT = path.join(REPORTS, 'html-report.png');
+
+let browser: Browser | undefined;
+let page: Page;
+const pageErrors: string[] = [];
+const consoleErrors: string[] = [];
+const requested: string[] = [];
+
+describe.runIf(runHere)('report.html in chromium', () => {
+  beforeAll(async () => {
+    if (!available) return;
+    await mkdir(OUT_DIR, { recursive: true });
+    const { errors } = await writeReports(OUT_DIR, sampleReport(), sampleExchanges(), { secrets: [] });
+    if (errors.length) throw new Error(`writeReports failed: ${JSON.stringify(errors)}`);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    // Offline: the page must not need the network for anything.
+    const context = await browser.newContext({ offline: true, viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('request', (request) => requested.push(request.url()));
+    await page.goto(pathToFileURL(path.join(OUT_DIR, 'report.html')).href);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it(`finds Debian's chromium at ${CHROMIUM}`, () => {
+    expect(available, MISSING).toBe(true);
+  });
+
+  it('shows the non-conformant verdict banner and the counts', async () => {
+    expect(available, MISSING).toBe(true);
+    const banner = page.locator('#verdict');
+    expect(await banner.isVisible()).toBe(true);
+    expect(await banner.getAttribute('data-verdict')).toBe('non-conformant');
+    expect(await banner.locator('h1').innerText()).toBe('Non-conformant');
+    expect(await banner.innerText()).toContain('42 passed, 3 failed, 1 skipped');
+  });
+
+  it('shows every failure with its request and response, and a coverage bar per section', async () => {
+    expect(available, MISSING).toBe(true);
+    const failures = page.locator('[data-failure]');
+    expect(await failures.count()).toBe(3);
+    for (let i = 0; i < 3; i++) expect(await failures.nth(i).isVisible()).toBe(true);
+    const first = page.locator('article[data-rule="fa.metadata.over-pairs-rejected"]');
+    expect(await first.locator('.message').innerText()).toBe('7 pairs accepted (200)');
+    expect(await first.innerText()).toContain('PUT http://127.0.0.1:4010/v2/transfer/fiat-accounts/');
+    expect(await first.innerText()).toContain('HTTP 200');
+    const timeout = page.locator('article[data-rule="id.answers"]');
+    expect(await timeout.innerText()).toContain('no response: timeout');
+    const sections = new Set(sampleReport().rules.map((r) => r.section));
+    expect(await page.locator('.coverage .row').count()).toBe(sections.size);
+    expect(await page.locator('.coverage .row[data-section="8"] rect.bar-failed').count()).toBe(1);
+  });
+
+  it('renders hostile payloads as text: no script from the data runs', async () => {
+    expect(available, MISSING).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    const text = await page.locator('body').innerText();
+    expect(text).toContain(HOSTILE.script);
+    expect(text).toContain(HOSTILE.emoji);
+    expect(text).toContain(HOSTILE.combining);
+    expect(await page.locator('main script, main img, main iframe').count()).toBe(0);
+  });
+
+  it('copies a curl line with the copy button, without a page error', async () => {
+    expect(available, MISSING).toBe(true);
+    const button = page.locator('button[data-copy]').first();
+    await button.click();
+    await page.waitForFunction(
+      () => /^(Copied|Selected)/.test(document.querySelector('button[data-copy]')?.textContent ?? ''),
+      undefined,
+      { timeout: 5_000 },
+    );
+    expect(pageErrors).toEqual([]);
+    // A CSP violation (the script's hash drifting from the page) shows up as a console error.
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('loads nothing but the file itself, and saves a screenshot', async () => {
+    expect(available, MISSING).toBe(true);
+    expect(requested.filter((url) => !url.startsWith('file:') && !url.startsWith('data:'))).toEqual([]);
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    expect(existsSync(SCREENSHOT)).toBe(true);
+  });
+});

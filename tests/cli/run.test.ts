@@ -1,0 +1,127 @@
+/**
+ * `conformance run` end to end, as a user runs it (the real binary in a child process): against
+ * the embedded server, against an implementation this project's server code did not write, and
+ * on every way a run can fail to start.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startForeignServer, type ForeignDefect, type ForeignServer } from '../foreign/foreign-server.ts';
+import type { ConformanceReport } from '../../src/report/model.ts';
+
+const BIN = path.resolve('bin/conformance.js');
+
+function conformance(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    // An empty environment for the CONFORMANCE_* settings, so a developer's .env cannot leak in.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_')));
+    execFile('node', [BIN, ...args], { env, cwd: tmpdir(), timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const reportDir = () => mkdtempSync(path.join(tmpdir(), 'conformance-run-'));
+const readReport = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+
+describe('conformance run against the embedded server', () => {
+  it('exits 0, prints the rule table and ends with "N passed, N failed"', async () => {
+    const dir = reportDir();
+    const { code, stdout } = await conformance(['run', '--profile', 'quick', '--seed', '3', '--report-dir', dir]);
+    expect(code, stdout).toBe(0);
+    expect(stdout).toMatch(/seed 3/);
+    const last = stdout.trim().split('\n').at(-1)!;
+    expect(last).toMatch(/^\d+ passed, 0 failed(, \d+ skipped)?$/);
+    const report = readReport(dir);
+    expect(report.summary.verdict).toBe('conformant');
+    expect(report.summary.failed).toBe(0);
+    expect(report.rules.length).toBeGreaterThan(40);
+  });
+
+  it('exits 1 and names the rule when the embedded server has a fault', async () => {
+    const dir = reportDir();
+    const { code } = await conformance(['run', '--profile', 'quick', '--seed', '3', '--report-dir', dir, '--fault', 'metadata-counts-bytes']);
+    expect(code).toBe(1);
+    const rule = readReport(dir).rules.find((r) => r.id === 'fa.metadata.max-length-accepted')!;
+    expect(rule.status).toBe('failed');
+    expect(rule.failures[0].curl).toMatch(/^curl /);
+  });
+});
+
+describe('conformance run against a foreign implementation', () => {
+  const servers: ForeignServer[] = [];
+  afterAll(async () => Promise.all(servers.map((s) => s.close())));
+
+  const runAgainst = async (defect: ForeignDefect) => {
+    const server = await startForeignServer(defect);
+    servers.push(server);
+    const dir = reportDir();
+    const args = ['run', '--base-url', server.baseUrl, '--token', server.token, '--profile', 'quick', '--seed', '5', '--report-dir', dir];
+    for (const id of server.accountIds) args.push('--fiat-account-id', id);
+    const result = await conformance(args);
+    return { ...result, report: readReport(dir), token: server.token, dir };
+  };
+
+  it('finds no documented-rule failure in a faithful implementation with other readings', async () => {
+    const { code, report, stdout } = await runAgainst('none');
+    const failed = report.rules.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failures[0]?.message}`);
+    expect(failed, stdout).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it.each([
+    ['counts-utf16', 'fa.metadata.max-length-accepted'],
+    ['second-identity', 'id.ref-id.sequential-duplicate'],
+    ['lowercase-status', 'fa.status.enum'],
+  ] as const)('exits 1 with %s and fails %s', async (defect, ruleId) => {
+    const { code, report, token, dir } = await runAgainst(defect);
+    expect(code).toBe(1);
+    expect(report.rules.find((r) => r.id === ruleId)?.status).toBe('failed');
+    for (const file of readdirSync(dir)) expect(readFileSync(path.join(dir, file), 'utf8')).not.toContain(token);
+  });
+});
+
+describe('conformance run that cannot start', () => {
+  let refusing: http.Server;
+  let refusingUrl: string;
+  beforeAll(async () => {
+    refusing = http.createServer((_req, res) => res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_client"}'));
+    await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', r));
+    refusingUrl = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => refusing.close(() => r())));
+
+  it('exits 3 with one line when the target is unreachable, and still writes the report', async () => {
+    const dir = reportDir();
+    const { code, stderr } = await conformance(['run', '--base-url', 'http://127.0.0.1:9', '--token', 't', '--fiat-account-id', 'a', '--report-dir', dir]);
+    expect(code).toBe(3);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(readReport(dir).summary.verdict).toBe('error');
+  });
+
+  it('exits 3 when the token endpoint refuses the credentials, without printing the secret', async () => {
+    const secret = 'sup3r-s3cret-value';
+    const { code, stderr, stdout } = await conformance([
+      'run', '--base-url', refusingUrl, '--auth-url', `${refusingUrl}/token`, '--client-id', 'me', '--client-secret', secret, '--fiat-account-id', 'a', '--report-dir', reportDir(),
+    ]);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/token endpoint/);
+    expect(stderr + stdout).not.toContain(secret);
+  });
+
+  it.each([
+    [['run', '--frobnicate'], /unknown|frobnicate/i],
+    [['run', '--base-url', 'https://sandbox.example.com', '--token', 't'], /--fiat-account-id/],
+    [['run', '--base-url', 'nope', '--token', 't', '--fiat-account-id', 'a'], /not a URL/],
+    [['frobnicate'], /unknown command/],
+  ])('exits 2 with one line for %j', async (args, message) => {
+    const { code, stderr } = await conformance(args as string[]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * A small implementation of the API written independently of src/server (no shared code, no
+ * shared schemas), reading the document differently where it allows: top-level placement of
+ * status and metadata, 422 for rejections, the same identity back for a used ref_id, 200 for a
+ * created identity, metadata merged on update, timestamps with +00:00 offsets, a static token
+ * only. `defect` switches on one deviation, to prove the harness catches it on a foreign target.
+ */
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+
+export type ForeignDefect = 'none' | 'counts-utf16' | 'second-identity' | 'lowercase-status';
+
+export interface ForeignServer {
+  baseUrl: string;
+  token: string;
+  accountIds: string[];
+  close(): Promise<void>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const now = () => new Date().toISOString().replace('Z', '+00:00');
+
+export async function startForeignServer(defect: ForeignDefect = 'none'): Promise<ForeignServer> {
+  const token = randomUUID();
+  const accounts = new Map<string, { created: string; updated: string; first: string; last: string; metadata: Record<string, string> }>();
+  for (let i = 0; i < 2; i++) accounts.set(randomUUID(), { created: now(), updated: now(), first: 'A', last: 'B', metadata: {} });
+  const identitiesByRef = new Map<string, Record<string, unknown>>();
+  const length = (s: string) => (defect === 'counts-utf16' ? s.length : [...s].length);
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const reply = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      const reject = (message: string) => reply(422, { error: message });
+      if (req.headers.authorization !== `Bearer ${token}`) return reply(401, { error: 'unauthorized' });
+      let body: any;
+      try {
+        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      } catch {
+        return reply(400, { error: 'bad json' });
+      }
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return reject('body must be an object');
+      const path = req.url ?? '';
+      const account = /^\/v2\/transfer\/fiat-accounts\/([^/?]+)$/.exec(path);
+      if (account && req.method === 'PUT') {
+        const id = decodeURIComponent(account[1]);
+        if (!UUID.test(id)) return reject('bad id');
+        const stored = accounts.get(id);
+        if (!stored) return reply(404, { error: 'not found' });
+        const owner = body.fiat_account_owner;
+        if (owner !== undefined && (typeof owner !== 'object' || owner === null || Array.isArray(owner))) return reject('owner');
+        const person = owner?.person_details;
+        if (person !== undefined && (typeof person !== 'object' || person === null || Array.isArray(person))) return reject('person');
+        for (const k of ['first_name', 'last_name']) if (person?.[k] !== undefined && typeof person[k] !== 'string') return reject(k);
+        if (body.fiat_network_instructions !== undefined && (typeof body.fiat_network_instructions !== 'object' || Array.isArray(body.fiat_network_instructions) || body.fiat_network_instructions === null)) return reject('instructions');
+        let metadata = stored.metadata;
+        if (body.metadata !== undefined) {
+          const m = body.metadata;
+          if (typeof m !== 'object' || m === null || Array.isArray(m)) return reject('metadata');
+          for (const [k, v] of Object.entries(m)) if (typeof v !== 'string' || length(k) > 100 || length(v) > 100) return reject('metadata entry');
+          metadata = { ...stored.metadata, ...(m as Record<string, string>) };
+          if (Object.keys(m).length > 6 || Object.keys(metadata).length > 6) return reject('too many pairs');
+        }
+        stored.metadata = metadata;
+        stored.first = person?.first_name ?? stored.first;
+        stored.last = person?.last_name ?? stored.last;
+        stored.updated = now();
+        return reply(200, {
+          id,
+          status: defect === 'lowercase-status' ? 'pending' : 'PENDING',
+          metadata,
+          created_at: stored.created,
+          updated_at: stored.updated,
+          fiat_network_instructions: { wire: { account_number: '1' } },
+          fiat_account_owner: { person_details: { first_name: stored.first, last_name: stored.last } },
+        });
+      }
+      if (path === '/v2/identity/identities' && req.method === 'POST') {
+        if (body.tax_details_not_required !== undefined && typeof body.tax_details_not_required !== 'boolean') return reject('tax flag');
+        if (body.tax_details !== undefined && !Array.isArray(body.tax_details)) return reject('tax_details');
+        if (body.tax_details === undefined && body.tax_details_not_required !== true) return reject('tax_details required');
+        if (body.is_merchant !== undefined && typeof body.is_merchant !== 'boolean') return reject('is_merchant');
+        if (body.ref_id !== undefined && typeof body.ref_id !== 'string') return reject('ref_id');
+        if (body.metadata !== undefined && (typeof body.metadata !== 'object' || Array.isArray(body.metadata) || body.metadata === null)) return reject('metadata');
+        for (const entry of body.tax_details ?? []) if (typeof entry?.tax_payer_country !== 'string' || typeof entry?.tax_payer_id !== 'string') return reject('tax entry');
+        const person = body.person_details;
+        if (person !== undefined && (typeof person !== 'object' || person === null || Array.isArray(person))) return reject('person');
+        for (const [k, v] of Object.entries(person ?? {})) if (k !== 'address' && k !== 'metadata' && typeof v !== 'string') return reject(k);
+        let dob: string | undefined;
+        if (person?.date_of_birth !== undefined) {
+          const m = DATE.exec(person.date_of_birth);
+          const d = m && new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+          if (!m || !d || d.getUTCDate() !== +m[3] || d.getUTCMonth() !== +m[2] - 1) return reject('date_of_birth');
+          dob = `${person.date_of_birth}T00:00:00+00:00`;
+        }
+        if (person?.email !== undefined && !/^[^@\s]+@[^@\s]+$/.test(person.email)) return reject('email');
+        if (person?.passthrough_verified_at !== undefined && Number.isNaN(Date.parse(person.passthrough_verified_at))) return reject('verified_at');
+        const ref = body.ref_id as string | undefined;
+        if (ref !== undefined && identitiesByRef.has(ref) && defect !== 'second-identity') return reply(200, identitiesByRef.get(ref));
+        const identity = {
+          ...body,
+          id: randomUUID(),
+          type: person ? 'PERSON' : 'INSTITUTION',
+          status: 'PENDING',
+          summary_status: 'PENDING',
+          is_merchant: body.is_merchant ?? false,
+          created_at: now(),
+          person_details: person && {
+            ...person,
+            ...(dob ? { date_of_birth: dob } : {}),
+            ...(person.cip_id !== undefined ? { govt_id: person.cip_id } : {}),
+            ...(person.cip_id_type !== undefined ? { govt_id_type: person.cip_id_type } : {}),
+          },
+        };
+        if (ref !== undefined) identitiesByRef.set(ref, identity);
+        return reply(200, identity);
+      }
+      reply(404, { error: 'no route' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    token,
+    accountIds: [...accounts.keys()],
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

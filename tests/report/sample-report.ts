@@ -1,0 +1,163 @@
+/**
+ * A realistic report of a failing run, for the writer and browser tests: two failing rules (one
+ * documented, one convention), a skipped rule, passes, undocumented fields, and exchanges whose
+ * payloads are hostile (emoji, RTL marks, combining marks, `<script>`, control characters) plus
+ * one request that got no response.
+ */
+import type { ConformanceReport, ReportFailure, ReportRule } from '../../src/report/model.ts';
+import { REPORT_VERSION } from '../../src/report/model.ts';
+import type { Exchange } from '../../src/harness/exchange.ts';
+import { RULES } from '../../src/rules/catalogue.ts';
+
+export const BASE_URL = 'http://127.0.0.1:4010';
+export const FIAT_ACCOUNT_ID = '8d3b1c2e-7f4a-4e0b-9c51-2a6f0d9e1b37';
+/** Payload values a report must show as text, never interpret. */
+export const HOSTILE = {
+  script: '<script>window.__pwned = 1</script>',
+  emoji: '👩🏽‍💻🚀💶',
+  rtl: '\u200Fשלום\u200E',
+  combining: 'e\u0301\u0302\u0303',
+  control: 'bell\u0007nul\u0000esc\u001b',
+  quotes: `"'&</pre></td>`,
+} as const;
+
+const rule = (id: string, patch: Partial<ReportRule>): ReportRule => {
+  const def = RULES.find((r) => r.id === id);
+  if (!def) throw new Error(`fixture uses an unknown rule ${id}`);
+  return { id, operation: def.operation, section: def.section, basis: def.basis, title: def.title, status: 'passed', cases: 24, failures: [], ...patch };
+};
+
+const hostileMetadata = {
+  k1: HOSTILE.script,
+  k2: HOSTILE.emoji,
+  k3: HOSTILE.rtl,
+  k4: HOSTILE.combining,
+  k5: HOSTILE.control,
+  k6: HOSTILE.quotes,
+  k7: 'seventh pair',
+};
+
+const overPairsFailure: ReportFailure = {
+  message: '7 pairs accepted (200)',
+  case: { operation: 'updateFiatAccount', label: 'metadata with 7 pairs', mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' },
+  request: {
+    method: 'PUT',
+    url: `${BASE_URL}/v2/transfer/fiat-accounts/${FIAT_ACCOUNT_ID}`,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer [REDACTED]', 'user-agent': 'conformance/0.1.0' },
+    body: { metadata: hostileMetadata },
+  },
+  response: {
+    status: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    rawBody: JSON.stringify({ id: FIAT_ACCOUNT_ID, status: 'PENDING', created_at: '2026-01-05T10:00:00Z', metadata: hostileMetadata }),
+    json: true,
+    body: { id: FIAT_ACCOUNT_ID, status: 'PENDING', created_at: '2026-01-05T10:00:00Z', metadata: hostileMetadata },
+  },
+  curl: `curl -sS -X PUT '${BASE_URL}/v2/transfer/fiat-accounts/${FIAT_ACCOUNT_ID}' -H 'Authorization: Bearer $CONFORMANCE_TOKEN' -H 'Content-Type: application/json' --data-raw '{"metadata":{"k1":"<script>window.__pwned = 1</script>"}}'`,
+  seed: 424242,
+  path: '3:1:0',
+};
+
+const dobFailure: ReportFailure = {
+  message: 'date_of_birth came back as 1990-05-17T02:00:00+02:00, not midnight UTC of 1990-05-17',
+  instancePath: '/person_details/date_of_birth',
+  case: { operation: 'createIdentity', label: 'person with date_of_birth 1990-05-17', mode: 'valid' },
+  request: {
+    method: 'POST',
+    url: `${BASE_URL}/v2/identity/identities`,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer [REDACTED]' },
+    body: { ref_id: 'conf-424242-17', tax_details_not_required: true, person_details: { first_name: HOSTILE.rtl, last_name: HOSTILE.combining, date_of_birth: '1990-05-17' } },
+  },
+  response: {
+    status: 201,
+    headers: { 'content-type': 'application/json' },
+    rawBody: '{"id":"idt_1","status":"PENDING","summary_status":"PENDING","person_details":{"date_of_birth":"1990-05-17T02:00:00+02:00"}}',
+    json: true,
+    body: { id: 'idt_1', status: 'PENDING', summary_status: 'PENDING', person_details: { date_of_birth: '1990-05-17T02:00:00+02:00' } },
+  },
+  curl: `curl -sS -X POST '${BASE_URL}/v2/identity/identities' -H 'Authorization: Bearer $CONFORMANCE_TOKEN' -H 'Content-Type: application/json' --data-raw '{"ref_id":"conf-424242-17"}'`,
+  seed: 424242,
+};
+
+const timeoutFailure: ReportFailure = {
+  message: 'no answer within 10000 ms (timeout)',
+  case: { operation: 'createIdentity', label: 'valid person', mode: 'valid' },
+  request: { method: 'POST', url: `${BASE_URL}/v2/identity/identities`, headers: { authorization: 'Bearer [REDACTED]' }, body: { tax_details_not_required: true } },
+  error: { kind: 'timeout', message: 'no answer within 10000 ms' },
+  curl: `curl -sS -X POST '${BASE_URL}/v2/identity/identities' -H 'Authorization: Bearer $CONFORMANCE_TOKEN'`,
+  seed: 424242,
+};
+
+/** A non-conformant report: 2 failures of a documented rule, 1 of a convention rule, 1 skipped rule. */
+export function sampleReport(): ConformanceReport {
+  const rules: ReportRule[] = RULES.map((r) => rule(r.id, {}));
+  // Callers mutate what they get (the redaction test leaks secrets into it): hand out copies.
+  const overPairsFailure_ = structuredClone(overPairsFailure);
+  const dobFailure_ = structuredClone(dobFailure);
+  const timeoutFailure_ = structuredClone(timeoutFailure);
+  const set = (id: string, patch: Partial<ReportRule>) => {
+    const i = rules.findIndex((r) => r.id === id);
+    rules[i] = rule(id, patch);
+  };
+  set('fa.metadata.over-pairs-rejected', { status: 'failed', cases: 7, failures: [overPairsFailure_] });
+  set('id.dob.midnight-utc', { status: 'failed', cases: 12, failures: [dobFailure_] });
+  set('id.answers', { status: 'failed', cases: 40, failures: [timeoutFailure_] });
+  set('id.ref-id.concurrent-duplicate', { status: 'skipped', cases: 0, reason: 'the profile runs no concurrent scenario' });
+  const count = (s: ReportRule['status']) => rules.filter((r) => r.status === s).length;
+  return {
+    reportVersion: REPORT_VERSION,
+    tool: { name: 'conformance', version: '0.1.0' },
+    target: { baseUrl: BASE_URL, embedded: false },
+    schemasHash: 'a3f1c9e07b5d4e2f8a6b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f60718293a4b5',
+    seed: 424242,
+    profile: 'standard',
+    strict: false,
+    startedAt: '2026-01-05T10:00:00.000Z',
+    durationMs: 12_345,
+    summary: { verdict: 'non-conformant', rules: rules.length, passed: count('passed'), failed: count('failed'), skipped: count('skipped'), errors: count('error'), requests: 612 },
+    rules,
+    undocumentedFields: [
+      { path: '/summary_status', operation: 'createIdentity', count: 58 },
+      { path: "/person_details/passthrough_verifier_type'", operation: 'createIdentity', count: 58 },
+      { path: `/metadata/${HOSTILE.script}`, operation: 'updateFiatAccount', count: 1 },
+    ],
+  };
+}
+
+/** The exchanges of the run: the failing ones, a pass, and one that timed out. */
+export function sampleExchanges(): Exchange[] {
+  const fromFailure = (original: ReportFailure, startedAt: string, durationMs: number): Exchange => {
+    const f = structuredClone(original);
+    return {
+      testCase: {
+        operation: f.case.operation,
+        mode: f.case.mode as Exchange['testCase']['mode'],
+        label: f.case.label,
+        body: f.request.body,
+        ...(f.case.violates ? { violates: f.case.violates as Exchange['testCase']['violates'] } : {}),
+      },
+      request: f.request,
+      ...(f.response ? { response: f.response } : {}),
+      ...(f.error ? { error: f.error } : {}),
+      startedAt,
+      durationMs,
+    };
+  };
+  return [
+    fromFailure(overPairsFailure, '2026-01-05T10:00:01.000Z', 31),
+    fromFailure(dobFailure, '2026-01-05T10:00:02.000Z', 18),
+    fromFailure(timeoutFailure, '2026-01-05T10:00:03.000Z', 10_000),
+    {
+      testCase: { operation: 'updateFiatAccount', mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted', label: 'metadata with 6 pairs', fiatAccountId: FIAT_ACCOUNT_ID },
+      request: {
+        method: 'PUT',
+        url: `${BASE_URL}/v2/transfer/fiat-accounts/${FIAT_ACCOUNT_ID}?trace=1`,
+        headers: { 'content-type': 'application/json', authorization: 'Bearer [REDACTED]' },
+        rawBody: '{"metadata":{"a":"1"}}',
+      },
+      response: { status: 200, headers: { 'content-type': 'application/json' }, rawBody: '{"id":"x"}', json: true, body: { id: 'x' } },
+      startedAt: '2026-01-05T10:00:00.500Z',
+      durationMs: 12,
+    },
+  ];
+}

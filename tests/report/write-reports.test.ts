@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { writeReports, REPORT_FILES } from '../../src/report/write-reports.ts';
+import { renderJunit } from '../../src/report/junit.ts';
+import { renderMarkdownSummary } from '../../src/report/markdown-summary.ts';
+import { buildHar } from '../../src/report/har.ts';
+import { registry } from '../../src/schema/registry.ts';
+import type { ConformanceReport } from '../../src/report/model.ts';
+import type { Exchange } from '../../src/harness/exchange.ts';
+import { HOSTILE, sampleExchanges, sampleReport } from './sample-report.ts';
+import { xmlProblems } from './xml-well-formed.ts';
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'conformance-reports-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const read = (dir: string, file: string) => readFile(path.join(dir, file), 'utf8');
+
+describe('writeReports', () => {
+  it('writes the five files, and conformance.json validates against its schema', async () => {
+    const dir = path.join(root, 'all', 'nested');
+    const { written, errors } = await writeReports(dir, sampleReport(), sampleExchanges(), { secrets: [] });
+    expect(errors).toEqual([]);
+    expect(written.map((p) => path.basename(p)).sort()).toEqual(Object.values(REPORT_FILES).sort());
+    const json = JSON.parse(await read(dir, REPORT_FILES.json)) as ConformanceReport;
+    expect(registry().validate('conformance-report', json)).toEqual([]);
+    expect(json).toEqual(sampleReport());
+  });
+
+  it('the schema rejects a report with credentials in the target or a missing field', () => {
+    const withCredentials = sampleReport();
+    withCredentials.target.baseUrl = 'https://user:pass@api.example.com';
+    expect(registry().validate('conformance-report', withCredentials)).not.toEqual([]);
+    const { seed: _seed, ...withoutSeed } = sampleReport();
+    expect(registry().validate('conformance-report', withoutSeed).map((e) => e.message).join()).toMatch(/seed/);
+  });
+
+  it('a writer that throws is recorded and the others still write', async () => {
+    const dir = path.join(root, 'broken-har');
+    const broken = [...sampleExchanges(), { request: null } as unknown as Exchange];
+    const { written, errors } = await writeReports(dir, sampleReport(), broken, { secrets: [] });
+    expect(errors.map((e) => e.writer)).toEqual(['har']);
+    expect(written).toHaveLength(4);
+    expect(await readdir(dir)).not.toContain(REPORT_FILES.har);
+  });
+
+  it('appends the markdown summary to the step summary file', async () => {
+    const dir = path.join(root, 'step');
+    const stepSummaryPath = path.join(root, 'step-summary.md');
+    await writeFile(stepSummaryPath, '# earlier step\n');
+    const { written } = await writeReports(dir, sampleReport(), [], { secrets: [], stepSummaryPath });
+    expect(written).toContain(stepSummaryPath);
+    const text = await readFile(stepSummaryPath, 'utf8');
+    expect(text.startsWith('# earlier step\n')).toBe(true);
+    expect(text).toContain('Non-conformant');
+  });
+});
+
+describe('redaction across every format', () => {
+  const TOKEN = 'tok_live_5f2a9c7e1b3d';
+  const SECRET = 'cs_9d8c7b6a<&>"';
+  const ISSUED = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJjbGllbnQifQ.c2lnbmF0dXJl';
+
+  /** A report and exchanges that leaked every credential in headers, bodies and messages. */
+  function leakyInputs(): { report: ConformanceReport; exchanges: Exchange[] } {
+    const report = sampleReport();
+    const failure = report.rules.find((r) => r.failures.length)!.failures[0];
+    failure.message = `server echoed ${TOKEN} and ${SECRET}`;
+    failure.request.headers = { ...failure.request.headers, Authorization: `Bearer ${ISSUED}`, Cookie: 'session=s3ss10n' };
+    failure.request.body = { note: TOKEN, client_secret: SECRET };
+    failure.curl = `curl -H 'Authorization: Bearer ${TOKEN}' ${report.target.baseUrl}`;
+    failure.response = { status: 200, headers: { 'set-cookie': 'sid=abc123' }, rawBody: `{"access_token":"${ISSUED}","echo":"${TOKEN}"}`, json: true, body: { access_token: ISSUED, echo: TOKEN } };
+    report.rules.find((r) => r.status === 'skipped')!.reason = `token ${TOKEN} refused`;
+    const exchanges = sampleExchanges();
+    exchanges[0].request = { ...exchanges[0].request, headers: { authorization: `Bearer ${TOKEN}` }, rawBody: `grant_type=client_credentials&client_secret=${encodeURIComponent(SECRET)}` };
+    exchanges[1].response = { status: 200, headers: { 'content-type': 'application/json' }, rawBody: `{"access_token":"${ISSUED}","token_type":"bearer"}`, json: true };
+    exchanges[2].error = { kind: 'other', message: `refused Bearer ${ISSUED}` };
+    return { report, exchanges };
+  }
+
+  it('no output file contains the token, the client secret, an issued token or a header value', async () => {
+    const dir = path.join(root, 'leaky');
+    const stepSummaryPath = path.join(root, 'leaky-step.md');
+    const { report, exchanges } = leakyInputs();
+    const { written, errors } = await writeReports(dir, report, exchanges, { secrets: [TOKEN, SECRET, ISSUED], stepSummaryPath });
+    expect(errors).toEqual([]);
+    expect(written).toHaveLength(6);
+    const escapedSecret = SECRET.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    for (const file of written) {
+      const text = await readFile(file, 'utf8');
+      for (const leak of [TOKEN, SECRET, ISSUED, 'cs_9d8c7b6a', escapedSecret, encodeURIComponent(SECRET), 's3ss10n', 'sid=abc123']) {
+        expect(text, `${path.basename(file)} leaks ${leak}`).not.toContain(leak);
+      }
+      expect(text).toContain('[REDACTED]');
+    }
+    // The redacted report is still a valid report.
+    expect(registry().validate('conformance-report', JSON.parse(await read(dir, REPORT_FILES.json)))).toEqual([]);
+  });
+});
+
+describe('junit.xml', () => {
+  const xml = renderJunit(sampleReport());
+  const hostile = sampleReport();
+  hostile.rules.find((r) => r.status === 'failed')!.failures[0].message = Object.values(HOSTILE).join(' ');
+  const hostileXml = renderJunit(hostile);
+
+  it('is well-formed XML 1.0 despite control characters and markup in the payloads', () => {
+    expect(xmlProblems(xml)).toEqual([]);
+    expect(xmlProblems(hostileXml)).toEqual([]);
+    expect(hostileXml).not.toMatch(/[\u0000\u0007\u001b]/);
+    expect(hostileXml).toContain('bell\\u0007nul\\u0000esc\\u001b');
+    expect(hostileXml).toContain(HOSTILE.emoji);
+    expect(hostileXml).toContain(HOSTILE.rtl);
+    expect(hostileXml).toContain(HOSTILE.combining);
+    expect(hostileXml).toContain('&lt;script&gt;');
+    expect(hostileXml).not.toContain('<script>');
+  });
+
+  it('has one testcase per rule with counts, failures with message and curl, skipped rules', () => {
+    const report = sampleReport();
+    expect(xml.match(/<testcase /g)).toHaveLength(report.rules.length);
+    expect(xml).toMatch(new RegExp(`<testsuites [^>]*tests="${report.rules.length}" failures="3" errors="0" skipped="1" time="12.345"`));
+    expect(xml).toContain('<testcase classname="updateFiatAccount" name="fa.metadata.over-pairs-rejected Metadata with 7 or more pairs is rejected"');
+    expect(xml).toContain('<failure message="7 pairs accepted (200)"');
+    expect(xml).toContain('reproduce: curl -sS -X PUT');
+    expect(xml).toMatch(/<skipped message="the profile runs no concurrent scenario"\/>/);
+    expect(xml).not.toContain('<script>');
+  });
+});
+
+describe('summary.md', () => {
+  it('gives the verdict, counts, a table of failed rules and the re-run command', () => {
+    const md = renderMarkdownSummary(sampleReport());
+    expect(md).toMatch(/Non-conformant/);
+    expect(md).toMatch(/\*\*42 passed\*\*, \*\*3 failed\*\*, 1 skipped/);
+    expect(md).toContain('| `fa.metadata.over-pairs-rejected` | §8 | documented | 7 pairs accepted (200) |');
+    expect(md).toContain('npx conformance run --base-url http://127.0.0.1:4010 --seed 424242 --profile standard');
+    expect(md.split('\n').length).toBeLessThan(30);
+  });
+});
+
+describe('exchanges.har', () => {
+  const har = buildHar(sampleExchanges(), { name: 'conformance', version: '0.1.0' });
+
+  it('has the fields HAR 1.2 requires on the log, every entry, request and response', () => {
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.creator).toEqual({ name: 'conformance', version: '0.1.0' });
+    expect(har.log.entries).toHaveLength(4);
+    for (const entry of har.log.entries) {
+      expect(Object.keys(entry)).toEqual(expect.arrayContaining(['startedDateTime', 'time', 'request', 'response', 'cache', 'timings']));
+      expect(Number.isNaN(Date.parse(entry.startedDateTime))).toBe(false);
+      expect(Object.keys(entry.request)).toEqual(
+        expect.arrayContaining(['method', 'url', 'httpVersion', 'cookies', 'headers', 'queryString', 'headersSize', 'bodySize']),
+      );
+      expect(Object.keys(entry.response)).toEqual(
+        expect.arrayContaining(['status', 'statusText', 'httpVersion', 'cookies', 'headers', 'content', 'redirectURL', 'headersSize', 'bodySize']),
+      );
+      expect(Object.keys(entry.response.content)).toEqual(expect.arrayContaining(['size', 'mimeType']));
+      expect(entry.timings.send).toBeGreaterThanOrEqual(0);
+      expect(entry.timings.wait).toBeGreaterThanOrEqual(0);
+      expect(entry.timings.receive).toBeGreaterThanOrEqual(0);
+      for (const h of [...entry.request.headers, ...entry.response.headers]) expect(typeof h.value).toBe('string');
+    }
+  });
+
+  it('orders entries by start, records bodies and the query string, and marks the timeout with status 0 and _error', () => {
+    const [first, second, , timeout] = har.log.entries;
+    expect(first.request.queryString).toEqual([{ name: 'trace', value: '1' }]);
+    expect(first.request.postData).toEqual({ mimeType: 'application/json', text: '{"metadata":{"a":"1"}}' });
+    expect(second.request.postData?.text).toContain(JSON.stringify(HOSTILE.script));
+    expect(second.response.statusText).toBe('OK');
+    expect(second.response.content.text).toContain('PENDING');
+    expect(timeout.response.status).toBe(0);
+    expect(timeout._error).toEqual({ kind: 'timeout', message: 'no answer within 10000 ms' });
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * Every check against recorded exchanges: a faithful exchange fails no rule, and each defect
+ * fails exactly the rule that owns it (so a report names one cause per defect).
+ */
+import { describe, expect, it } from 'vitest';
+import { judge } from '../../src/harness/judge.ts';
+import type { Exchange } from '../../src/harness/exchange.ts';
+import { ACCOUNT_ID, exchange, fiatAccountBody, identityBody, identityRequest } from './exchange-builders.ts';
+
+const context = { fiatAccountIds: [ACCOUNT_ID], mergeMayExceedLimit: () => false };
+const failing = (e: Exchange) => judge(e, context).filter((j) => j.problems.length).map((j) => j.rule).sort();
+const judged = (e: Exchange) => judge(e, context).map((j) => j.rule);
+
+const update = (body: unknown = {}, extra: object = {}) => ({ operation: 'updateFiatAccount' as const, body, ...extra });
+const create = (body: unknown = identityRequest(), extra: object = {}) => ({ operation: 'createIdentity' as const, body, ...extra });
+const nested = fiatAccountBody();
+const owner = nested.fiat_account_owner as Record<string, Record<string, unknown>>;
+const withNested = (changes: Record<string, unknown>) =>
+  fiatAccountBody({ fiat_account_owner: { ...owner, fiat_network_instructions: { ...owner.fiat_network_instructions, ...changes } } });
+const sixPairs = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`k${i}`, 'v']));
+const sevenPairs = { ...sixPairs, k6: 'v' };
+const person = (changes: Record<string, unknown>) => identityBody({ person_details: { ...(identityBody().person_details as object), ...changes } });
+
+const rows: [string, Exchange, string[]][] = [
+  ['faithful update, nested placement', exchange(update(), 200, nested), []],
+  ['faithful update, top-level placement', exchange(update(), 200, fiatAccountBody({ status: 'APPROVED', metadata: { a: 'b' }, fiat_account_owner: undefined, fiat_network_instructions: { wire: {} } })), []],
+  ['status in lower case', exchange(update(), 200, withNested({ status: 'pending' })), ['fa.status.enum']],
+  ['status in no place', exchange(update(), 200, withNested({ status: undefined })), ['fa.status.present']],
+  ['created_at without offset', exchange(update(), 200, fiatAccountBody({ created_at: '2024-01-02T03:04:05' })), ['fa.timestamps.rfc3339']],
+  ['id missing', exchange(update(), 200, fiatAccountBody({ id: undefined })), ['fa.response.required']],
+  ['routing_details a string', exchange(update(), 200, withNested({ wire: { routing_details: 'ABA' } })), ['fa.response.schema']],
+  ['text/plain success', exchange(update(), 200, nested, { 'content-type': 'text/plain' }), ['fa.content-type']],
+  ['7 pairs accepted', exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 200, nested), ['fa.metadata.over-pairs-rejected']],
+  ['7 pairs rejected with 422', exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 422, { title: 'no' }), []],
+  ['6 pairs rejected', exchange(update({ metadata: sixPairs }, { mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted' }), 400, {}), ['fa.metadata.max-pairs-accepted']],
+  ['6 pairs sent, 7 returned', exchange(update({ metadata: sixPairs }, { mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted' }), 200, withNested({ metadata: sevenPairs })), ['fa.response.metadata-limits']],
+  ['response id differs from the path', exchange(update(), 200, fiatAccountBody({ id: 'aaaaaaaa-8a3d-4c5e-9f70-1a2b3c4d5e6f' })), ['fa.response.id-matches-path']],
+  ['updated_at before created_at', exchange(update(), 200, fiatAccountBody({ updated_at: '2023-01-01T00:00:00Z' })), ['fa.updated-after-created']],
+  ['names not applied', exchange(update({ fiat_account_owner: { person_details: { first_name: 'Grace' } } }), 200, nested), ['fa.update-reflected']],
+  ['metadata merged with more pairs is still reflected', exchange(update({ metadata: { a: '1' } }), 200, withNested({ metadata: { a: '1', old: '2' } })), []],
+  ['unknown id answered 400', exchange(update({}, { fiatAccountId: '11111111-1111-4111-8111-111111111111' }), 400, {}), ['fa.unknown-id-404']],
+  ['malformed id answered 200', exchange(update({}, { fiatAccountId: 'not-a-uuid', mode: 'invalid', violates: 'fa.malformed-id-4xx' }), 200, nested), ['fa.malformed-id-4xx']],
+  ['malformed JSON answered 500', exchange({ operation: 'updateFiatAccount', rawBody: '{', mode: 'invalid', violates: 'fa.rejection-4xx' }, 500, 'oops'), ['fa.no-5xx']],
+  ['invalid rejected with 303', exchange(update({ metadata: 'x' }, { mode: 'invalid', violates: 'fa.wrong-types-rejected' }), 303, ''), ['fa.rejection-4xx']],
+  ['update without credentials accepted', exchange(update({}, { auth: 'none' }), 200, nested), ['fa.auth-401']],
+  ['faithful identity', exchange(create(), 201, identityBody()), []],
+  ['identity status in lower case', exchange(create(), 201, identityBody({ status: 'pending' })), ['id.enums']],
+  ['identity boolean as a string', exchange(create(), 201, identityBody({ user_disabled: 'false' })), ['id.booleans']],
+  ['identity created_at without offset', exchange(create(), 201, identityBody({ created_at: '2024-01-02T03:04:05' })), ['id.timestamps.rfc3339']],
+  ['identity id missing', exchange(create(), 201, identityBody({ id: undefined })), ['id.response.id']],
+  ['identity metadata an array', exchange(create(), 201, identityBody({ metadata: [] })), ['id.response.schema']],
+  ['date_of_birth returned unchanged', exchange(create(), 201, person({ date_of_birth: '1990-01-01' })), ['id.dob.midnight-utc']],
+  ['date_of_birth of another day', exchange(create(), 201, person({ date_of_birth: '1990-01-02T00:00:00Z' })), ['id.dob.midnight-utc']],
+  ['govt_id differs from cip_id', exchange(create(), 201, person({ govt_id: 'other' })), ['id.govt-id.mirrors-cip']],
+  ['a sent person field dropped', exchange(create(), 201, person({ cip_id: undefined })), ['id.person-details.returned']],
+  ['is_merchant true returned false', exchange(create(identityRequest({ is_merchant: true })), 201, identityBody()), ['id.is-merchant.returned']],
+  ['starts APPROVED', exchange(create(), 201, identityBody({ status: 'APPROVED' })), ['id.initial-statuses']],
+  ['person typed INSTITUTION', exchange(create(), 201, identityBody({ type: 'INSTITUTION' })), ['id.type-person']],
+  ['tax rule ignored', exchange(create({ person_details: {} }, { mode: 'invalid', violates: 'id.tax.absent-rejected' }), 201, identityBody()), ['id.tax.absent-rejected']],
+  ['invalid date_of_birth accepted', exchange(create(identityRequest({ person_details: { date_of_birth: '1990-02-30' } }), { mode: 'invalid', violates: 'id.dob.invalid-rejected' }), 201, person({ date_of_birth: '1990-02-30' })), ['id.dob.invalid-rejected']],
+  ['identity without credentials answered 403', exchange(create(identityRequest(), { auth: 'invalid' }), 403, {}), ['id.auth-401']],
+  ['identity success with a non-JSON body', exchange(create(), 201, '<html>'), ['id.response.schema']],
+];
+
+describe('checks on recorded exchanges', () => {
+  it.each(rows)('%s', (_name, e, expected) => {
+    expect(failing(e)).toEqual(expected);
+  });
+
+  it('records a dropped connection under the answers rule and judges nothing else by status', () => {
+    const e: Exchange = { ...exchange(update(), 200, {}), response: undefined, error: { kind: 'connection', message: 'socket hang up' } };
+    expect(failing(e)).toEqual(['fa.answers']);
+  });
+
+  it('does not judge a valid-looking rejection as a fault when merged metadata may exceed the limit', () => {
+    const e = exchange(update({ metadata: sixPairs }, { mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted' }), 422, {});
+    expect(judge(e, { ...context, mergeMayExceedLimit: () => true }).map((j) => j.rule)).not.toContain('fa.metadata.max-pairs-accepted');
+    expect(judged(e)).toContain('fa.metadata.max-pairs-accepted');
+  });
+
+  it('turns a crashing check into a finding instead of throwing', () => {
+    const e = exchange(update(), 200, nested);
+    const crashing = { ...context, get fiatAccountIds(): string[] { throw new Error('boom'); } };
+    const result = judge(e, crashing);
+    expect(result.some((j) => j.crashed && j.problems[0].message.includes('boom'))).toBe(true);
+  });
+});
