@@ -1,0 +1,61 @@
+/**
+ * Text for payloads, counted as the document counts characters: in Unicode code points. Each
+ * class is a range of code points with a different cost in UTF-8 bytes and UTF-16 units, so a
+ * server that counts bytes or UTF-16 units shows itself at exactly 100 characters.
+ */
+import fc from 'fast-check';
+
+/** Code point ranges; none holds a control character or a lone surrogate. */
+export const CHARACTER_CLASSES = {
+  /** 1 UTF-8 byte, 1 UTF-16 unit. */
+  ascii: [0x20, 0x7e],
+  /** 2 UTF-8 bytes (é, ß, ł ...). */
+  latin: [0xc0, 0x17f],
+  /** 3 UTF-8 bytes (CJK ideographs). */
+  cjk: [0x4e00, 0x9fff],
+  /** 4 UTF-8 bytes and 2 UTF-16 units (emoji): a UTF-16 counter sees 200 in 100 of them. */
+  astral: [0x1f600, 0x1f64f],
+  /** Combining marks: one code point each, no grapheme of their own. */
+  combining: [0x300, 0x36f],
+  /** Right-to-left script (Hebrew). */
+  rtl: [0x5d0, 0x5ea],
+} as const satisfies Record<string, readonly [number, number]>;
+
+export type CharacterClass = keyof typeof CHARACTER_CLASSES;
+
+export const characterOf = (cls: CharacterClass): fc.Arbitrary<string> => {
+  const [min, max] = CHARACTER_CLASSES[cls];
+  return fc.integer({ min, max }).map((cp) => String.fromCodePoint(cp));
+};
+
+/** ASCII first: fast-check shrinks towards the first arbitrary of a oneof. */
+export const anyCharacter: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: characterOf('ascii'), weight: 4 },
+  ...(['latin', 'cjk', 'astral', 'combining', 'rtl'] as const).map((cls) => ({ arbitrary: characterOf(cls), weight: 1 })),
+);
+
+/** A string of between `min` and `max` code points. */
+export const text = (min: number, max: number, character: fc.Arbitrary<string> = anyCharacter): fc.Arbitrary<string> =>
+  fc.array(character, { minLength: min, maxLength: max }).map((chars) => chars.join(''));
+
+/** A string of exactly `length` code points. */
+export const textOfLength = (length: number, character: fc.Arbitrary<string> = anyCharacter): fc.Arbitrary<string> =>
+  text(length, length, character);
+
+/** One representative character per class, for the deterministic boundary examples. */
+export const SAMPLE_CHARACTER: Record<CharacterClass, string> = {
+  ascii: 'a',
+  latin: 'é',
+  cjk: '中',
+  astral: '😀',
+  combining: '\u0301',
+  rtl: 'א',
+};
+
+/** `length` code points of one class; combining marks ride on a base letter (e + U+0301). */
+export function repeatCodePoints(cls: CharacterClass, length: number): string {
+  if (cls === 'combining') return 'e\u0301'.repeat(Math.floor(length / 2)) + (length % 2 ? 'e' : '');
+  return SAMPLE_CHARACTER[cls].repeat(length);
+}
+
+export const codePointLength = (s: string): number => [...s].length;
