@@ -99,7 +99,9 @@ export const identityChecks: Check[] = [
   onCreate('id.initial-statuses', (body) =>
     STARTS_PENDING.flatMap((keys) => {
       const value = dig(body, ...keys);
-      return value === undefined || value === 'PENDING' ? [] : problem(`${pointer(keys)} of a new identity is ${JSON.stringify(value)}, not PENDING`, pointer(keys));
+      // A value outside the enum is the enum rule's finding, not this one's.
+      const outsideEnum = keys.length === 1 && ENUMS[keys[0]] !== undefined && !ENUMS[keys[0]].includes(value as string);
+      return value === undefined || value === 'PENDING' || outsideEnum ? [] : problem(`${pointer(keys)} of a new identity is ${JSON.stringify(value)}, not PENDING`, pointer(keys));
     }),
   ),
   onCreate('id.type-person', (body, request) => {
