@@ -1,0 +1,23 @@
+/**
+ * Spaces request starts at least 1000/N ms apart, whoever sends them: concurrent sends queue for
+ * the next free start slot. A sandbox with a quota is then never hit faster than configured.
+ */
+export class RateLimiter {
+  private readonly intervalMs: number;
+  private nextStart = 0;
+
+  /** @param perSecond requests per second; null means no limit. */
+  constructor(perSecond: number | null) {
+    this.intervalMs = perSecond && perSecond > 0 ? 1000 / perSecond : 0;
+  }
+
+  /** Resolves when the caller may start its request. */
+  async acquire(): Promise<void> {
+    if (this.intervalMs === 0) return;
+    const now = Date.now();
+    const start = Math.max(now, this.nextStart);
+    // Reserve the slot before sleeping, so concurrent callers line up behind it.
+    this.nextStart = start + this.intervalMs;
+    if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
+  }
+}
