@@ -53,7 +53,7 @@ const overPairsFailure: ReportFailure = {
     json: true,
     body: { id: FIAT_ACCOUNT_ID, status: 'PENDING', created_at: '2026-01-05T10:00:00Z', metadata: hostileMetadata },
   },
-  curl: `curl -sS -X PUT '${BASE_URL}/v2/transfer/fiat-accounts/${FIAT_ACCOUNT_ID}' -H 'Authorization: Bearer $CONFORMANCE_TOKEN' -H 'Content-Type: application/json' --data-raw '{"metadata":{"k1":"<script>window.__pwned = 1</script>"}}'`,
+  curl: `curl -sS -X PUT '${BASE_URL}/v2/transfer/fiat-accounts/${FIAT_ACCOUNT_ID}' -H "Authorization: Bearer $CONFORMANCE_TOKEN" -H 'Content-Type: application/json' --data-raw '{"metadata":{"k1":"<script>window.__pwned = 1</script>"}}'`,
   seed: 424242,
   path: '3:1:0',
 };
@@ -75,7 +75,7 @@ const dobFailure: ReportFailure = {
     json: true,
     body: { id: 'idt_1', status: 'PENDING', summary_status: 'PENDING', person_details: { date_of_birth: '1990-05-17T02:00:00+02:00' } },
   },
-  curl: `curl -sS -X POST '${BASE_URL}/v2/identity/identities' -H 'Authorization: Bearer $CONFORMANCE_TOKEN' -H 'Content-Type: application/json' --data-raw '{"ref_id":"conf-424242-17"}'`,
+  curl: `curl -sS -X POST '${BASE_URL}/v2/identity/identities' -H "Authorization: Bearer $CONFORMANCE_TOKEN" -H 'Content-Type: application/json' --data-raw '{"ref_id":"conf-424242-17"}'`,
   seed: 424242,
 };
 
@@ -84,7 +84,7 @@ const timeoutFailure: ReportFailure = {
   case: { operation: 'createIdentity', label: 'valid person', mode: 'valid' },
   request: { method: 'POST', url: `${BASE_URL}/v2/identity/identities`, headers: { authorization: 'Bearer [REDACTED]' }, body: { tax_details_not_required: true } },
   error: { kind: 'timeout', message: 'no answer within 10000 ms' },
-  curl: `curl -sS -X POST '${BASE_URL}/v2/identity/identities' -H 'Authorization: Bearer $CONFORMANCE_TOKEN'`,
+  curl: `curl -sS -X POST '${BASE_URL}/v2/identity/identities' -H "Authorization: Bearer $CONFORMANCE_TOKEN"`,
   seed: 424242,
 };
 
