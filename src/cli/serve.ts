@@ -1,0 +1,125 @@
+/**
+ * `conformance serve`: the embedded reference server on its own, until SIGINT or SIGTERM.
+ * Prints where it listens, its client id and its seeded fiat account ids; its client secret and
+ * static token go to stderr once, marked as credentials for local testing.
+ */
+import { parseArgs } from 'node:util';
+import { UsageError, type CliIO } from './io.ts';
+import { createReferenceServer, type ReferenceServer } from '../server/server.ts';
+import { FAULTS, isFaultName } from '../server/faults.ts';
+import { parseReading } from '../harness/target.ts';
+import { getRule } from '../rules/catalogue.ts';
+
+const HELP = `usage: conformance serve [--port N] [--host 127.0.0.1] [--fault NAME] [--reading key=value]...
+                         [--list-faults]
+
+Starts the embedded reference server (the API document read faithfully, in memory) and runs
+until Ctrl+C (SIGINT) or SIGTERM.
+  --port N             port to listen on (default 0: a free port, printed)
+  --host H             address to listen on (default 127.0.0.1)
+  --fault NAME         inject one defect (see --list-faults)
+  --reading key=value  a reading where the document allows several (repeatable):
+                       placement=nested|top|both, reject-status=400|422,
+                       duplicate-ref-id=conflict|same, created-status=200|201,
+                       metadata-update=replace|merge
+  --list-faults        print every fault with its rule, basis and description
+  -h, --help           show this help`;
+
+export interface ServeOptions {
+  /** Stops the server when aborted; default: the first SIGINT or SIGTERM. */
+  stop?: AbortSignal;
+}
+
+export async function serve(argv: string[], io: CliIO, options: ServeOptions = {}): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        fault: { type: 'string' },
+        reading: { type: 'string', multiple: true },
+        'list-faults': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run \`conformance serve --help\``);
+  }
+  if (values.help) {
+    io.out(HELP);
+    return 0;
+  }
+  if (values['list-faults']) {
+    io.out(faultTable());
+    return 0;
+  }
+  const port = Number(values.port ?? 0);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a whole number from 0 to 65535, got "${values.port}"`);
+  const host = values.host ?? '127.0.0.1';
+  if (values.fault !== undefined && !isFaultName(values.fault)) {
+    throw new UsageError(`unknown fault "${values.fault}"; \`conformance serve --list-faults\` lists them`);
+  }
+  const reading = parseReading(Object.fromEntries((values.reading ?? []).map(splitPair)));
+
+  let server: ReferenceServer;
+  try {
+    server = await createReferenceServer({ port, host, reading, ...(values.fault ? { fault: values.fault } : {}) });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? 'the port is in use; choose another with --port' : `${(error as Error).message}; check --host and --port`;
+    throw new UsageError(`cannot listen on ${host}:${port}: ${why}`);
+  }
+
+  io.out(`embedded reference server (${Object.entries(server.reading).map(([k, v]) => `${k}=${v}`).join(', ')}${server.fault ? `; fault ${server.fault}` : ''})`);
+  io.out(`base URL:   ${server.baseUrl}`);
+  io.out(`token URL:  ${server.tokenUrl}`);
+  io.out(`client id:  ${server.clientId}`);
+  io.out(`fiat account ids: ${server.fiatAccountIds.join(' ')}`);
+  // The embedded server's own throwaway credentials, made fresh at every start: a user needs
+  // them to call it by hand. Printed once, here only, on stderr; they never reach a report.
+  io.err('credentials for local testing only (this server instance, gone when it stops):');
+  io.err(`  client secret: ${server.clientSecret}`);
+  io.err(`  static token:  ${server.staticToken}`);
+  if (!isLoopback(host)) io.err(`warning: listening on ${host}, reachable from other machines; anyone with the credentials above can call it`);
+  io.out('stop with Ctrl+C or SIGTERM');
+
+  await untilStopped(options.stop);
+  await server.close();
+  io.out('stopped');
+  return 0;
+}
+
+function splitPair(pair: string): [string, string] {
+  const at = pair.indexOf('=');
+  if (at <= 0 || at === pair.length - 1) throw new UsageError(`--reading takes key=value, e.g. placement=top; got "${pair}"`);
+  return [pair.slice(0, at), pair.slice(at + 1)];
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+function untilStopped(stop?: AbortSignal): Promise<void> {
+  if (stop) return stop.aborted ? Promise.resolve() : new Promise((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
+  return new Promise((resolve) => {
+    const onSignal = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/** One line per fault: name, rule, basis, description. */
+export function faultTable(): string {
+  const rows = FAULTS.map((f) => [f.name, f.ruleId, getRule(f.ruleId).basis, f.description]);
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length), ['fault', 'rule', 'basis'][i].length));
+  const line = (r: string[]) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell)).join('  ');
+  return [line(['fault', 'rule', 'basis', 'description']), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,77 @@
+/**
+ * Every point where the server could deviate from the document, as one interface with the
+ * faithful behaviour as default. A fault (deviations.ts) overrides a few of these members and
+ * nothing else, so each defect is one small named change, not ifs scattered through handlers.
+ */
+import { codePoints } from './text.ts';
+
+/** The two operations of the document. */
+export type Operation = 'update-fiat-account' | 'create-identity';
+
+/**
+ * What a validation error is about: the document's limits and rules are told apart from plain
+ * shape and type errors so that a fault can ignore exactly one kind.
+ */
+export type Concern = 'shape' | 'metadata-pairs' | 'metadata-length' | 'tax' | 'date-of-birth' | 'server-policy';
+
+/** One reason a request body is refused. */
+export interface Violation {
+  concern: Concern;
+  instancePath: string;
+  message: string;
+}
+
+export interface ServerBehaviour {
+  /** Whether a request without an Authorization header is refused with 401. */
+  requiresAuthorization(operation: Operation): boolean;
+  /** Status for a request whose bearer token is not valid. */
+  wrongTokenStatus(operation: Operation): number;
+  /** Status for a body that is not JSON. */
+  malformedJsonStatus(operation: Operation): number;
+  /** True when the server drops the connection instead of answering this body. */
+  dropsConnection(operation: Operation, bodyText: string): boolean;
+  /** True when validation errors of this kind are ignored. */
+  ignores(operation: Operation, concern: Concern): boolean;
+  /** Metadata holds at most this many pairs (section 8). */
+  maxMetadataPairs: number;
+  /** The length of a metadata key or value as the server counts it (section 8: characters). */
+  metadataLength(text: string): number;
+  /** Whether tax_details must be sent, given tax_details_not_required as sent (4.2). */
+  taxDetailsRequired(notRequired: unknown): boolean;
+  /** Refusals of the server's own, beyond the document. */
+  extraViolations(operation: Operation, body: Record<string, unknown>): Violation[];
+  /** What is stored of an update's (validated) metadata. */
+  storedMetadata(metadata: Record<string, unknown>): Record<string, unknown>;
+  /** Whether the owner names of an update are stored. */
+  storesOwnerNames: boolean;
+  /** Status for a well-formed id that matches no fiat account. */
+  unknownAccountStatus: number;
+  /** How ref_id stays unique per API user: atomically, not at all, or check-then-insert with an await between. */
+  refIdUniqueness: 'atomic' | 'none' | 'racy';
+  /** Content-Type of successful answers. */
+  successContentType(operation: Operation): string;
+  /** The last change to an updated FiatAccount (a fresh object) before it is sent. */
+  fiatAccountResponse(body: Record<string, unknown>): Record<string, unknown>;
+  /** The last change to a created Identity (a fresh object) before it is stored and sent. */
+  identityResponse(body: Record<string, unknown>, request: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** The server as the document reads. */
+export const FAITHFUL: ServerBehaviour = {
+  requiresAuthorization: () => true,
+  wrongTokenStatus: () => 401,
+  malformedJsonStatus: () => 400,
+  dropsConnection: () => false,
+  ignores: () => false,
+  maxMetadataPairs: 6,
+  metadataLength: codePoints,
+  taxDetailsRequired: (notRequired) => notRequired !== true,
+  extraViolations: () => [],
+  storedMetadata: (metadata) => metadata,
+  storesOwnerNames: true,
+  unknownAccountStatus: 404,
+  refIdUniqueness: 'atomic',
+  successContentType: () => 'application/json',
+  fiatAccountResponse: (body) => body,
+  identityResponse: (body) => body,
+};

@@ -1,0 +1,174 @@
+/**
+ * What each fault of faults.ts changes: a few members of the server's behaviour, nothing else.
+ * The record is keyed by every fault name, so a fault without a deviation does not compile.
+ */
+import { randomUUID } from 'node:crypto';
+import { FAITHFUL, type Operation, type ServerBehaviour, type Violation } from './behaviour.ts';
+import type { FaultName } from './faults.ts';
+import { isPlainObject } from './json-body.ts';
+import { MAX_METADATA_LENGTH } from './validation.ts';
+import { firstCodePoints, hasAstral, hasNonAscii, isCalendarDate } from './text.ts';
+
+type Body = Record<string, unknown>;
+const UPDATE: Operation = 'update-fiat-account';
+const CREATE: Operation = 'create-identity';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The objects of a FiatAccount response that may carry status and metadata (2.1 shape note). */
+function placements(body: Body): Body[] {
+  const owner = body.fiat_account_owner;
+  return [body, body.fiat_network_instructions, isPlainObject(owner) ? owner.fiat_network_instructions : undefined].filter(isPlainObject);
+}
+
+/** Sets `key` wherever the response carries it already. */
+function replaceWherePresent(body: Body, key: string, value: unknown): Body {
+  for (const place of placements(body)) if (key in place) place[key] = value;
+  return body;
+}
+
+/** A timestamp with its offset (and fraction) cut off: "2024-01-02T03:04:05". */
+const withoutOffset = (timestamp: unknown): unknown => (typeof timestamp === 'string' ? timestamp.slice(0, 19) : timestamp);
+
+function personDetails(body: Body): Body | undefined {
+  return isPlainObject(body.person_details) ? body.person_details : undefined;
+}
+
+/** Name fields of the update owner or the identity's person, with their pointers. */
+function names(operation: Operation, body: Body): { pointer: string; value: string }[] {
+  const person = operation === UPDATE ? (isPlainObject(body.fiat_account_owner) ? body.fiat_account_owner.person_details : undefined) : body.person_details;
+  if (!isPlainObject(person)) return [];
+  const prefix = operation === UPDATE ? '/fiat_account_owner/person_details' : '/person_details';
+  return ['first_name', 'last_name']
+    .filter((key) => typeof person[key] === 'string')
+    .map((key) => ({ pointer: `${prefix}/${key}`, value: person[key] as string }));
+}
+
+function nameRule(operation: Operation, test: (name: string) => boolean, message: string) {
+  return (op: Operation, body: Body): Violation[] =>
+    op !== operation ? [] : names(op, body).filter((n) => test(n.value)).map((n) => ({ concern: 'server-policy' as const, instancePath: n.pointer, message }));
+}
+
+/** The members each fault overrides. */
+export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour> } = {
+  'metadata-over-pairs-accepted': {
+    ignores: (op, concern) => op === UPDATE && concern === 'metadata-pairs',
+    // Keeps the first 6, so later answers stay within the limit and only the rejection rule fails.
+    storedMetadata: (metadata) => Object.fromEntries(Object.entries(metadata).slice(0, 6)),
+  },
+  'metadata-exact-pairs-rejected': { maxMetadataPairs: 5 },
+  'metadata-over-length-accepted': {
+    ignores: (op, concern) => op === UPDATE && concern === 'metadata-length',
+    storedMetadata: (metadata) =>
+      Object.fromEntries(
+        Object.entries(metadata).map(([k, v]) => [firstCodePoints(k, MAX_METADATA_LENGTH), typeof v === 'string' ? firstCodePoints(v, MAX_METADATA_LENGTH) : v]),
+      ),
+  },
+  'metadata-counts-bytes': { metadataLength: (text) => Buffer.byteLength(text, 'utf8') },
+  'metadata-counts-utf16': { metadataLength: (text) => text.length },
+  'fa-status-lowercase': { fiatAccountResponse: (body) => replaceWherePresent(body, 'status', 'pending') },
+  'fa-status-missing': {
+    fiatAccountResponse: (body) => {
+      for (const place of placements(body)) delete place.status;
+      return body;
+    },
+  },
+  'fa-created-at-no-offset': { fiatAccountResponse: (body) => ({ ...body, created_at: withoutOffset(body.created_at) }) },
+  'fa-id-missing': {
+    fiatAccountResponse: ({ id: _dropped, ...rest }) => rest,
+  },
+  'fa-routing-details-string': {
+    fiatAccountResponse: (body) => {
+      for (const place of placements(body)) {
+        const routing = isPlainObject(place.wire) ? place.wire.routing_details : undefined;
+        if (isPlainObject(routing) && isPlainObject(place.wire)) place.wire.routing_details = `${String(routing.routing_number_type)} ${String(routing.routing_number)}`;
+      }
+      return body;
+    },
+  },
+  'fa-content-type-text': { successContentType: (op) => (op === UPDATE ? 'text/plain' : 'application/json') },
+  'fa-response-metadata-extra-pair': {
+    fiatAccountResponse: (body) => {
+      // A server value next to the client's pairs, like the sample's attempt counter.
+      for (const place of placements(body)) if (isPlainObject(place.metadata)) place.metadata = { ...place.metadata, _server_attempts: 1 };
+      return body;
+    },
+  },
+  'fa-wrong-types-accepted': { ignores: (op, concern) => op === UPDATE && concern === 'shape' },
+  'fa-non-ascii-name-rejected': { extraViolations: nameRule(UPDATE, hasNonAscii, 'must hold ASCII characters only') },
+
+  'id-tax-absent-accepted': { taxDetailsRequired: (notRequired) => notRequired === false },
+  'id-tax-false-accepted': { taxDetailsRequired: (notRequired) => notRequired === undefined },
+  'id-tax-not-required-rejected': { taxDetailsRequired: () => true },
+  'id-ref-id-not-unique': { refIdUniqueness: 'none' },
+  'id-ref-id-race': { refIdUniqueness: 'racy' },
+  'id-dob-unchanged': {
+    identityResponse: (body, request) => {
+      const sent = personDetails(request)?.date_of_birth;
+      const returned = personDetails(body);
+      if (returned && sent !== undefined) returned.date_of_birth = sent;
+      return body;
+    },
+  },
+  'id-dob-previous-day': {
+    identityResponse: (body, request) => {
+      const sent = personDetails(request)?.date_of_birth;
+      const returned = personDetails(body);
+      if (returned && typeof sent === 'string' && isCalendarDate(sent)) {
+        // Midnight in a zone an hour east of UTC, written as UTC: 23:00 the day before.
+        returned.date_of_birth = new Date(Date.parse(`${sent}T00:00:00Z`) - DAY_MS / 24).toISOString().replace('.000Z', 'Z');
+      }
+      return body;
+    },
+  },
+  'id-govt-id-differs': {
+    identityResponse: (body) => {
+      const returned = personDetails(body);
+      if (returned && typeof returned.govt_id === 'string') {
+        const stripped = returned.govt_id.replace(/-/g, '');
+        returned.govt_id = stripped !== returned.govt_id ? stripped : `0${stripped}`;
+      }
+      return body;
+    },
+  },
+  'id-person-details-dropped': {
+    identityResponse: (body) => {
+      const returned = personDetails(body);
+      if (returned) {
+        delete returned.phone_number;
+        delete returned.address;
+      }
+      return body;
+    },
+  },
+  'id-is-merchant-ignored': { identityResponse: (body) => ({ ...body, is_merchant: false }) },
+  'id-starts-approved': { identityResponse: (body) => ({ ...body, status: 'APPROVED' }) },
+  'id-status-lowercase': { identityResponse: (body) => ({ ...body, status_details: 'pending' }) },
+  'id-boolean-as-string': { identityResponse: (body) => ({ ...body, user_disabled: 'false' }) },
+  'id-created-at-no-offset': { identityResponse: (body) => ({ ...body, created_at: withoutOffset(body.created_at) }) },
+  'id-id-missing': { identityResponse: ({ id: _dropped, ...rest }) => rest },
+  'id-tax-details-object': {
+    identityResponse: (body) => (Array.isArray(body.tax_details) ? { ...body, tax_details: { ...(body.tax_details[0] ?? {}) } } : body),
+  },
+  'id-wrong-types-accepted': { ignores: (op, concern) => op === CREATE && concern === 'shape' },
+  'id-content-type-text': { successContentType: (op) => (op === CREATE ? 'text/plain' : 'application/json') },
+  'id-astral-name-rejected': { extraViolations: nameRule(CREATE, hasAstral, 'must not hold characters outside the Basic Multilingual Plane') },
+
+  'fa-unknown-id-400': { unknownAccountStatus: 400 },
+  'fa-id-mismatch': { fiatAccountResponse: (body) => ({ ...body, id: randomUUID() }) },
+  'fa-update-not-applied': { storesOwnerNames: false },
+  'fa-updated-before-created': {
+    fiatAccountResponse: (body) => ({ ...body, updated_at: new Date(Date.parse(String(body.created_at)) - DAY_MS).toISOString() }),
+  },
+  'fa-malformed-json-500': { malformedJsonStatus: (op) => (op === UPDATE ? 500 : 400) },
+  'fa-no-auth-accepted': { requiresAuthorization: (op) => op !== UPDATE },
+  'fa-drops-astral': { dropsConnection: (op, text) => op === UPDATE && hasAstral(text) },
+  'id-wrong-token-403': { wrongTokenStatus: (op) => (op === CREATE ? 403 : 401) },
+  'id-type-institution': { identityResponse: (body) => ({ ...body, type: 'INSTITUTION' }) },
+  'id-invalid-dob-accepted': { ignores: (op, concern) => op === CREATE && concern === 'date-of-birth' },
+  'id-malformed-json-500': { malformedJsonStatus: (op) => (op === CREATE ? 500 : 400) },
+};
+
+/** The server's behaviour with `fault` injected (the faithful one without). */
+export function behaviourFor(fault?: FaultName): ServerBehaviour {
+  return fault ? { ...FAITHFUL, ...DEVIATIONS[fault] } : FAITHFUL;
+}

@@ -1,0 +1,74 @@
+/**
+ * The defects the embedded server can inject, one at a time, each against the rule of the
+ * catalogue it breaks. This file is the list (names and rules are a contract: tests, docs and
+ * `conformance self-test` use them); what each one changes lives in `deviations.ts`.
+ */
+import type { RuleId } from '../rules/catalogue.ts';
+
+const FAULT_LIST = [
+  // Documented rules: update a fiat account
+  { name: 'metadata-over-pairs-accepted', ruleId: 'fa.metadata.over-pairs-rejected', description: 'accepts metadata with 7 or more pairs (keeps the first 6)' },
+  { name: 'metadata-exact-pairs-rejected', ruleId: 'fa.metadata.max-pairs-accepted', description: 'rejects metadata with exactly 6 pairs (limit 5)' },
+  { name: 'metadata-over-length-accepted', ruleId: 'fa.metadata.over-length-rejected', description: 'accepts metadata keys and values of 101+ characters (stores them cut to 100)' },
+  { name: 'metadata-counts-bytes', ruleId: 'fa.metadata.max-length-accepted', description: "counts UTF-8 bytes, not characters (rejects 100 'é')" },
+  { name: 'metadata-counts-utf16', ruleId: 'fa.metadata.max-length-accepted', description: 'counts UTF-16 code units, not characters (rejects 100 emoji)' },
+  { name: 'fa-status-lowercase', ruleId: 'fa.status.enum', description: 'returns status "pending"' },
+  { name: 'fa-status-missing', ruleId: 'fa.status.present', description: 'returns no status anywhere' },
+  { name: 'fa-created-at-no-offset', ruleId: 'fa.timestamps.rfc3339', description: 'returns created_at without an offset ("2024-01-02T03:04:05")' },
+  { name: 'fa-id-missing', ruleId: 'fa.response.required', description: 'returns no id' },
+  { name: 'fa-routing-details-string', ruleId: 'fa.response.schema', description: 'returns wire.routing_details as a string, not an object' },
+  { name: 'fa-content-type-text', ruleId: 'fa.content-type', description: 'answers updates with Content-Type text/plain (the body is still JSON)' },
+  { name: 'fa-response-metadata-extra-pair', ruleId: 'fa.response.metadata-limits', description: 'adds a server pair to the response metadata (7 pairs when 6 are sent)' },
+  { name: 'fa-wrong-types-accepted', ruleId: 'fa.wrong-types-rejected', description: 'does not check the types of the update body (the metadata limits still apply)' },
+  { name: 'fa-non-ascii-name-rejected', ruleId: 'fa.valid-accepted', description: 'rejects owner names holding any non-ASCII character' },
+  // Documented rules: create an identity
+  { name: 'id-tax-absent-accepted', ruleId: 'id.tax.absent-rejected', description: 'accepts tax_details absent when tax_details_not_required is absent' },
+  { name: 'id-tax-false-accepted', ruleId: 'id.tax.absent-false-rejected', description: 'accepts tax_details absent when tax_details_not_required is false' },
+  { name: 'id-tax-not-required-rejected', ruleId: 'id.tax.not-required-accepted', description: 'demands tax_details even when tax_details_not_required is true' },
+  { name: 'id-ref-id-not-unique', ruleId: 'id.ref-id.sequential-duplicate', description: 'does not keep ref_id unique (a repeat creates a second identity)' },
+  { name: 'id-ref-id-race', ruleId: 'id.ref-id.concurrent-duplicate', description: 'checks ref_id, then inserts after an await: concurrent repeats create several identities' },
+  { name: 'id-dob-unchanged', ruleId: 'id.dob.midnight-utc', description: 'returns date_of_birth as sent (YYYY-MM-DD), not as midnight UTC' },
+  { name: 'id-dob-previous-day', ruleId: 'id.dob.midnight-utc', description: 'local-time bug: returns date_of_birth as the day before at 23:00:00Z' },
+  { name: 'id-govt-id-differs', ruleId: 'id.govt-id.mirrors-cip', description: 'returns govt_id as cip_id with its dashes removed (or otherwise altered)' },
+  { name: 'id-person-details-dropped', ruleId: 'id.person-details.returned', description: 'drops phone_number and address from the returned person_details' },
+  { name: 'id-is-merchant-ignored', ruleId: 'id.is-merchant.returned', description: 'returns is_merchant false whatever was sent' },
+  { name: 'id-starts-approved', ruleId: 'id.initial-statuses', description: 'returns status APPROVED on a new identity' },
+  { name: 'id-status-lowercase', ruleId: 'id.enums', description: 'returns status_details "pending"' },
+  { name: 'id-boolean-as-string', ruleId: 'id.booleans', description: 'returns user_disabled as the string "false"' },
+  { name: 'id-created-at-no-offset', ruleId: 'id.timestamps.rfc3339', description: 'returns created_at without an offset' },
+  { name: 'id-id-missing', ruleId: 'id.response.id', description: 'returns no id' },
+  { name: 'id-tax-details-object', ruleId: 'id.response.schema', description: 'returns tax_details as an object, not an array' },
+  { name: 'id-wrong-types-accepted', ruleId: 'id.wrong-types-rejected', description: 'does not check the types of the create body (the tax rule still applies)' },
+  { name: 'id-content-type-text', ruleId: 'id.content-type', description: 'answers creates with Content-Type text/plain (the body is still JSON)' },
+  { name: 'id-astral-name-rejected', ruleId: 'id.valid-accepted', description: 'rejects names holding astral characters (emoji)' },
+  // Convention rules
+  { name: 'fa-unknown-id-400', ruleId: 'fa.unknown-id-404', description: 'answers 400, not 404, for an unknown fiat account id' },
+  { name: 'fa-id-mismatch', ruleId: 'fa.response.id-matches-path', description: 'answers with another id than the one in the path' },
+  { name: 'fa-update-not-applied', ruleId: 'fa.update-reflected', description: 'does not store owner names (the old ones come back)' },
+  { name: 'fa-updated-before-created', ruleId: 'fa.updated-after-created', description: 'returns updated_at a day before created_at' },
+  { name: 'fa-malformed-json-500', ruleId: 'fa.no-5xx', description: 'answers 500 to an update with malformed JSON' },
+  { name: 'fa-no-auth-accepted', ruleId: 'fa.auth-401', description: 'accepts updates without an Authorization header' },
+  { name: 'fa-drops-astral', ruleId: 'fa.answers', description: 'destroys the connection when the update body holds an astral character' },
+  { name: 'id-wrong-token-403', ruleId: 'id.auth-401', description: 'answers 403, not 401, to a create with a wrong token' },
+  { name: 'id-type-institution', ruleId: 'id.type-person', description: 'returns type INSTITUTION for an identity sent with person_details' },
+  { name: 'id-invalid-dob-accepted', ruleId: 'id.dob.invalid-rejected', description: 'accepts impossible (1990-02-30) and unparseable dates of birth' },
+  { name: 'id-malformed-json-500', ruleId: 'id.no-5xx', description: 'answers 500 to a create with malformed JSON' },
+] as const satisfies readonly { name: string; ruleId: RuleId; description: string }[];
+
+/** The name of one injectable fault. */
+export type FaultName = (typeof FAULT_LIST)[number]['name'];
+
+/** One fault: its name, the rule it breaks, and what the server does wrong. */
+export interface FaultDefinition {
+  name: FaultName;
+  ruleId: RuleId;
+  description: string;
+}
+
+/** Every fault, in the order `--list-faults` prints them. */
+export const FAULTS: readonly FaultDefinition[] = FAULT_LIST;
+
+/** True for a known fault name (user input from flags). */
+export function isFaultName(name: string): name is FaultName {
+  return FAULTS.some((f) => f.name === name);
+}

@@ -1,0 +1,68 @@
+/** PUT /v2/transfer/fiat-accounts/{id} (4.1): validate, apply to the stored account, answer the FiatAccount. */
+import type { ServerResponse } from 'node:http';
+import type { ServerBehaviour, Violation } from './behaviour.ts';
+import { mergeObjects, type FiatAccountRecord } from './fiat-account-store.ts';
+import { fiatAccountResponse } from './fiat-account-response.ts';
+import { parseBodyOrRefuse, refuseInvalid, type HandlerContext } from './handler-context.ts';
+import { sendJson } from './http-io.ts';
+import { isPlainObject } from './json-body.ts';
+import { sendProblem } from './problem.ts';
+import type { Reading } from './reading.ts';
+import { isUuid } from './text.ts';
+import { violations } from './validation.ts';
+
+const OPERATION = 'update-fiat-account';
+
+export function handleFiatAccountUpdate(
+  accounts: ReadonlyMap<string, FiatAccountRecord>,
+  pathId: string,
+  bytes: Buffer,
+  context: HandlerContext,
+  res: ServerResponse,
+): void {
+  if (!isUuid(pathId)) {
+    sendProblem(res, context.reading.rejectStatus, 'the fiat account id in the path must be a UUID');
+    return;
+  }
+  const record = accounts.get(pathId.toLowerCase());
+  if (!record) {
+    sendProblem(res, context.behaviour.unknownAccountStatus, `no fiat account with id ${pathId}`);
+    return;
+  }
+  const body = parseBodyOrRefuse(bytes, OPERATION, context, res);
+  if (!body) return;
+  const found = violations(OPERATION, body, context.behaviour);
+  const applied = found.length ? found : applyUpdate(record, body, context.reading, context.behaviour);
+  if (applied.length) {
+    refuseInvalid(res, applied, context);
+    return;
+  }
+  const answer = context.behaviour.fiatAccountResponse(fiatAccountResponse(record, context.reading.placement));
+  sendJson(res, 200, answer, context.behaviour.successContentType(OPERATION));
+}
+
+/**
+ * Stores owner names, wire instructions and metadata (replaced or merged per the reading). Fields
+ * of another type than expected are skipped (only a fault lets such a body through), so what is
+ * stored stays well-formed. Returns the violation when merged metadata would pass the limit.
+ */
+function applyUpdate(record: FiatAccountRecord, body: Record<string, unknown>, reading: Reading, behaviour: ServerBehaviour): Violation[] {
+  if (isPlainObject(body.metadata)) {
+    const metadata = reading.metadataUpdate === 'merge' ? { ...record.metadata, ...body.metadata } : { ...body.metadata };
+    const pairs = Object.keys(metadata).length;
+    if (pairs > behaviour.maxMetadataPairs && !behaviour.ignores(OPERATION, 'metadata-pairs')) {
+      return [{ concern: 'metadata-pairs', instancePath: '/metadata', message: `with the ${Object.keys(record.metadata).length} pairs stored, the account would hold ${pairs} pairs (at most ${behaviour.maxMetadataPairs})` }];
+    }
+    record.metadata = behaviour.storedMetadata(metadata);
+  }
+  const owner = body.fiat_account_owner;
+  const person = isPlainObject(owner) ? owner.person_details : undefined;
+  if (isPlainObject(person) && behaviour.storesOwnerNames) {
+    for (const key of ['first_name', 'last_name'] as const) if (typeof person[key] === 'string') record.owner[key] = person[key];
+  }
+  const instructions = body.fiat_network_instructions;
+  if (isPlainObject(instructions) && isPlainObject(instructions.wire)) record.wire = mergeObjects(record.wire, instructions.wire);
+  // Never before created_at, whatever the clock did since.
+  record.updated_at = new Date(Math.max(Date.now(), Date.parse(record.created_at))).toISOString();
+  return [];
+}

@@ -1,0 +1,29 @@
+/** What every operation handler gets, and the refusals they share. */
+import type { ServerResponse } from 'node:http';
+import type { Operation, ServerBehaviour, Violation } from './behaviour.ts';
+import type { Reading } from './reading.ts';
+import { parseJsonObject } from './json-body.ts';
+import { sendProblem } from './problem.ts';
+
+export interface HandlerContext {
+  reading: Reading;
+  behaviour: ServerBehaviour;
+  /** The API user the bearer token belongs to (ref_id is unique per API user). */
+  owner: string;
+}
+
+/** The body as a JSON object, or undefined once the refusal is sent (400 malformed, rejectStatus otherwise). */
+export function parseBodyOrRefuse(bytes: Buffer, operation: Operation, context: HandlerContext, res: ServerResponse): Record<string, unknown> | undefined {
+  const parsed = parseJsonObject(bytes);
+  if (parsed.kind === 'object') return parsed.body;
+  const status = parsed.kind === 'malformed' ? context.behaviour.malformedJsonStatus(operation) : context.reading.rejectStatus;
+  sendProblem(res, status, status >= 500 ? 'internal error while reading the request body' : parsed.detail);
+  return undefined;
+}
+
+/** Sends the validation refusal with every reason; status per the reading (400 or 422). */
+export function refuseInvalid(res: ServerResponse, violations: Violation[], context: HandlerContext): void {
+  sendProblem(res, context.reading.rejectStatus, `the request body is invalid (${violations.length} error${violations.length === 1 ? '' : 's'})`, {
+    errors: violations.map(({ instancePath, message }) => ({ instancePath, message })),
+  });
+}

@@ -1,0 +1,29 @@
+/** POST /v2/identity/identities (4.2): validate, keep ref_id unique, answer the Identity. */
+import type { ServerResponse } from 'node:http';
+import { parseBodyOrRefuse, refuseInvalid, type HandlerContext } from './handler-context.ts';
+import { sendJson } from './http-io.ts';
+import { identityResponse } from './identity-response.ts';
+import type { IdentityStore } from './identity-store.ts';
+import { sendProblem } from './problem.ts';
+import { violations } from './validation.ts';
+
+const OPERATION = 'create-identity';
+
+export async function handleIdentityCreate(identities: IdentityStore, bytes: Buffer, context: HandlerContext, res: ServerResponse): Promise<void> {
+  const body = parseBodyOrRefuse(bytes, OPERATION, context, res);
+  if (!body) return;
+  const found = violations(OPERATION, body, context.behaviour);
+  if (found.length) {
+    refuseInvalid(res, found, context);
+    return;
+  }
+  const { behaviour, reading } = context;
+  const outcome = await identities.create(context.owner, body.ref_id, () => behaviour.identityResponse(identityResponse(body), body), behaviour.refIdUniqueness);
+  if (!outcome.created && reading.duplicateRefId === 'conflict') {
+    const first = typeof outcome.identity.id === 'string' ? ` by identity ${outcome.identity.id}` : '';
+    sendProblem(res, 409, `ref_id is already used${first}; a ref_id is unique among the identities of one API user`);
+    return;
+  }
+  // A repeat under the "same" reading gets the first identity back, as if it were the create.
+  sendJson(res, reading.createdStatus, outcome.identity, behaviour.successContentType(OPERATION));
+}

@@ -1,0 +1,39 @@
+/**
+ * Identities by ref_id, unique per API user (2.5, section 8). Uniqueness holds under concurrent
+ * duplicates because the faithful path checks and inserts with no await in between.
+ */
+type Identity = Record<string, unknown>;
+
+/** How long the racy fault waits between its check and its insert: enough for concurrent duplicates to pass the check. */
+export const RACE_WINDOW_MS = 25;
+
+export type CreateOutcome = { created: true; identity: Identity } | { created: false; identity: Identity };
+
+export class IdentityStore {
+  private readonly byRefId = new Map<string, Identity>();
+  private count = 0;
+
+  /** Number of identities created (repeats that returned an existing one not counted). */
+  get size(): number {
+    return this.count;
+  }
+
+  /**
+   * Creates with `build` unless `owner` already used `refId`: then the first identity comes back.
+   * `uniqueness` is the server's behaviour: atomic (the document), none, or racy (a fault).
+   */
+  async create(owner: string, refId: unknown, build: () => Identity, uniqueness: 'atomic' | 'none' | 'racy'): Promise<CreateOutcome> {
+    if (refId === undefined || uniqueness === 'none') return this.insert(undefined, build());
+    const key = `${owner}\u0000${typeof refId === 'string' ? refId : JSON.stringify(refId)}`;
+    const existing = this.byRefId.get(key);
+    if (existing) return { created: false, identity: existing };
+    if (uniqueness === 'racy') await new Promise((resolve) => setTimeout(resolve, RACE_WINDOW_MS));
+    return this.insert(key, build());
+  }
+
+  private insert(key: string | undefined, identity: Identity): CreateOutcome {
+    if (key !== undefined) this.byRefId.set(key, identity);
+    this.count += 1;
+    return { created: true, identity };
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Readings of the API document: where the document allows more than one behaviour, the embedded
+ * server can take each of them, so the harness can prove it accepts every one (no false alarms).
+ */
+
+/** One choice per point the document leaves open (DESIGN section 2). */
+export interface Reading {
+  /** Where FiatAccount status and metadata sit (2.1 shape note): nested as the sample, top level, or both. */
+  placement: 'nested' | 'top' | 'both';
+  /** Status of every validation rejection (section 7 shows no error codes). */
+  rejectStatus: 400 | 422;
+  /** A used ref_id: 409, or the first identity back with the status of a create (4.2, section 8). */
+  duplicateRefId: 'conflict' | 'same';
+  /** Status of a created identity (no success code is shown). */
+  createdStatus: 200 | 201;
+  /** Whether an update's metadata replaces the stored object or is merged into it (4.1). */
+  metadataUpdate: 'replace' | 'merge';
+}
+
+/** The sample's shape and the most common HTTP practice. */
+export const DEFAULT_READING: Reading = {
+  placement: 'nested',
+  rejectStatus: 400,
+  duplicateRefId: 'conflict',
+  createdStatus: 201,
+  metadataUpdate: 'replace',
+};
+
+/** The default, one reading per single alternative value, and one with every alternative at once. */
+export const READINGS: Reading[] = [
+  DEFAULT_READING,
+  { ...DEFAULT_READING, placement: 'top' },
+  { ...DEFAULT_READING, placement: 'both' },
+  { ...DEFAULT_READING, rejectStatus: 422 },
+  { ...DEFAULT_READING, duplicateRefId: 'same' },
+  { ...DEFAULT_READING, createdStatus: 200 },
+  { ...DEFAULT_READING, metadataUpdate: 'merge' },
+  { placement: 'top', rejectStatus: 422, duplicateRefId: 'same', createdStatus: 200, metadataUpdate: 'merge' },
+];

@@ -1,0 +1,177 @@
+/**
+ * The embedded reference server: the two operations of the API document over node:http, in
+ * memory, with OAuth 2 client credentials. It reads the document faithfully, in any of the
+ * readings the document allows (reading.ts), or with one fault injected (faults.ts).
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAuthenticator, type Authenticator } from './auth.ts';
+import type { Operation, ServerBehaviour } from './behaviour.ts';
+import { behaviourFor } from './deviations.ts';
+import type { FaultName } from './faults.ts';
+import { seedFiatAccounts, type FiatAccountRecord } from './fiat-account-store.ts';
+import { handleFiatAccountUpdate } from './fiat-account-update.ts';
+import { decodeUtf8 } from './json-body.ts';
+import { discardRest, readBody } from './http-io.ts';
+import { handleIdentityCreate } from './identity-create.ts';
+import { IdentityStore } from './identity-store.ts';
+import { sendProblem } from './problem.ts';
+import { DEFAULT_READING, type Reading } from './reading.ts';
+
+export interface ReferenceServerOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Choices where the document allows several; unset keys take DEFAULT_READING's. */
+  reading?: Partial<Reading>;
+  /** One defect to inject; none by default. */
+  fault?: FaultName;
+  /** Seeded fiat accounts; default (and at least) 3. */
+  accounts?: number;
+}
+
+export interface ReferenceServer {
+  /** http://HOST:PORT, without a trailing slash. */
+  baseUrl: string;
+  /** `${baseUrl}/oauth/token` */
+  tokenUrl: string;
+  /** This server's own throwaway credentials, random per server. */
+  clientId: string;
+  clientSecret: string;
+  staticToken: string;
+  /** Seeded accounts (UUID v4) that updates may target. */
+  fiatAccountIds: string[];
+  reading: Reading;
+  fault?: FaultName;
+  /** Stops listening and closes idle keep-alive connections too. */
+  close(): Promise<void>;
+}
+
+const MIN_ACCOUNTS = 3;
+
+/** The routes of the document plus the token endpoint. */
+type Route =
+  | { kind: 'token' }
+  | { kind: 'fiat-account'; id: string }
+  | { kind: 'identities' }
+  | { kind: 'unknown' };
+
+const ALLOWED_METHOD: Record<Exclude<Route['kind'], 'unknown'>, string> = { token: 'POST', 'fiat-account': 'PUT', identities: 'POST' };
+const OPERATION_OF: Partial<Record<Route['kind'], Operation>> = { 'fiat-account': 'update-fiat-account', identities: 'create-identity' };
+
+function routeOf(pathname: string): Route {
+  if (pathname === '/oauth/token') return { kind: 'token' };
+  if (pathname === '/v2/identity/identities') return { kind: 'identities' };
+  const account = /^\/v2\/transfer\/fiat-accounts\/([^/]+)$/.exec(pathname);
+  if (account) {
+    try {
+      return { kind: 'fiat-account', id: decodeURIComponent(account[1]) };
+    } catch {
+      return { kind: 'fiat-account', id: account[1] }; // not a UUID either: refused as malformed
+    }
+  }
+  return { kind: 'unknown' };
+}
+
+interface ServerState {
+  reading: Reading;
+  behaviour: ServerBehaviour;
+  auth: Authenticator;
+  accounts: Map<string, FiatAccountRecord>;
+  identities: IdentityStore;
+}
+
+export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const reading: Reading = { ...DEFAULT_READING, ...options.reading };
+  const seeded = seedFiatAccounts(Math.max(MIN_ACCOUNTS, options.accounts ?? MIN_ACCOUNTS));
+  const state: ServerState = {
+    reading,
+    behaviour: behaviourFor(options.fault),
+    auth: createAuthenticator(),
+    accounts: new Map(seeded.map((a) => [a.id, a])),
+    identities: new IdentityStore(),
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(state, req, res).catch(() => {
+      // Never a crash: an unexpected error becomes a 500 (no detail: it could echo input).
+      if (!res.headersSent) sendProblem(res, 500, 'internal error');
+      else res.destroy();
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    baseUrl,
+    tokenUrl: `${baseUrl}/oauth/token`,
+    clientId: state.auth.clientId,
+    clientSecret: state.auth.clientSecret,
+    staticToken: state.auth.staticToken,
+    fiatAccountIds: seeded.map((a) => a.id),
+    reading,
+    ...(options.fault ? { fault: options.fault } : {}),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readBody(req);
+  if (body.kind === 'too-large') {
+    sendProblem(res, 413, 'the request body is larger than 1 MiB', { headers: { connection: 'close' } });
+    discardRest(req);
+    return;
+  }
+  let pathname: string;
+  try {
+    pathname = new URL(req.url ?? '/', 'http://embedded').pathname;
+  } catch {
+    sendProblem(res, 400, 'the request target is not a valid path');
+    return;
+  }
+  const route = routeOf(pathname);
+  const method = req.method ?? 'GET';
+  const operation = route.kind !== 'unknown' && method === ALLOWED_METHOD[route.kind] ? OPERATION_OF[route.kind] : undefined;
+
+  if (route.kind === 'token') {
+    if (method !== 'POST') return sendProblem(res, 405, 'the token endpoint takes POST', { headers: { allow: 'POST' } });
+    state.auth.handleTokenRequest(req, decodeUtf8(body.bytes) ?? '', res);
+    return;
+  }
+  if (pathname !== '/v2' && !pathname.startsWith('/v2/')) return sendProblem(res, 404, `no route ${pathname}`);
+
+  // Section 5: every /v2 request carries a bearer token, checked before anything else.
+  const bearer = state.auth.checkBearer(req.headers.authorization);
+  let owner = state.auth.clientId;
+  if (bearer.kind === 'valid') owner = bearer.owner;
+  else if (bearer.kind === 'invalid' || !operation || state.behaviour.requiresAuthorization(operation)) {
+    const status = bearer.kind === 'invalid' && operation ? state.behaviour.wrongTokenStatus(operation) : 401;
+    const challenge = bearer.kind === 'invalid' ? 'Bearer realm="conformance-embedded", error="invalid_token"' : 'Bearer realm="conformance-embedded"';
+    return sendProblem(res, status, bearer.kind === 'invalid' ? 'the bearer token is not valid' : 'the Authorization header with a bearer token is missing', {
+      headers: status === 401 ? { 'www-authenticate': challenge } : {},
+    });
+  }
+
+  if (route.kind === 'unknown') return sendProblem(res, 404, `no route ${pathname}`);
+  if (!operation) return sendProblem(res, 405, `${pathname} takes ${ALLOWED_METHOD[route.kind]}`, { headers: { allow: ALLOWED_METHOD[route.kind] } });
+  if (state.behaviour.dropsConnection(operation, decodeUtf8(body.bytes) ?? '')) {
+    req.socket.destroy();
+    return;
+  }
+  const context = { reading: state.reading, behaviour: state.behaviour, owner };
+  if (route.kind === 'fiat-account') return handleFiatAccountUpdate(state.accounts, route.id, body.bytes, context, res);
+  return handleIdentityCreate(state.identities, body.bytes, context, res);
+}

@@ -1,0 +1,127 @@
+/**
+ * Each fault changes the behaviour it names: one probe per fault, sent to a faithful server and
+ * to a server with the fault, must observe the faithful value on the first and the faulty value
+ * on the second.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
+import { FAULTS, type FaultName } from '../../src/server/faults.ts';
+import { accountPath, call, create, IDENTITIES, identityBody, nested, pairs, update } from './http-client.ts';
+
+type Probe = (server: ReferenceServer) => Promise<unknown>;
+
+const status = (reply: { status: number }) => reply.status;
+const updated = async (s: ReferenceServer, body: unknown = {}) => (await update(s, body)).json;
+const created = async (s: ReferenceServer, extra: Record<string, unknown> = {}, person: Record<string, unknown> = {}) =>
+  (await create(s, identityBody(extra, person))).json;
+const noTax = () => {
+  const { tax_details_not_required: _flag, ...rest } = identityBody();
+  return rest;
+};
+
+/** fault -> [probe, observed on the faithful server, observed with the fault] */
+const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
+  'metadata-over-pairs-accepted': [async (s) => status(await update(s, { metadata: pairs(7) })), 400, 200],
+  'metadata-exact-pairs-rejected': [async (s) => status(await update(s, { metadata: pairs(6) })), 200, 400],
+  'metadata-over-length-accepted': [async (s) => status(await update(s, { metadata: { k: 'a'.repeat(101) } })), 400, 200],
+  'metadata-counts-bytes': [async (s) => status(await update(s, { metadata: { k: 'é'.repeat(100) } })), 200, 400],
+  'metadata-counts-utf16': [async (s) => status(await update(s, { metadata: { k: '😀'.repeat(100) } })), 200, 400],
+  'fa-status-lowercase': [async (s) => nested(await updated(s)).status, 'PENDING', 'pending'],
+  'fa-status-missing': [async (s) => nested(await updated(s)).status, 'PENDING', undefined],
+  'fa-created-at-no-offset': [async (s) => /(Z|[+-]\d\d:\d\d)$/.test((await updated(s)).created_at), true, false],
+  'fa-id-missing': [async (s) => 'id' in (await updated(s)), true, false],
+  'fa-routing-details-string': [async (s) => typeof nested(await updated(s)).wire?.routing_details, 'object', 'string'],
+  'fa-content-type-text': [async (s) => (await update(s, {})).headers['content-type']?.split(';')[0], 'application/json', 'text/plain'],
+  'fa-response-metadata-extra-pair': [async (s) => Object.keys(nested(await updated(s, { metadata: pairs(6) })).metadata ?? {}).length, 6, 7],
+  'fa-wrong-types-accepted': [async (s) => [status(await update(s, { metadata: 'x' })), status(await update(s, { metadata: pairs(7) }))], [400, 400], [200, 400]],
+  'fa-non-ascii-name-rejected': [async (s) => status(await update(s, { fiat_account_owner: { person_details: { first_name: 'Zoë' } } })), 200, 400],
+
+  'id-tax-absent-accepted': [async (s) => status(await create(s, noTax())), 400, 201],
+  'id-tax-false-accepted': [async (s) => status(await create(s, { ...noTax(), tax_details_not_required: false })), 400, 201],
+  'id-tax-not-required-rejected': [async (s) => status(await create(s, identityBody())), 201, 400],
+  'id-ref-id-not-unique': [
+    async (s) => {
+      const body = identityBody();
+      return [status(await create(s, body)), status(await create(s, body))];
+    },
+    [201, 409],
+    [201, 201],
+  ],
+  'id-ref-id-race': [
+    async (s) => {
+      const body = identityBody();
+      const replies = await Promise.all(Array.from({ length: 10 }, () => create(s, body)));
+      return replies.filter((r) => r.status === 201).length > 1;
+    },
+    false,
+    true,
+  ],
+  'id-dob-unchanged': [async (s) => (await created(s)).person_details.date_of_birth, '1990-01-01T00:00:00Z', '1990-01-01'],
+  'id-dob-previous-day': [async (s) => (await created(s)).person_details.date_of_birth, '1990-01-01T00:00:00Z', '1989-12-31T23:00:00Z'],
+  'id-govt-id-differs': [async (s) => (await created(s, {}, { cip_id: '123-45-6789' })).person_details.govt_id, '123-45-6789', '123456789'],
+  'id-person-details-dropped': [async (s) => (await created(s, {}, { phone_number: '+15550100' })).person_details.phone_number, '+15550100', undefined],
+  'id-is-merchant-ignored': [async (s) => (await created(s, { is_merchant: true })).is_merchant, true, false],
+  'id-starts-approved': [async (s) => (await created(s)).status, 'PENDING', 'APPROVED'],
+  'id-status-lowercase': [async (s) => (await created(s)).status_details, 'PENDING', 'pending'],
+  'id-boolean-as-string': [async (s) => (await created(s)).user_disabled, false, 'false'],
+  'id-created-at-no-offset': [async (s) => /(Z|[+-]\d\d:\d\d)$/.test((await created(s)).created_at), true, false],
+  'id-id-missing': [async (s) => 'id' in (await created(s)), true, false],
+  'id-tax-details-object': [async (s) => Array.isArray((await created(s, { tax_details: [{ tax_payer_country: 'USA', tax_payer_id: '1' }] })).tax_details), true, false],
+  'id-wrong-types-accepted': [async (s) => [status(await create(s, identityBody({ is_merchant: 'true' }))), status(await create(s, noTax()))], [400, 400], [201, 400]],
+  'id-content-type-text': [async (s) => (await create(s, identityBody())).headers['content-type']?.split(';')[0], 'application/json', 'text/plain'],
+  'id-astral-name-rejected': [async (s) => status(await create(s, identityBody({}, { first_name: 'Ada 😀' }))), 201, 400],
+
+  'fa-unknown-id-400': [async (s) => status(await update(s, {}, {}, randomUUID())), 404, 400],
+  'fa-id-mismatch': [async (s) => (await updated(s)).id === s.fiatAccountIds[0], true, false],
+  'fa-update-not-applied': [async (s) => (await updated(s, { fiat_account_owner: { person_details: { first_name: 'Zed' } } })).fiat_account_owner.person_details.first_name, 'Zed', 'Ada'],
+  'fa-updated-before-created': [async (s) => ((b) => Date.parse(b.updated_at) >= Date.parse(b.created_at))(await updated(s)), true, false],
+  'fa-malformed-json-500': [async (s) => [status(await call(s, 'PUT', accountPath(s.fiatAccountIds[0]), { raw: '{' })), status(await call(s, 'POST', IDENTITIES, { raw: '{' }))], [400, 400], [500, 400]],
+  'fa-no-auth-accepted': [async (s) => [status(await update(s, {}, { token: null })), status(await update(s, {}, { token: 'wrong' }))], [401, 401], [200, 401]],
+  'fa-drops-astral': [
+    async (s) => update(s, { fiat_account_owner: { person_details: { first_name: '😀' } } }).then(status, () => 'connection dropped'),
+    200,
+    'connection dropped',
+  ],
+  'id-wrong-token-403': [async (s) => [status(await create(s, identityBody(), { token: 'wrong' })), status(await create(s, identityBody(), { token: null }))], [401, 401], [403, 401]],
+  'id-type-institution': [async (s) => (await created(s)).type, 'PERSON', 'INSTITUTION'],
+  'id-invalid-dob-accepted': [async (s) => [status(await create(s, identityBody({}, { date_of_birth: '1990-02-30' }))), status(await create(s, identityBody({}, { date_of_birth: 'soon' })))], [400, 400], [201, 201]],
+  'id-malformed-json-500': [async (s) => [status(await call(s, 'POST', IDENTITIES, { raw: '{' })), status(await call(s, 'PUT', accountPath(s.fiatAccountIds[0]), { raw: '{' }))], [400, 400], [500, 400]],
+};
+
+describe('faults', () => {
+  it('every fault has a probe, a unique name and a rule', () => {
+    expect(Object.keys(PROBES).sort()).toEqual(FAULTS.map((f) => f.name).sort());
+    expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
+  });
+
+  let faithful: ReferenceServer;
+  beforeAll(async () => {
+    faithful = await createReferenceServer();
+  });
+  afterAll(() => faithful.close());
+
+  it.each(FAULTS.map((f) => [f.name, f.ruleId] as const))('%s (%s) changes what it names', async (name) => {
+    const [probe, expectedFaithful, expectedFaulty] = PROBES[name];
+    // A fresh faithful server too, so probes that change stored state do not see each other.
+    const reference = await createReferenceServer();
+    const faulty = await createReferenceServer({ fault: name });
+    try {
+      expect(faulty.fault).toBe(name);
+      expect(await probe(reference)).toEqual(expectedFaithful);
+      expect(await probe(faulty)).toEqual(expectedFaulty);
+    } finally {
+      await Promise.all([reference.close(), faulty.close()]);
+    }
+  });
+
+  it('a faulty server still answers the other operation faithfully', async () => {
+    const faulty = await createReferenceServer({ fault: 'fa-status-lowercase' });
+    try {
+      expect((await create(faulty, identityBody())).json.status).toBe('PENDING');
+      expect((await create(faithful, identityBody())).status).toBe(201);
+    } finally {
+      await faulty.close();
+    }
+  });
+});

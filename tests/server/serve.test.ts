@@ -1,0 +1,99 @@
+/** `conformance serve` through the real binary: starts, prints where it listens, answers, stops on SIGTERM. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { serve } from '../../src/cli/serve.ts';
+import { FAULTS } from '../../src/server/faults.ts';
+import type { CliIO } from '../../src/cli/io.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/conformance.js', import.meta.url));
+
+/** Resolves once `pattern` appears in what `stream` has sent so far (collected into `chunks`). */
+function waitFor(child: ChildProcess, stream: NodeJS.ReadableStream, chunks: string[], pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} in ${timeoutMs} ms; got: ${chunks.join('')}`)), timeoutMs);
+    const check = () => {
+      const match = pattern.exec(chunks.join(''));
+      if (!match) return;
+      clearTimeout(timer);
+      stream.off('data', check);
+      resolve(match);
+    };
+    stream.on('data', check);
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before ${pattern}; got: ${chunks.join('')}`)));
+    check();
+  });
+}
+
+function memoryIO(): CliIO & { lines: string[]; errors: string[] } {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  return { lines, errors, out: (l) => lines.push(l), err: (l) => errors.push(l), env: {}, isTTY: false, readStdin: async () => '' };
+}
+
+let child: ChildProcess | undefined;
+afterEach(() => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  child = undefined;
+});
+
+describe('conformance serve', () => {
+  it('starts on a free port, answers with the printed credentials, and stops cleanly on SIGTERM', async () => {
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--reading', 'placement=top'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (c: Buffer) => stdout.push(c.toString()));
+    child.stderr!.on('data', (c: Buffer) => stderr.push(c.toString()));
+    await waitFor(child, child.stdout!, stdout, /stop with Ctrl\+C/);
+    const baseUrl = /base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout.join(''))?.[1];
+    expect(baseUrl, 'the base URL is printed').toBeDefined();
+    const ids = /fiat account ids: (.+)\n/.exec(stdout.join(''))![1].split(' ');
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    const [, token] = await waitFor(child, child.stderr!, stderr, /static token:\s+(\S+)/);
+    expect(stdout.join('')).not.toContain(token!); // credentials never on stdout
+
+    const reply = await fetch(`${baseUrl}/v2/transfer/fiat-accounts/${ids[0]}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(reply.status).toBe(200);
+    expect((await reply.json()).status).toBe('PENDING'); // the reading from the flag: top-level status
+
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stdout.join('')).toContain('stopped');
+    await expect(fetch(`${baseUrl}/`)).rejects.toThrow();
+  });
+
+  it('lists every fault with its rule and basis', async () => {
+    const io = memoryIO();
+    expect(await serve(['--list-faults'], io)).toBe(0);
+    const text = io.lines.join('\n');
+    for (const fault of FAULTS) expect(text).toMatch(new RegExp(`^${fault.name}\\s+${fault.ruleId.replace(/\./g, '\\.')}\\s+(documented|convention)\\s+\\S`, 'm'));
+  });
+
+  it('serves in process until stopped, printing the secrets only on stderr', async () => {
+    const io = memoryIO();
+    const stop = new AbortController();
+    const running = serve(['--fault', 'fa-id-missing'], io, { stop: stop.signal });
+    for (let waited = 0; !io.lines.some((l) => l.startsWith('stop with')) && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    expect(io.lines.join('\n')).toMatch(/base URL:\s+http:\/\/127\.0\.0\.1:\d+/);
+    expect(io.lines.join('\n')).toContain('fault fa-id-missing');
+    expect(io.errors.join('\n')).toMatch(/credentials for local testing/);
+    expect(io.errors.join('\n')).toMatch(/client secret: \S+/);
+    stop.abort();
+    expect(await running).toBe(0);
+  });
+
+  it.each([
+    [['--fault', 'no-such-fault'], /unknown fault "no-such-fault"/],
+    [['--port', '70000'], /--port takes a whole number/],
+    [['--reading', 'placement=sideways'], /placement must be one of/],
+    [['--reading', 'placement'], /--reading takes key=value/],
+    [['--bogus'], /conformance serve --help/],
+  ])('refuses %j with one line that says what to do', async (argv, message) => {
+    await expect(serve(argv, memoryIO())).rejects.toThrow(message);
+  });
+});
