@@ -74,11 +74,12 @@ async function runAgainst(target: Target, config: RunConfig, io: CliIO): Promise
     return EXIT.unreachable;
   }
 
+  // Reports are written before the console's closing table, so `N passed, N failed` stays last.
   const listeners: RunListener[] = [
-    createConsoleReporter({ out: io.out, isTTY: io.isTTY }),
     async (event) => {
       if (event.type === 'run-end') await write(event.report, event.exchanges);
     },
+    createConsoleReporter({ out: io.out, isTTY: io.isTTY }),
   ];
   const { report } = await runConformance(transport, settings, listeners);
   return report.summary.verdict === 'conformant' ? EXIT.conformant : EXIT.nonConformant;

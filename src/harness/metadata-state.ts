@@ -6,6 +6,7 @@
  */
 import type { Exchange } from './exchange.ts';
 import { dig, is2xx, isObject, successBody } from '../rules/checks/exchange-facts.ts';
+import { METADATA_LIMITS } from './generators/metadata.ts';
 
 export type MetadataSemantics = 'unknown' | 'replace' | 'merge';
 
@@ -37,7 +38,27 @@ export class MetadataState {
     if (!sent) return false;
     const prior = this.keysByAccount.get(e.testCase.fiatAccountId ?? '');
     if (!prior) return this.semantics === 'merge';
-    return new Set([...prior, ...sent]).size > 6;
+    return new Set([...prior, ...sent]).size > METADATA_LIMITS.maxPairs;
+  }
+
+  /**
+   * The account of the pool an update with this body should go to. Under merge (or before the
+   * semantics are known) every key sent stays on the account, so pairs are a budget: send the
+   * update where it adds the fewest new keys without passing the limit, so that it can still be
+   * judged. Otherwise, and when it fits nowhere, the next account in turn.
+   */
+  accountFor(body: unknown, pool: readonly string[], inTurn: () => string): string {
+    const metadata = dig(body, 'metadata');
+    if (!isObject(metadata) || this.semantics === 'replace') return inTurn();
+    const sent = Object.keys(metadata);
+    let best: { id: string; added: number } | undefined;
+    for (const id of pool) {
+      const prior = this.keysByAccount.get(id);
+      if (!prior) continue;
+      const added = sent.filter((k) => !prior.has(k)).length;
+      if (prior.size + added <= METADATA_LIMITS.maxPairs && (!best || added < best.added)) best = { id, added };
+    }
+    return best?.id ?? inTurn();
   }
 }
 

@@ -45,6 +45,14 @@ function spellings(secret: string): string[] {
   return [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
 }
 
+/**
+ * A secret shorter than this (a test token such as "t") is replaced only where it stands alone:
+ * replaced inside words it would mangle every text and key of a report ("targe[REDACTED]").
+ */
+const SHORT_SECRET = 8;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Replaces secrets in strings and credential headers/fields in data. */
 export class Redactor {
   private readonly forms: string[];
@@ -52,13 +60,18 @@ export class Redactor {
   /** @param secrets the configured token, client secret and every access token issued during the run. */
   constructor(secrets: readonly (string | undefined | null)[]) {
     const clean = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.trim().length > 0))];
-    this.forms = [...new Set(clean.flatMap(spellings))].sort((a, b) => b.length - a.length);
+    const forms = [...new Set(clean.flatMap(spellings))].sort((a, b) => b.length - a.length);
+    this.forms = forms.filter((f) => f.length >= SHORT_SECRET);
+    this.shortForms = forms.filter((f) => f.length < SHORT_SECRET).map((f) => new RegExp(`(?<![\\w.~+/-])${escapeRegExp(f)}(?![\\w.~+/-])`, 'g'));
   }
+
+  private readonly shortForms: RegExp[];
 
   /** A string with every secret spelling and every credential header/field value replaced. */
   text(input: string): string {
     let out = input;
     for (const form of this.forms) out = out.split(form).join(REDACTED);
+    for (const pattern of this.shortForms) out = out.replace(pattern, REDACTED);
     out = out.replace(HEADER_JSON, (_m, head: string, value: string, tail: string) => head + keepPlaceholder(value) + tail);
     out = out.replace(HEADER_LINE, (_m, head: string, value: string) => head + keepPlaceholder(value));
     out = out.replace(FIELD_JSON, (_m, head: string, _value: string, tail: string) => head + REDACTED + tail);

@@ -20,6 +20,7 @@ export interface ForeignServer {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const isPlainObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const now = () => new Date().toISOString().replace('Z', '+00:00');
 
 export async function startForeignServer(defect: ForeignDefect = 'none'): Promise<ForeignServer> {
@@ -58,7 +59,9 @@ export async function startForeignServer(defect: ForeignDefect = 'none'): Promis
         const person = owner?.person_details;
         if (person !== undefined && (typeof person !== 'object' || person === null || Array.isArray(person))) return reject('person');
         for (const k of ['first_name', 'last_name']) if (person?.[k] !== undefined && typeof person[k] !== 'string') return reject(k);
-        if (body.fiat_network_instructions !== undefined && (typeof body.fiat_network_instructions !== 'object' || Array.isArray(body.fiat_network_instructions) || body.fiat_network_instructions === null)) return reject('instructions');
+        const instructions = body.fiat_network_instructions;
+        if (instructions !== undefined && !isPlainObject(instructions)) return reject('instructions');
+        if (instructions?.wire !== undefined && !isPlainObject(instructions.wire)) return reject('wire');
         let metadata = stored.metadata;
         if (body.metadata !== undefined) {
           const m = body.metadata;
@@ -87,11 +90,14 @@ export async function startForeignServer(defect: ForeignDefect = 'none'): Promis
         if (body.tax_details === undefined && body.tax_details_not_required !== true) return reject('tax_details required');
         if (body.is_merchant !== undefined && typeof body.is_merchant !== 'boolean') return reject('is_merchant');
         if (body.ref_id !== undefined && typeof body.ref_id !== 'string') return reject('ref_id');
-        if (body.metadata !== undefined && (typeof body.metadata !== 'object' || Array.isArray(body.metadata) || body.metadata === null)) return reject('metadata');
+        for (const k of ['metadata', 'institution_details', 'customer_due_diligence']) if (body[k] !== undefined && !isPlainObject(body[k])) return reject(k);
+        if (body.institution_members !== undefined && !(Array.isArray(body.institution_members) && body.institution_members.every(isPlainObject))) return reject('members');
         for (const entry of body.tax_details ?? []) if (typeof entry?.tax_payer_country !== 'string' || typeof entry?.tax_payer_id !== 'string') return reject('tax entry');
         const person = body.person_details;
         if (person !== undefined && (typeof person !== 'object' || person === null || Array.isArray(person))) return reject('person');
-        for (const [k, v] of Object.entries(person ?? {})) if (k !== 'address' && k !== 'metadata' && typeof v !== 'string') return reject(k);
+        for (const [k, v] of Object.entries(person ?? {})) {
+          if (k === 'address' || k === 'metadata' ? !isPlainObject(v) : typeof v !== 'string') return reject(k);
+        }
         let dob: string | undefined;
         if (person?.date_of_birth !== undefined) {
           const m = DATE.exec(person.date_of_birth);

@@ -4,8 +4,18 @@ import { runEmbedded } from '../../src/harness/embedded-run.ts';
 import type { Exchange } from '../../src/harness/exchange.ts';
 
 /** What a run sent, without the parts that must differ between runs (ref_ids, timestamps). */
-const sent = (exchanges: Exchange[]) =>
-  exchanges.map((e) => `${e.request.method} ${new URL(e.request.url).pathname} ${JSON.stringify(e.request.body ?? e.request.rawBody ?? null).replace(/"ref_id":"[^"]*"/g, '"ref_id":"*"')}`);
+const sent = (exchanges: Exchange[]) => {
+  // Each embedded server seeds accounts with ids of its own: name them by first appearance.
+  const accounts: string[] = [];
+  const account = (id: string) => {
+    if (!accounts.includes(id)) accounts.push(id);
+    return `account-${accounts.indexOf(id)}`;
+  };
+  return exchanges.map((e) => {
+    const path = new URL(e.request.url).pathname.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, account);
+    return `${e.request.method} ${path} ${JSON.stringify(e.request.body ?? e.request.rawBody ?? null).replace(/"ref_id":"[^"]*"/g, '"ref_id":"*"')}`;
+  });
+};
 
 describe('runner', () => {
   it('regenerates the same cases from the same seed, and other cases from another', async () => {

@@ -55,3 +55,12 @@ describe('Redactor', () => {
     expect(input.headers.Authorization).toBe('Bearer live-1');
   });
 });
+
+describe('Redactor with a short secret', () => {
+  const redactor = new Redactor(['t']);
+
+  it('replaces it where it stands alone and leaves words that contain it alone', () => {
+    expect(redactor.text('target: Bearer t, {"token":"t"} t')).toBe(`target: Bearer ${REDACTED}, {"token":"${REDACTED}"} ${REDACTED}`);
+    expect(redactor.value({ target: { baseUrl: 'http://127.0.0.1' } })).toEqual({ target: { baseUrl: 'http://127.0.0.1' } });
+  });
+});

@@ -43,10 +43,13 @@ export const plainPairs = (count: number): Metadata =>
 
 export const CLASSES = Object.keys(CHARACTER_CLASSES) as CharacterClass[];
 
-/** One pair whose key (or value) is `length` code points of one character class. */
+/**
+ * One pair whose key (or value) is `length` code points of one character class. A long value
+ * sits under k1, a key of plainPairs: under merge semantics it then adds no pair to an account.
+ */
 export function pairWithLongPart(part: 'key' | 'value', cls: CharacterClass, length: number): Metadata {
   const long = repeatCodePoints(cls, length);
-  return part === 'key' ? { [long]: 'v' } : { k: long };
+  return part === 'key' ? { [long]: 'v' } : { k1: long };
 }
 
 /** One pair whose key or value has exactly `length` random code points, beside up to 5 short pairs. */
@@ -57,5 +60,5 @@ export function metadataWithLongPart(length: number): fc.Arbitrary<Metadata> {
       long: fc.oneof(text(length, length, anyCharacter), ...CLASSES.map((cls) => text(length, length, characterOf(cls)))),
       others: metadataArbitrary(0, METADATA_LIMITS.maxPairs - 1, text(1, 10).map((k) => `o-${k}`), text(0, 10)),
     })
-    .map(({ part, long, others }) => (part === 'key' ? { ...others, [long]: 'v' } : { ...others, k: long }));
+    .map(({ part, long, others }) => (part === 'key' ? { ...others, [long]: 'v' } : { ...others, k1: long }));
 }
