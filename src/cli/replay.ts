@@ -17,13 +17,16 @@ import { SCENARIOS } from '../harness/scenarios.ts';
 import type { TestCase } from '../harness/case.ts';
 import type { Exchange } from '../harness/exchange.ts';
 import type { Problem } from '../rules/check.ts';
+import { describeStatus } from '../rules/checks/exchange-facts.ts';
 
 const FLAGS = ['base-url', 'token', 'auth-url', 'client-id', 'client-secret', 'scope', 'timeout'] as const;
 
-const HELP = `usage: conformance replay <conformance.json> [--base-url URL] [--token T | --auth-url URL --client-id ID --client-secret S [--scope S]] [--timeout MS]
+const HELP = `usage: conformance replay <conformance.json> [--base-url URL] [--token T | --auth-url URL --client-id ID --client-secret S [--scope S]]
+                          [--fiat-account-id UUID]... [--timeout MS]
 
 Re-sends the failing cases of a report and says for each whether it still fails.
-Without --base-url the report's own target is used. Credentials come from the flags or .env,
+Without --base-url the report's own target is used; against another target, give its fiat
+account ids with --fiat-account-id (or CONFORMANCE_FIAT_ACCOUNT_IDS). Credentials come from the flags or .env,
 as for \`conformance run\`. Exit 1 when any case still fails, 0 when all pass now.`;
 
 export async function replay(argv: string[], io: CliIO): Promise<number> {
@@ -31,7 +34,11 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
   try {
     parsed = parseArgs({
       args: argv,
-      options: { ...Object.fromEntries(FLAGS.map((f) => [f, { type: 'string' as const }])), help: { type: 'boolean', short: 'h' } },
+      options: {
+        ...Object.fromEntries(FLAGS.map((f) => [f, { type: 'string' as const }])),
+        'fiat-account-id': { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -69,18 +76,27 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const refIds = new RefIds(report.seed);
-  const replayer = new Replayer(transport.send.bind(transport), refIds);
-  let stillFailing = 0;
+  const flagIds = parsed.values['fiat-account-id'] ?? [];
+  const accountIds = (flagIds.length ? flagIds : (io.env.CONFORMANCE_FIAT_ACCOUNT_IDS ?? '').split(','))
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const replayer = new Replayer(transport.send.bind(transport), refIds, accountIds);
+  let notPassing = 0;
   io.out(`replaying ${failing.length} failing rule(s) against ${baseUrl}`);
   for (const rule of failing) {
-    const problems = await replayer.replayRule(rule);
-    if (problems.length) {
-      stillFailing++;
-      io.out(`  ✗ ${rule.id}  still fails: ${problems[0].message}`);
+    const outcome = await replayer.replayRule(rule);
+    if (outcome.problems.length) {
+      notPassing++;
+      io.out(`  ✗ ${rule.id}  still fails: ${outcome.problems[0].message}`);
+    } else if (!outcome.judged) {
+      // An answer that says nothing about the rule (a 404 for an account of another target) is no fix.
+      notPassing++;
+      io.out(`  ? ${rule.id}  not judged: ${outcome.why}${accountIds.length ? '' : '; against another target give its --fiat-account-id'}`);
     } else io.out(`  ✓ ${rule.id}  passes now`);
   }
-  io.out(`${failing.length - stillFailing} passed, ${stillFailing} failed`);
-  return stillFailing ? 1 : 0;
+  io.out(`${failing.length - notPassing} passed, ${notPassing} failed`);
+  return notPassing ? 1 : 0;
 }
 
 async function readReport(file: string): Promise<ConformanceReport> {
@@ -102,13 +118,20 @@ async function readReport(file: string): Promise<ConformanceReport> {
 class Replayer {
   private readonly metadata = new MetadataState();
 
+  private accountCursor = 0;
+
+  /** @param accountIds the other target's fiat accounts; empty: the ids the report recorded. */
   constructor(
     private readonly send: (c: TestCase, o?: { auth?: 'none' | 'invalid' }) => Promise<Exchange>,
     private readonly refIds: RefIds,
+    private readonly accountIds: string[],
   ) {}
 
-  /** The problems a rule still has: its scenario again, or each recorded failing request again. */
-  async replayRule(rule: ReportRule): Promise<Problem[]> {
+  /**
+   * The problems a rule still has: its scenario again, or each recorded failing request again.
+   * `judged` is false when no answer said anything about the rule.
+   */
+  async replayRule(rule: ReportRule): Promise<{ problems: Problem[]; judged: boolean; why?: string }> {
     const scenario = SCENARIOS.find((s) => s.rule === rule.id && s.feeds.length === 0);
     if (scenario) {
       const outcomes = await scenario.run({
@@ -119,21 +142,38 @@ class Replayer {
         concurrentDuplicates: 10,
         fiatAccountIds: [],
       });
-      return outcomes.flatMap((o) => o.problems);
+      const problems = outcomes.flatMap((o) => o.problems);
+      return outcomes.length ? { problems, judged: true } : { problems, judged: false, why: 'the first create of the scenario was not accepted' };
     }
     const problems: Problem[] = [];
-    for (const failure of rule.failures) problems.push(...(await this.replayFailure(rule.id as RuleId, failure)));
-    return problems;
+    let judged = false;
+    let why = 'no recorded failure could be sent again';
+    for (const failure of rule.failures) {
+      const { problems: found, exchange } = await this.replayFailure(rule.id as RuleId, failure);
+      if (found) {
+        judged = true;
+        problems.push(...found);
+      } else why = `the target answered ${describeStatus(exchange)}`;
+    }
+    return { problems, judged, ...(judged ? {} : { why }) };
   }
 
-  private async replayFailure(ruleId: RuleId, failure: ReportFailure): Promise<Problem[]> {
-    const testCase = this.refIds.stamp(toTestCase(failure));
+  /** The rule's problems with the answer, or null when the answer says nothing about the rule. */
+  private async replayFailure(ruleId: RuleId, failure: ReportFailure): Promise<{ problems: Problem[] | null; exchange: Exchange }> {
+    const testCase = this.refIds.stamp(this.onAccount(toTestCase(failure), ruleId));
     const exchange = await this.send(testCase, testCase.auth ? { auth: testCase.auth } : undefined);
     // The id was in the target's pool unless the failure was about an unknown id.
     const fiatAccountIds = testCase.fiatAccountId && ruleId !== 'fa.unknown-id-404' ? [testCase.fiatAccountId] : [];
     const judgement = judge(exchange, { fiatAccountIds, mergeMayExceedLimit: (e) => this.metadata.mergeMayExceedLimit(e) });
     this.metadata.observe(exchange);
-    return judgement.find((j) => j.rule === ruleId)?.problems ?? [];
+    return { problems: judgement.find((j) => j.rule === ruleId)?.problems ?? null, exchange };
+  }
+
+  /** Another target has accounts of its own: updates go to those, except the id probes. */
+  private onAccount(testCase: TestCase, ruleId: RuleId): TestCase {
+    const probesId = ruleId === 'fa.unknown-id-404' || testCase.violates === 'fa.malformed-id-4xx';
+    if (testCase.operation !== 'updateFiatAccount' || probesId || !this.accountIds.length) return testCase;
+    return { ...testCase, fiatAccountId: this.accountIds[this.accountCursor++ % this.accountIds.length] };
   }
 }
 

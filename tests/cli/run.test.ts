@@ -4,29 +4,12 @@
  * on every way a run can fail to start.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startForeignServer, type ForeignDefect, type ForeignServer } from '../foreign/foreign-server.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
-
-const BIN = path.resolve('bin/conformance.js');
-
-function conformance(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // An empty environment for the CONFORMANCE_* settings, so a developer's .env cannot leak in.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_')));
-    execFile('node', [BIN, ...args], { env, cwd: tmpdir(), timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-const reportDir = () => mkdtempSync(path.join(tmpdir(), 'conformance-run-'));
-const readReport = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+import { conformance, readReport, reportDir } from './binary.ts';
 
 describe('conformance run against the embedded server', () => {
   it('exits 0, prints the rule table and ends with "N passed, N failed"', async () => {

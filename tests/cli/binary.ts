@@ -1,0 +1,27 @@
+/** Runs the real `conformance` binary in a child process, as a user does. */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ConformanceReport } from '../../src/report/model.ts';
+
+const BIN = path.resolve('bin/conformance.js');
+
+export interface BinaryResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function conformance(args: string[], extraEnv: Record<string, string> = {}): Promise<BinaryResult> {
+  return new Promise((resolve) => {
+    // An empty environment for the CONFORMANCE_* settings, so a developer's .env cannot leak in.
+    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_'))), ...extraEnv };
+    execFile('node', [BIN, ...args], { env, cwd: tmpdir(), timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+export const reportDir = () => mkdtempSync(path.join(tmpdir(), 'conformance-run-'));
+export const readReport = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
