@@ -289,6 +289,8 @@ function buildReport(
     schemasHash: registry().hash,
     seed: settings.seed,
     profile: settings.profile,
+    runs: settings.runs,
+    ...(settings.ruleFilter?.length ? { ruleFilter: settings.ruleFilter } : {}),
     strict: settings.strict,
     startedAt,
     durationMs,

@@ -21,7 +21,7 @@ export interface Target {
 }
 
 /** Readings as `key=value` with the serve command's flag names (placement=top, reject-status=422 ...). */
-const READING_KEYS: Record<string, keyof Reading> = {
+export const READING_KEYS: Record<string, keyof Reading> = {
   placement: 'placement',
   'reject-status': 'rejectStatus',
   'duplicate-ref-id': 'duplicateRefId',

@@ -5,7 +5,7 @@
 import type { Basis, Operation } from '../rules/catalogue.ts';
 import type { RecordedRequest, RecordedResponse, TransportError } from '../harness/exchange.ts';
 
-export const REPORT_VERSION = '1.0.0';
+export const REPORT_VERSION = '1.1.0';
 
 export type RuleStatus = 'passed' | 'failed' | 'skipped' | 'error';
 export type Verdict = 'conformant' | 'non-conformant' | 'error';
@@ -46,6 +46,10 @@ export interface ConformanceReport {
   schemasHash: string;
   seed: number;
   profile: string;
+  /** Random cases per rule on top of the examples (since 1.1.0): with the seed, what regenerates the run. */
+  runs?: number;
+  /** The --rule prefixes the run was limited to, when it was (since 1.1.0). */
+  ruleFilter?: string[];
   strict: boolean;
   startedAt: string;
   durationMs: number;

@@ -1,16 +1,31 @@
 import type { ConformanceReport } from './model.ts';
+import { PROFILES } from '../config/run-config.ts';
+import { READING_KEYS } from '../harness/target.ts';
+import { DEFAULT_READING } from '../server/reading.ts';
 
 /** Keeps a value shell-safe for display: plain words as they are, anything else single-quoted. */
 const shellWord = (value: string): string => (/^[\w./:@%+=,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
 
 /**
- * The command that runs the same cases again: same seed and profile, same target (credentials
- * come from .env or flags, never from the report).
+ * The command that runs the same cases again: same seed and number of random cases, same rules,
+ * same target, or for the embedded server the same reading and fault (credentials come from .env
+ * or flags, never from the report).
  */
 export function rerunCommand(report: ConformanceReport): string {
   const parts = ['conformance run'];
   if (!report.target.embedded) parts.push(`--base-url ${shellWord(report.target.baseUrl)}`);
-  parts.push(`--seed ${report.seed}`, `--profile ${shellWord(report.profile)}`);
+  parts.push(`--seed ${report.seed}`);
+  const profileRuns = PROFILES[report.profile as keyof typeof PROFILES];
+  if (profileRuns !== undefined && (report.runs === undefined || report.runs === profileRuns)) parts.push(`--profile ${report.profile}`);
+  else if (report.runs !== undefined) parts.push(`--runs ${report.runs}`);
+  for (const prefix of report.ruleFilter ?? []) parts.push(`--rule ${shellWord(prefix)}`);
+  if (report.target.embedded) {
+    const flagOf = Object.fromEntries(Object.entries(READING_KEYS).map(([flag, field]) => [field, flag]));
+    for (const [field, value] of Object.entries(report.target.reading ?? {})) {
+      if (field === 'fault') parts.push(`--fault ${shellWord(value)}`);
+      else if (flagOf[field] && String(DEFAULT_READING[field as keyof typeof DEFAULT_READING]) !== value) parts.push(`--reading ${shellWord(`${flagOf[field]}=${value}`)}`);
+    }
+  }
   if (report.strict) parts.push('--strict');
   return parts.join(' ');
 }

@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { writeReports } from '../../src/report/write-reports.ts';
 import { HOSTILE, sampleExchanges, sampleReport } from '../report/sample-report.ts';
+import { runEmbedded } from '../../src/harness/embedded-run.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const MISSING = `${CHROMIUM} is missing: install it with .ci/install-chromium (apt-get install -y chromium)`;
@@ -112,5 +113,38 @@ describe.runIf(runHere)('report.html in chromium', () => {
     expect(requested.filter((url) => !url.startsWith('file:') && !url.startsWith('data:'))).toEqual([]);
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     expect(existsSync(SCREENSHOT)).toBe(true);
+  });
+});
+
+/** The same page for a real run: the harness against the embedded server with a fault. */
+describe.runIf(runHere)('report.html of a real failing run in chromium', () => {
+  const FAULT = 'metadata-counts-bytes';
+  const RULE = 'fa.metadata.max-length-accepted';
+  const dir = path.join(REPORTS, 'browser-test-real-run');
+  let realBrowser: Browser | undefined;
+  let realPage: Page;
+
+  beforeAll(async () => {
+    if (!available) return;
+    const { report, exchanges } = await runEmbedded({ fault: FAULT, runs: 3, seed: 5, ruleFilter: ['fa.metadata'] });
+    const { errors } = await writeReports(dir, report, exchanges, { secrets: [] });
+    if (errors.length) throw new Error(`writeReports failed: ${JSON.stringify(errors)}`);
+    realBrowser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    realPage = await (await realBrowser.newContext({ offline: true, viewport: { width: 1280, height: 900 } })).newPage();
+    await realPage.goto(pathToFileURL(path.join(dir, 'report.html')).href);
+  });
+  afterAll(async () => {
+    await realBrowser?.close();
+  });
+
+  it('shows the verdict and the failing rule with the request that shows the fault', async () => {
+    expect(available, MISSING).toBe(true);
+    expect(await realPage.locator('#verdict').getAttribute('data-verdict')).toBe('non-conformant');
+    const failure = realPage.locator(`article[data-rule="${RULE}"]`);
+    expect(await failure.isVisible()).toBe(true);
+    const text = await failure.innerText();
+    expect(text).toContain('PUT http://127.0.0.1:');
+    expect(text).toMatch(/curl -sS -X PUT/);
+    await realPage.screenshot({ path: path.join(REPORTS, 'html-report-real-run.png'), fullPage: true });
   });
 });
