@@ -54,13 +54,18 @@ async function baseline() {
   }
 }
 
-/** Requests sent until the fault's own rule first fails (the evidence may be shrunk further later). */
+/**
+ * Requests sent until the fault's own rule first fails (the evidence may be shrunk further later).
+ * Scenario rules (ref_id duplicates) are judged over several exchanges: for those it is the
+ * request count when the rule ends failed.
+ */
 async function requestsToDetect(fault: (typeof FAULTS)[number]) {
   let count = 0;
   let detectedAt: number | undefined;
   let pool: string[] = [];
   const listener = (event: RunEvent) => {
     if (event.type === 'run-start') pool = [...event.fiatAccountIds];
+    if (event.type === 'rule-end' && event.rule.id === fault.ruleId && event.rule.status === 'failed') detectedAt ??= count;
     if (event.type !== 'exchange') return;
     count++;
     if (detectedAt !== undefined) return;
