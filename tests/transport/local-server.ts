@@ -2,6 +2,7 @@
  * A tiny node:http server on a free loopback port for transport tests: each test gives its own
  * handler, and every request it saw (with its body) is kept for assertions.
  */
+import { afterEach } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -55,3 +56,16 @@ export async function closedPortUrl(): Promise<string> {
 
 export const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+
+/** Starts servers for a test file and closes them after each test. Call at the top of the file. */
+export function localServers(): (handler: Handler) => Promise<LocalServer> {
+  const servers: LocalServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+  return async (handler) => {
+    const server = await startServer(handler);
+    servers.push(server);
+    return server;
+  };
+}

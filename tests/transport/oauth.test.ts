@@ -3,26 +3,18 @@
  * and target: one token for many sends, renewal on a 401, and refusals that end the run with
  * one line that never holds the secret.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthenticationError, UnreachableError, createTransport, type TransportOptions } from '../../src/harness/transport/transport.ts';
 import { TokenSource } from '../../src/harness/transport/token-source.ts';
 import type { TestCase } from '../../src/harness/case.ts';
-import { closedPortUrl, json, startServer, type Handler, type LocalServer } from './local-server.ts';
+import { closedPortUrl, json, localServers } from './local-server.ts';
 
 // Characters RFC 6749 2.3.1 wants form-encoded before base64: space, colon, ampersand, non-ASCII.
 const CLIENT_ID = 'client id:1';
 const SECRET = 's3cret &:é value';
 const create: TestCase = { operation: 'createIdentity', mode: 'valid', label: 'create', body: {} };
 
-const servers: LocalServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-const serve = async (handler: Handler) => {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-};
+const serve = localServers();
 
 /** A token endpoint issuing tok-1, tok-2 ... to HTTP Basic with the right credentials. */
 async function tokenEndpoint(options: { expiresIn?: number; basic?: boolean } = {}) {

@@ -2,26 +2,18 @@
  * The transport against small local servers: what goes on the wire, what is recorded, and how
  * every kind of target misbehaviour comes back as data instead of an exception.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTransport, INVALID_TOKEN, UnreachableError, type TransportOptions } from '../../src/harness/transport/transport.ts';
 import { toCurl } from '../../src/harness/transport/curl.ts';
 import type { TestCase } from '../../src/harness/case.ts';
 import { USER_AGENT } from '../../src/version.ts';
-import { closedPortUrl, json, startServer, type Handler, type LocalServer } from './local-server.ts';
+import { closedPortUrl, json, localServers, type Handler } from './local-server.ts';
 
 const TOKEN = 'st4tic-t0ken-value';
 const update = (body: unknown, fiatAccountId = 'acc-1'): TestCase => ({ operation: 'updateFiatAccount', mode: 'valid', label: 'update', body, fiatAccountId });
 const create = (body: unknown): TestCase => ({ operation: 'createIdentity', mode: 'valid', label: 'create', body });
 
-const servers: LocalServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-const serve = async (handler: Handler) => {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-};
+const serve = localServers();
 const transportFor = (baseUrl: string, options: Partial<TransportOptions> = {}) =>
   createTransport({ baseUrl, auth: { kind: 'static', token: TOKEN }, timeoutMs: 2000, rateLimitPerSecond: null, concurrency: 10, maxRetries: 2, ...options });
 const ok: Handler = (_req, res) => json(res, 200, { id: 'x' });

@@ -3,27 +3,15 @@
  * body with a fresh ref_id of the run, so no two cases collide on the target.
  */
 import fc from 'fast-check';
-import type { Mode, TestCase } from '../case.ts';
-import type { RuleId } from '../../rules/catalogue.ts';
-import type { CaseFamily } from './family.ts';
+import { caseBuilder, type CaseFamily } from './family.ts';
 import { personDetails, taxDetail } from './payload-parts.ts';
 import { text } from './text.ts';
 import { sample } from './samples.ts';
-import { MALFORMED_BODIES, wrongTypeFamily } from './wrong-types.ts';
+import { malformedBodyFamily, wrongTypeFamily } from './wrong-types.ts';
 
 type Body = Record<string, unknown>;
 
-function create(label: string, mode: Mode, body: unknown, rule?: RuleId, extra: Partial<TestCase> = {}): TestCase {
-  return {
-    operation: 'createIdentity',
-    mode,
-    label,
-    body,
-    ...(mode === 'invalid' && rule ? { violates: rule } : {}),
-    ...(mode === 'boundary' && rule ? { exercises: rule } : {}),
-    ...extra,
-  };
-}
+const create = caseBuilder('createIdentity');
 
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-01-01' };
 const TAX = [{ tax_payer_country: 'USA', tax_payer_id: '123456789' }];
@@ -142,10 +130,7 @@ const invalidDateOfBirth: CaseFamily = {
     }),
 };
 
-const malformedBody: CaseFamily = {
-  rule: 'id.rejection-4xx',
-  examples: MALFORMED_BODIES.map(({ label, rawBody }) => create(label, 'invalid', undefined, 'id.rejection-4xx', { rawBody })),
-};
+const malformedBody = malformedBodyFamily('id.rejection-4xx', create);
 
 export const createIdentityFamilies: CaseFamily[] = [
   valid,

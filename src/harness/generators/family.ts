@@ -1,6 +1,7 @@
 import type fc from 'fast-check';
 import type { RuleId } from '../../rules/catalogue.ts';
-import type { TestCase } from '../case.ts';
+import type { Mode, TestCase } from '../case.ts';
+import type { Operation } from '../../rules/catalogue.ts';
 
 /**
  * The cases of one rule: deterministic examples that always run (the exact boundaries), and an
@@ -11,3 +12,19 @@ export interface CaseFamily {
   examples: TestCase[];
   arbitrary?: fc.Arbitrary<TestCase>;
 }
+
+/**
+ * A case builder for one operation: an invalid case names the rule it violates, a boundary case
+ * the rule it exercises.
+ */
+export const caseBuilder =
+  (operation: Operation) =>
+  (label: string, mode: Mode, body: unknown, rule?: RuleId, extra: Partial<TestCase> = {}): TestCase => ({
+    operation,
+    mode,
+    label,
+    body,
+    ...(mode === 'invalid' && rule ? { violates: rule } : {}),
+    ...(mode === 'boundary' && rule ? { exercises: rule } : {}),
+    ...extra,
+  });

@@ -3,28 +3,16 @@
  * the fiat account id of cases that leave it out.
  */
 import fc from 'fast-check';
-import type { Mode, TestCase } from '../case.ts';
-import type { RuleId } from '../../rules/catalogue.ts';
-import type { CaseFamily } from './family.ts';
+import { caseBuilder, type CaseFamily } from './family.ts';
 import { CLASSES, METADATA_LIMITS, metadataArbitrary, metadataWithLongPart, pairWithLongPart, plainPairs, validMetadata } from './metadata.ts';
 import { fiatNetworkInstructions, personName } from './payload-parts.ts';
 import { text } from './text.ts';
 import { sample } from './samples.ts';
-import { MALFORMED_BODIES, wrongTypeFamily } from './wrong-types.ts';
+import { malformedBodyFamily, wrongTypeFamily } from './wrong-types.ts';
 
 const { maxPairs, maxLength } = METADATA_LIMITS;
 
-function update(label: string, mode: Mode, body: unknown, rule?: RuleId, extra: Partial<TestCase> = {}): TestCase {
-  return {
-    operation: 'updateFiatAccount',
-    mode,
-    label,
-    body,
-    ...(mode === 'invalid' && rule ? { violates: rule } : {}),
-    ...(mode === 'boundary' && rule ? { exercises: rule } : {}),
-    ...extra,
-  };
-}
+const update = caseBuilder('updateFiatAccount');
 
 /** Any valid update: every field optional, each sometimes present. */
 export const validUpdateBody = fc.record(
@@ -141,10 +129,7 @@ const unknownId: CaseFamily = {
   arbitrary: fc.uuid({ version: 4 }).map((id) => update('random unknown fiat account id', 'valid', {}, undefined, { fiatAccountId: id })),
 };
 
-const malformedBody: CaseFamily = {
-  rule: 'fa.rejection-4xx',
-  examples: MALFORMED_BODIES.map(({ label, rawBody }) => update(label, 'invalid', undefined, 'fa.rejection-4xx', { rawBody })),
-};
+const malformedBody = malformedBodyFamily('fa.rejection-4xx', update);
 
 export const updateFiatAccountFamilies: CaseFamily[] = [
   maxPairsAccepted,

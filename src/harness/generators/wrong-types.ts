@@ -50,7 +50,7 @@ export function wrongTypeFamily(
 }
 
 /** Bodies that are not a JSON object: malformed JSON text, and JSON values of another kind. */
-export const MALFORMED_BODIES: { label: string; rawBody: string }[] = [
+const MALFORMED_BODIES: { label: string; rawBody: string }[] = [
   { label: 'malformed JSON: an unclosed object', rawBody: '{' },
   { label: 'malformed JSON: a missing value', rawBody: '{"metadata": }' },
   { label: 'malformed JSON: plain text', rawBody: 'not json' },
@@ -59,3 +59,11 @@ export const MALFORMED_BODIES: { label: string; rawBody: string }[] = [
   { label: 'a JSON string as the body', rawBody: '"text"' },
   { label: 'JSON null as the body', rawBody: 'null' },
 ];
+
+export const malformedBodyFamily = (
+  rule: RuleId,
+  make: (label: string, mode: 'invalid', body: undefined, rule: RuleId, extra: Partial<TestCase>) => TestCase,
+): CaseFamily => ({
+  rule,
+  examples: MALFORMED_BODIES.map(({ label, rawBody }) => make(label, 'invalid', undefined, rule, { rawBody })),
+});
