@@ -4,8 +4,7 @@
  * something regressed, 0 otherwise, 2 when a file cannot be read or is not a report.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
-import { UsageError, type CliIO } from './io.ts';
+import { parseCommandArgs, UsageError, type CliIO } from './io.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { REPORT_VERSION } from '../report/model.ts';
 import { registry } from '../schema/registry.ts';
@@ -82,17 +81,7 @@ function textLines(d: ReportDiff): string[] {
 
 /** The `diff` subcommand. */
 export async function diff(argv: string[], io: CliIO): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run \`conformance diff --help\``);
-  }
+  const parsed = parseCommandArgs('diff', argv, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, true);
   if (parsed.values.help) {
     io.out(HELP);
     return 0;

@@ -4,8 +4,7 @@
  * without a full run. Exit 1 when any still fails, 0 when all pass now.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
-import { UsageError, type CliIO } from './io.ts';
+import { parseCommandArgs, UsageError, type CliIO } from './io.ts';
 import { checkUrl, optionPicker, resolveAuth } from '../config/run-config.ts';
 import { createTransport, AuthenticationError, UnreachableError } from '../harness/transport/transport.ts';
 import type { ConformanceReport, ReportFailure, ReportRule } from '../report/model.ts';
@@ -30,21 +29,16 @@ account ids with --fiat-account-id (or CONFORMANCE_FIAT_ACCOUNT_IDS). Credential
 as for \`conformance run\`. Exit 1 when any case still fails, 0 when all pass now.`;
 
 export async function replay(argv: string[], io: CliIO): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        ...Object.fromEntries(FLAGS.map((f) => [f, { type: 'string' as const }])),
-        'fiat-account-id': { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run \`conformance replay --help\``);
-  }
+  const parsed = parseCommandArgs(
+    'replay',
+    argv,
+    {
+      ...(Object.fromEntries(FLAGS.map((f) => [f, { type: 'string' }])) as Record<(typeof FLAGS)[number], { type: 'string' }>),
+      'fiat-account-id': { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+    true,
+  );
   if (parsed.values.help) {
     io.out(HELP);
     return 0;

@@ -3,8 +3,7 @@
  * allowed reading, and prints what it catches. Exit 0 when every fault is detected and no
  * faithful reading has a failure.
  */
-import { parseArgs } from 'node:util';
-import { UsageError, type CliIO } from './io.ts';
+import { parseCommandArgs, UsageError, type CliIO } from './io.ts';
 import { FAULTS, READINGS, runFault, runReading } from '../harness/fault-matrix.ts';
 import { getRule } from '../rules/catalogue.ts';
 import { mapWithConcurrency } from '../harness/map-with-concurrency.ts';
@@ -19,16 +18,12 @@ metadata replace/merge), and prints the matrix.
   --fault NAME    only this fault (repeatable); readings are then skipped`;
 
 export async function selfTest(argv: string[], io: CliIO): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { runs: { type: 'string' }, seed: { type: 'string' }, fault: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run \`conformance self-test --help\``);
-  }
+  const { values } = parseCommandArgs('self-test', argv, {
+    runs: { type: 'string' },
+    seed: { type: 'string' },
+    fault: { type: 'string', multiple: true },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) {
     io.out(HELP);
     return 0;

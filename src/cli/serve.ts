@@ -3,8 +3,7 @@
  * Prints where it listens, its client id and its seeded fiat account ids; its client secret and
  * static token go to stderr once, marked as credentials for local testing.
  */
-import { parseArgs } from 'node:util';
-import { UsageError, type CliIO } from './io.ts';
+import { parseCommandArgs, UsageError, type CliIO } from './io.ts';
 import { createReferenceServer, type ReferenceServer } from '../server/server.ts';
 import { FAULTS, isFaultName } from '../server/faults.ts';
 import { parseReading } from '../harness/target.ts';
@@ -31,24 +30,14 @@ export interface ServeOptions {
 }
 
 export async function serve(argv: string[], io: CliIO, options: ServeOptions = {}): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        fault: { type: 'string' },
-        reading: { type: 'string', multiple: true },
-        'list-faults': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run \`conformance serve --help\``);
-  }
+  const { values } = parseCommandArgs('serve', argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    fault: { type: 'string' },
+    reading: { type: 'string', multiple: true },
+    'list-faults': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) {
     io.out(HELP);
     return 0;

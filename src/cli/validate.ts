@@ -5,8 +5,7 @@
  * `conformance validate --list` prints the schema names with their titles.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
-import { UsageError, type CliIO } from './io.ts';
+import { parseCommandArgs, UsageError, type CliIO } from './io.ts';
 import { registry, type SchemaError, type SchemaRegistry } from '../schema/registry.ts';
 
 const HELP = `usage: conformance validate <schema> <file|->
@@ -59,17 +58,7 @@ async function readPayload(source: string, io: CliIO): Promise<unknown> {
 
 /** The `validate` subcommand. */
 export async function validate(argv: string[], io: CliIO): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { list: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run \`conformance validate --help\``);
-  }
+  const parsed = parseCommandArgs('validate', argv, { list: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, true);
   if (parsed.values.help) {
     io.out(HELP);
     return 0;

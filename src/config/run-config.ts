@@ -3,8 +3,7 @@
  * over defaults (DESIGN 4.6). Nothing else reads the environment. Errors are UsageErrors: one
  * line that says what to do.
  */
-import { parseArgs } from 'node:util';
-import { UsageError } from '../cli/io.ts';
+import { parseCommandArgs, UsageError } from '../cli/io.ts';
 import type { AuthConfig } from '../harness/transport/auth-config.ts';
 
 export const PROFILES = { quick: 10, standard: 50, deep: 400 } as const;
@@ -70,12 +69,7 @@ export type Env = Record<string, string | undefined>;
 
 /** Parses flags and environment into a RunConfig, or throws a UsageError. Returns null for --help. */
 export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => number): RunConfig | null {
-  let values: Record<string, string | boolean | string[] | undefined>;
-  try {
-    ({ values } = parseArgs({ args: argv, options: RUN_OPTIONS, strict: true, allowPositionals: false }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run \`conformance run --help\` for the options.`);
-  }
+  const { values } = parseCommandArgs('run', argv, RUN_OPTIONS);
   if (values.help) return null;
 
   const pick = optionPicker(values, env);

@@ -104,7 +104,7 @@ describe('conformance validate', () => {
     ['a missing file', ['identity', '/nonexistent/x.json'], '', /^conformance validate: cannot read \/nonexistent\/x\.json: ENOENT$/],
     ['input that is not JSON', ['identity', '-'], '{"id": ', /^conformance validate: standard input is not JSON \(/],
     ['a missing file argument', ['identity'], '', /^conformance validate: give a schema and a file/],
-    ['an unknown flag', ['--frobnicate'], '', /^conformance validate: .*--frobnicate.*; run `conformance validate --help`$/],
+    ['an unknown flag', ['--frobnicate'], '', /^conformance validate: .*--frobnicate.*; run `conformance validate --help` for the options$/],
   ])('exits 2 with one line on stderr for %s', async (_name, args, stdin, message) => {
     const { io, out, err } = testIO(stdin);
     expect(await main(['validate', ...args], io)).toBe(2);
