@@ -1,8 +1,12 @@
 /**
  * `conformance serve`: the embedded reference server on its own, until SIGINT or SIGTERM.
- * Prints where it listens, its client id and its seeded fiat account ids; its client secret and
- * static token go to stderr once, marked as credentials for local testing.
+ * Prints where it listens, its client id and its seeded fiat account ids. Its client secret and
+ * static token are never printed (no secret in a console line): they go to a credentials file
+ * readable by the user alone, in .env form, removed when the server stops.
  */
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseCommandArgs, UsageError, type CliIO } from './io.ts';
 import { createReferenceServer, type ReferenceServer } from '../server/server.ts';
 import { FAULTS, isFaultName } from '../server/faults.ts';
@@ -10,7 +14,7 @@ import { parseReading } from '../harness/target.ts';
 import { getRule } from '../rules/catalogue.ts';
 
 const HELP = `usage: conformance serve [--port N] [--host 127.0.0.1] [--fault NAME] [--reading key=value]...
-                         [--list-faults]
+                         [--credentials-file PATH] [--list-faults]
 
 Starts the embedded reference server (the API document read faithfully, in memory) and runs
 until Ctrl+C (SIGINT) or SIGTERM.
@@ -21,6 +25,10 @@ until Ctrl+C (SIGINT) or SIGTERM.
                        placement=nested|top|both, reject-status=400|422,
                        duplicate-ref-id=conflict|same, created-status=200|201,
                        metadata-update=replace|merge
+  --credentials-file PATH
+                       where the server's credentials are written, mode 600, in .env form
+                       (default: conformance-serve-PORT.env in the temp folder); copy it to
+                       .env and \`conformance run\` tests this server. Removed on stop.
   --list-faults        print every fault with its rule, basis and description
   -h, --help           show this help`;
 
@@ -35,6 +43,7 @@ export async function serve(argv: string[], io: CliIO, options: ServeOptions = {
     host: { type: 'string' },
     fault: { type: 'string' },
     reading: { type: 'string', multiple: true },
+    'credentials-file': { type: 'string' },
     'list-faults': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -68,18 +77,37 @@ export async function serve(argv: string[], io: CliIO, options: ServeOptions = {
   io.out(`token URL:  ${server.tokenUrl}`);
   io.out(`client id:  ${server.clientId}`);
   io.out(`fiat account ids: ${server.fiatAccountIds.join(' ')}`);
-  // The embedded server's own throwaway credentials, made fresh at every start: a user needs
-  // them to call it by hand. Printed once, here only, on stderr; they never reach a report.
-  io.err('credentials for local testing only (this server instance, gone when it stops):');
-  io.err(`  client secret: ${server.clientSecret}`);
-  io.err(`  static token:  ${server.staticToken}`);
-  if (!isLoopback(host)) io.err(`warning: listening on ${host}, reachable from other machines; anyone with the credentials above can call it`);
+  const credentials = values['credentials-file'] ?? path.join(tmpdir(), `conformance-serve-${new URL(server.baseUrl).port}.env`);
+  try {
+    await writeFile(credentials, credentialsFile(server), { mode: 0o600 });
+  } catch (error) {
+    await server.close();
+    throw new UsageError(`cannot write the credentials file ${credentials}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  io.out(`credentials: ${credentials} (mode 600; copy it to .env to point \`conformance run\` here)`);
+  if (!isLoopback(host)) io.err(`warning: listening on ${host}, reachable from other machines; anyone with the credentials can call it`);
   io.out('stop with Ctrl+C or SIGTERM');
 
   await untilStopped(options.stop);
   await server.close();
+  await rm(credentials, { force: true });
   io.out('stopped');
   return 0;
+}
+
+/** The server's settings as `conformance run` reads them from .env, plus the static token for curl. */
+export function credentialsFile(server: ReferenceServer): string {
+  return [
+    '# conformance serve: credentials of this server instance, gone when it stops',
+    `CONFORMANCE_BASE_URL=${server.baseUrl}`,
+    `CONFORMANCE_AUTH_URL=${server.tokenUrl}`,
+    `CONFORMANCE_CLIENT_ID=${server.clientId}`,
+    `CONFORMANCE_CLIENT_SECRET=${server.clientSecret}`,
+    `CONFORMANCE_FIAT_ACCOUNT_IDS=${server.fiatAccountIds.join(',')}`,
+    '# a static bearer token for calls by hand, e.g. curl -H "Authorization: Bearer $CONFORMANCE_SERVE_TOKEN"',
+    `CONFORMANCE_SERVE_TOKEN=${server.staticToken}`,
+    '',
+  ].join('\n');
 }
 
 function splitPair(pair: string): [string, string] {

@@ -1,5 +1,10 @@
 /** `conformance serve` through the real binary: starts, prints where it listens, answers, stops on SIGTERM. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { parse as parseDotenv } from 'dotenv';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { conformance } from '../cli/binary.ts';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve } from '../../src/cli/serve.ts';
@@ -38,7 +43,7 @@ afterEach(() => {
 });
 
 describe('conformance serve', () => {
-  it('starts on a free port, answers with the printed credentials, and stops cleanly on SIGTERM', async () => {
+  it('starts on a free port, answers with the credentials of its file, and stops cleanly on SIGTERM', async () => {
     const stdout: string[] = [];
     const stderr: string[] = [];
     child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--reading', 'placement=top'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -49,8 +54,18 @@ describe('conformance serve', () => {
     expect(baseUrl, 'the base URL is printed').toBeDefined();
     const ids = /fiat account ids: (.+)\n/.exec(stdout.join(''))![1].split(' ');
     expect(ids.length).toBeGreaterThanOrEqual(3);
-    const [, token] = await waitFor(child, child.stderr!, stderr, /static token:\s+(\S+)/);
-    expect(stdout.join('')).not.toContain(token!); // credentials never on stdout
+    const file = /credentials: (\S+) \(mode 600/.exec(stdout.join(''))![1];
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const credentials = parseDotenv(readFileSync(file, 'utf8'));
+    const token = credentials.CONFORMANCE_SERVE_TOKEN;
+    for (const secret of [token, credentials.CONFORMANCE_CLIENT_SECRET]) {
+      expect(secret.length).toBeGreaterThan(16);
+      expect(stdout.join('') + stderr.join('')).not.toContain(secret); // no secret in a console line
+    }
+    // The file is a ready .env: `conformance run` tests this server with it.
+    const run = await conformance(['run', '--profile', 'quick', '--rule', 'fa.valid', '--report-dir', path.join(tmpdir(), `serve-run-${process.pid}`)], credentials);
+    expect(run.stdout).toContain(`target ${baseUrl}`);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
 
     const reply = await fetch(`${baseUrl}/v2/transfer/fiat-accounts/${ids[0]}`, {
       method: 'PUT',
@@ -64,6 +79,7 @@ describe('conformance serve', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(stdout.join('')).toContain('stopped');
+    expect(existsSync(file)).toBe(false);
     await expect(fetch(`${baseUrl}/`)).rejects.toThrow();
   });
 
@@ -74,15 +90,16 @@ describe('conformance serve', () => {
     for (const fault of FAULTS) expect(text).toMatch(new RegExp(`^${fault.name}\\s+${fault.ruleId.replace(/\./g, '\\.')}\\s+(documented|convention)\\s+\\S`, 'm'));
   });
 
-  it('serves in process until stopped, printing the secrets only on stderr', async () => {
+  it('serves in process until stopped, printing no secret', async () => {
     const io = memoryIO();
     const stop = new AbortController();
     const running = serve(['--fault', 'fa-id-missing'], io, { stop: stop.signal });
     for (let waited = 0; !io.lines.some((l) => l.startsWith('stop with')) && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     expect(io.lines.join('\n')).toMatch(/base URL:\s+http:\/\/127\.0\.0\.1:\d+/);
     expect(io.lines.join('\n')).toContain('fault fa-id-missing');
-    expect(io.errors.join('\n')).toMatch(/credentials for local testing/);
-    expect(io.errors.join('\n')).toMatch(/client secret: \S+/);
+    const file = /credentials: (\S+) /.exec(io.lines.join('\n'))![1];
+    const { CONFORMANCE_CLIENT_SECRET: secret, CONFORMANCE_SERVE_TOKEN: token } = parseDotenv(readFileSync(file, 'utf8'));
+    expect(io.lines.join('\n') + io.errors.join('\n')).not.toMatch(new RegExp(`${secret}|${token}`));
     stop.abort();
     expect(await running).toBe(0);
   });
