@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ConformanceReport } from '../../src/report/model.ts';
+import { registry } from '../../src/schema/registry.ts';
 
 const BIN = path.resolve('bin/conformance.js');
 
@@ -24,4 +25,10 @@ export function conformance(args: string[], extraEnv: Record<string, string> = {
 }
 
 export const reportDir = () => mkdtempSync(path.join(tmpdir(), 'conformance-run-'));
-export const readReport = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+/** conformance.json of a run, checked against its own schema on the way (the contract other tools read). */
+export function readReport(dir: string): ConformanceReport {
+  const report: unknown = JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8'));
+  const errors = registry().validate('conformance-report', report);
+  if (errors.length) throw new Error(`conformance.json breaks its schema: ${JSON.stringify(errors.slice(0, 3))}`);
+  return report as ConformanceReport;
+}
