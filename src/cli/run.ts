@@ -8,7 +8,7 @@ import { type CliIO } from './io.ts';
 import { resolveRunConfig, runHelp, type RunConfig } from '../config/run-config.ts';
 import { startTarget, type Target } from '../harness/target.ts';
 import { createTransport, AuthenticationError, UnreachableError } from '../harness/transport/transport.ts';
-import { runConformance, abortedReport, type RunSettings } from '../harness/runner.ts';
+import { runConformance, abortedReport, UnknownAccountsError, type RunSettings } from '../harness/runner.ts';
 import { createConsoleReporter } from '../report/console.ts';
 import { writeReports } from '../report/write-reports.ts';
 import type { RunListener } from '../harness/events.ts';
@@ -81,6 +81,13 @@ async function runAgainst(target: Target, config: RunConfig, io: CliIO): Promise
     },
     createConsoleReporter({ out: io.out, isTTY: io.isTTY }),
   ];
-  const { report } = await runConformance(transport, settings, listeners);
-  return report.summary.verdict === 'conformant' ? EXIT.conformant : EXIT.nonConformant;
+  try {
+    const { report } = await runConformance(transport, settings, listeners);
+    return report.summary.verdict === 'conformant' ? EXIT.conformant : EXIT.nonConformant;
+  } catch (error) {
+    if (!(error instanceof UnknownAccountsError)) throw error;
+    io.err(`conformance run: ${error.message}`);
+    await write(abortedReport(settings, error.message), []);
+    return EXIT.usage;
+  }
 }

@@ -39,6 +39,15 @@ export interface RunSettings {
   ruleFilter?: string[];
 }
 
+/** The fiat account ids the user gave do not exist on the target (404 to an empty update). */
+export class UnknownAccountsError extends Error {
+  constructor(readonly ids: string[]) {
+    super(
+      `the target has no fiat account ${ids.join(', ')} (HTTP 404 to an empty update): give ids of existing accounts with --fiat-account-id (or CONFORMANCE_FIAT_ACCOUNT_IDS)`,
+    );
+  }
+}
+
 export interface RunResult {
   report: ConformanceReport;
   exchanges: Exchange[];
@@ -161,9 +170,13 @@ export async function runConformance(transport: Transport, settings: RunSettings
   await emit({ type: 'run-start', baseUrl: settings.baseUrl, seed: settings.seed, profile: settings.profile, rules: selected.length, fiatAccountIds: settings.fiatAccountIds });
 
   // Learn each account's current metadata first: an empty update is valid (all fields optional).
+  const missing: string[] = [];
   for (const id of settings.fiatAccountIds) {
-    await exercise({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id });
+    const { exchange } = await exercise({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id });
+    if (exchange.response?.status === 404) missing.push(id);
   }
+  // Every update to such an account would fail a rule for a mistake in the settings, not the target.
+  if (missing.length) throw new UnknownAccountsError(missing);
 
   const finished = new Set<RuleId>();
   const finish = async (rule: RuleDefinition) => {

@@ -86,6 +86,20 @@ describe('conformance run that cannot start', () => {
     expect(readReport(dir).summary.verdict).toBe('error');
   });
 
+  it('exits 2 with one line naming the ids when the fiat accounts given do not exist on the target', async () => {
+    const server = await startForeignServer('none');
+    try {
+      const dir = reportDir();
+      const unknown = '3b241101-e2bb-4255-8caf-4136c566a962';
+      const { code, stderr } = await conformance(['run', '--base-url', server.baseUrl, '--token', server.token, '--fiat-account-id', unknown, '--report-dir', dir]);
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`no fiat account ${unknown}.*--fiat-account-id`))]);
+      expect(readReport(dir).summary.verdict).toBe('error');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('exits 3 when the token endpoint refuses the credentials, without printing the secret', async () => {
     const secret = 'sup3r-s3cret-value';
     const { code, stderr, stdout } = await conformance([
