@@ -5,8 +5,13 @@
 import fc from 'fast-check';
 import { characterOf, text } from './text.ts';
 
-/** Names are never empty: the document does not forbid it, but a rejection would prove nothing. */
-export const personName = text(1, 30);
+/**
+ * Free text of person and address fields: never empty and without surrounding white space. The
+ * document forbids neither, but a server that trims or refuses them breaks no documented rule.
+ */
+const field = (min: number, max: number) => text(Math.max(min, 1), max).filter((s) => s.trim() === s);
+
+export const personName = field(1, 30);
 
 const digits = (min: number, max: number) => text(min, max, fc.integer({ min: 0, max: 9 }).map(String));
 
@@ -17,10 +22,10 @@ export const country = fc.constantFrom('USA', 'GBR', 'DEU', 'FRA', 'JPN', 'BRA')
 export const address = fc.record(
   {
     country,
-    address1: text(1, 40),
+    address1: field(1, 40),
     address2: fc.constantFrom('', 'Suite 100', 'Apt. 4'),
-    city: text(1, 30),
-    province: text(1, 20),
+    city: field(1, 30),
+    province: field(1, 20),
     zip_code: digits(5, 5),
   },
   { requiredKeys: [] },
@@ -33,7 +38,7 @@ export const fiatNetworkInstructions = fc.record({
       account_number: digits(6, 17),
       fiat_account_owner_address: address,
       routing_details: fc.record(
-        { routing_number_type: fc.constant('ABA'), routing_number: digits(9, 9), bank_name: text(1, 40), bank_address: address },
+        { routing_number_type: fc.constant('ABA'), routing_number: digits(9, 9), bank_name: field(1, 40), bank_address: address },
         { requiredKeys: [] },
       ),
     },

@@ -51,5 +51,12 @@ export function isRfc3339(value: unknown): boolean {
 export const describeStatus = (e: Exchange): string =>
   e.response ? `HTTP ${e.response.status}` : `no response (${e.error?.kind ?? 'unknown'})`;
 
+/**
+ * The same text: equal once both are in Unicode normal form C. A server may store names
+ * normalized (e + U+0301 as é); the document says nothing against it, so it is no defect.
+ */
+export const sameText = (a: unknown, b: unknown): boolean =>
+  typeof a === 'string' && typeof b === 'string' ? a.normalize('NFC') === b.normalize('NFC') : Object.is(a, b);
+
 /** Characters as the document counts them: Unicode code points. */
 export const codePoints = (s: string): number => [...s].length;

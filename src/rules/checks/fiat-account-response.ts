@@ -2,7 +2,7 @@
 import type { Check, Problem } from '../check.ts';
 import { pass, problem } from '../check.ts';
 import type { RuleId } from '../catalogue.ts';
-import { codePoints, dig, isObject, isRfc3339, requestBody, successBody } from './exchange-facts.ts';
+import { codePoints, dig, isObject, isRfc3339, requestBody, sameText, successBody } from './exchange-facts.ts';
 import { schemaCheck } from './schema-errors.ts';
 
 const FIAT_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'];
@@ -93,13 +93,13 @@ function reflectionProblems(body: Record<string, unknown>, request: Record<strin
     const sent = dig(request, 'fiat_account_owner', 'person_details', name);
     if (sent === undefined) continue;
     const got = dig(body, 'fiat_account_owner', 'person_details', name);
-    if (got !== sent) problems.push({ message: `${name} sent ${JSON.stringify(sent)}, returned ${JSON.stringify(got)}`, instancePath: `/fiat_account_owner/person_details/${name}` });
+    if (!sameText(got, sent)) problems.push({ message: `${name} sent ${JSON.stringify(sent)}, returned ${JSON.stringify(got)}`, instancePath: `/fiat_account_owner/person_details/${name}` });
   }
   const sentMetadata = request.metadata;
   if (isObject(sentMetadata)) {
     const returned = placed(body, 'metadata').map((p) => p.value).filter(isObject);
     for (const [key, value] of Object.entries(sentMetadata)) {
-      if (!returned.some((m) => m[key] === value)) {
+      if (!returned.some((m) => Object.entries(m).some(([k, v]) => sameText(k, key) && sameText(v, value)))) {
         problems.push({ message: `metadata pair ${JSON.stringify(key)} sent but not returned`, instancePath: '/metadata' });
       }
     }
