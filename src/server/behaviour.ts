@@ -32,6 +32,8 @@ export interface ServerBehaviour {
   dropsConnection(operation: Operation, bodyText: string): boolean;
   /** True when validation errors of this kind are ignored. */
   ignores(operation: Operation, concern: Concern): boolean;
+  /** True when the server fails (500) on a body with errors of this kind instead of refusing it. */
+  failsOn(operation: Operation, concern: Concern): boolean;
   /** Metadata holds at most this many pairs (section 8). */
   maxMetadataPairs: number;
   /** The length of a metadata key or value as the server counts it (section 8: characters). */
@@ -63,6 +65,7 @@ export const FAITHFUL: ServerBehaviour = {
   malformedJsonStatus: () => 400,
   dropsConnection: () => false,
   ignores: () => false,
+  failsOn: () => false,
   maxMetadataPairs: 6,
   metadataLength: codePoints,
   taxDetailsRequired: (notRequired) => notRequired !== true,

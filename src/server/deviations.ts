@@ -56,6 +56,7 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
     storedMetadata: (metadata) => Object.fromEntries(Object.entries(metadata).slice(0, 6)),
   },
   'metadata-exact-pairs-rejected': { maxMetadataPairs: 5 },
+  'metadata-over-pairs-500': { failsOn: (op, concern) => op === UPDATE && concern === 'metadata-pairs' },
   'metadata-over-length-accepted': {
     ignores: (op, concern) => op === UPDATE && concern === 'metadata-length',
     storedMetadata: (metadata) =>

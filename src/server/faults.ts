@@ -8,6 +8,7 @@ import type { RuleId } from '../rules/catalogue.ts';
 const FAULT_LIST = [
   // Documented rules: update a fiat account
   { name: 'metadata-over-pairs-accepted', ruleId: 'fa.metadata.over-pairs-rejected', description: 'accepts metadata with 7 or more pairs (keeps the first 6)' },
+  { name: 'metadata-over-pairs-500', ruleId: 'fa.metadata.over-pairs-rejected', description: 'fails with 500 on metadata with 7 or more pairs instead of rejecting it' },
   { name: 'metadata-exact-pairs-rejected', ruleId: 'fa.metadata.max-pairs-accepted', description: 'rejects metadata with exactly 6 pairs (limit 5)' },
   { name: 'metadata-over-length-accepted', ruleId: 'fa.metadata.over-length-rejected', description: 'accepts metadata keys and values of 101+ characters (stores them cut to 100)' },
   { name: 'metadata-counts-bytes', ruleId: 'fa.metadata.max-length-accepted', description: "counts UTF-8 bytes, not characters (rejects 100 'é')" },

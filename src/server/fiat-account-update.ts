@@ -34,7 +34,7 @@ export function handleFiatAccountUpdate(
   const found = violations(OPERATION, body, context.behaviour);
   const applied = found.length ? found : applyUpdate(record, body, context.reading, context.behaviour);
   if (applied.length) {
-    refuseInvalid(res, applied, context);
+    refuseInvalid(res, applied, context, OPERATION);
     return;
   }
   const answer = context.behaviour.fiatAccountResponse(fiatAccountResponse(record, context.reading.placement));

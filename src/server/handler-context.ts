@@ -22,7 +22,11 @@ export function parseBodyOrRefuse(bytes: Buffer, operation: Operation, context: 
 }
 
 /** Sends the validation refusal with every reason; status per the reading (400 or 422). */
-export function refuseInvalid(res: ServerResponse, violations: Violation[], context: HandlerContext): void {
+export function refuseInvalid(res: ServerResponse, violations: Violation[], context: HandlerContext, operation: Operation): void {
+  if (violations.some((v) => context.behaviour.failsOn(operation, v.concern))) {
+    sendProblem(res, 500, 'internal error');
+    return;
+  }
   sendProblem(res, context.reading.rejectStatus, `the request body is invalid (${violations.length} error${violations.length === 1 ? '' : 's'})`, {
     errors: violations.map(({ instancePath, message }) => ({ instancePath, message })),
   });

@@ -14,7 +14,7 @@ export async function handleIdentityCreate(identities: IdentityStore, bytes: Buf
   if (!body) return;
   const found = violations(OPERATION, body, context.behaviour);
   if (found.length) {
-    refuseInvalid(res, found, context);
+    refuseInvalid(res, found, context, OPERATION);
     return;
   }
   const { behaviour, reading } = context;

@@ -32,6 +32,7 @@ const rows: [string, Exchange, string[]][] = [
   ['text/plain success', exchange(update(), 200, nested, { 'content-type': 'text/plain' }), ['fa.content-type']],
   ['7 pairs accepted', exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 200, nested), ['fa.metadata.over-pairs-rejected']],
   ['7 pairs rejected with 422', exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 422, { title: 'no' }), []],
+  ['7 pairs answered 500', exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 500, 'oops'), ['fa.metadata.over-pairs-rejected', 'fa.no-5xx']],
   ['6 pairs rejected', exchange(update({ metadata: sixPairs }, { mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted' }), 400, {}), ['fa.metadata.max-pairs-accepted']],
   ['6 pairs sent, 7 returned', exchange(update({ metadata: sixPairs }, { mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted' }), 200, withNested({ metadata: sevenPairs })), ['fa.response.metadata-limits']],
   ['response id differs from the path', exchange(update(), 200, fiatAccountBody({ id: 'aaaaaaaa-8a3d-4c5e-9f70-1a2b3c4d5e6f' })), ['fa.response.id-matches-path']],

@@ -23,6 +23,7 @@ const noTax = () => {
 /** fault -> [probe, observed on the faithful server, observed with the fault] */
 const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
   'metadata-over-pairs-accepted': [async (s) => status(await update(s, { metadata: pairs(7) })), 400, 200],
+  'metadata-over-pairs-500': [async (s) => status(await update(s, { metadata: pairs(7) })), 400, 500],
   'metadata-exact-pairs-rejected': [async (s) => status(await update(s, { metadata: pairs(6) })), 200, 400],
   'metadata-over-length-accepted': [async (s) => status(await update(s, { metadata: { k: 'a'.repeat(101) } })), 400, 200],
   'metadata-counts-bytes': [async (s) => status(await update(s, { metadata: { k: 'é'.repeat(100) } })), 200, 400],

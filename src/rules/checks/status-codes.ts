@@ -41,13 +41,18 @@ export function acceptedCheck(rule: RuleId): Check {
   };
 }
 
-/** An invalid case must not get a 2xx (the document's rule); the exact error code is not judged here. */
+/**
+ * An invalid case must be rejected: not a 2xx, and not a 5xx either, which is the server failing,
+ * not refusing the input (DESIGN.md section 2). The exact error code is not judged here.
+ */
 export function rejectedCheck(rule: RuleId): Check {
   return {
     rule,
     judge(e) {
       if (e.testCase.violates !== rule || !e.response) return null;
-      return is2xx(e) ? problem(`${e.testCase.label}: an invalid request was accepted (${describeStatus(e)})`) : pass;
+      if (is2xx(e)) return problem(`${e.testCase.label}: an invalid request was accepted (${describeStatus(e)})`);
+      if (is5xx(e)) return problem(`${e.testCase.label}: the server failed on an invalid request instead of rejecting it (${describeStatus(e)})`);
+      return pass;
     },
   };
 }
