@@ -70,6 +70,14 @@ function endLines(report: ConformanceReport): string[] {
   ];
 }
 
+const BAR_WIDTH = 24;
+
+/** `[██████░░░░]`: the share of rules done, in block characters. */
+function bar(done: number, total: number): string {
+  const filled = total ? Math.round((done / total) * BAR_WIDTH) : 0;
+  return `[${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}]`;
+}
+
 /** A RunListener that prints progress and the final table to `io.out`. */
 export function createConsoleReporter(io: ConsoleIO): RunListener {
   // No secrets are known here; header and token-field patterns are still scrubbed from every line.
@@ -87,7 +95,7 @@ export function createConsoleReporter(io: ConsoleIO): RunListener {
     const now = Date.now();
     if (!force && now - lastProgress < PROGRESS_INTERVAL_MS) return;
     lastProgress = now;
-    const line = `  [${done}/${total} rules] ${requests} requests${current ? `  ${current}` : ''}`;
+    const line = `  ${bar(done, total)} ${done}/${total} rules, ${requests} requests${current ? `  ${current}` : ''}`;
     out((progressShown ? REWRITE : '') + line);
     progressShown = true;
   };

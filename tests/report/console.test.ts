@@ -41,7 +41,7 @@ describe('console reporter', () => {
 
   it('on a TTY rewrites one progress line instead of printing every rule', async () => {
     const lines = await play(true);
-    const progress = lines.filter((l) => l.includes('rules]'));
+    const progress = lines.filter((l) => l.includes(' rules, '));
     expect(progress.length).toBeGreaterThan(10);
     // Only the first progress line and the one after each kept failure line are new lines.
     const fresh = progress.filter((l) => !l.startsWith('\u001b[1A\u001b[2K'));
