@@ -75,6 +75,20 @@ describe('case families', () => {
     expect(atLimit.some((s) => s.length === 200 && Buffer.byteLength(s) === 400)).toBe(true); // astral: 2 UTF-16 units each
   });
 
+  it('keep their length under Unicode normal form C, so a server that normalizes text counts the same', () => {
+    const strings = (value: unknown): string[] =>
+      typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.entries(value).flatMap(([k, v]) => [k, ...strings(v)]) : [];
+    for (const family of families.filter((f) => f.rule.startsWith('fa.metadata'))) {
+      for (const s of casesOf(family).flatMap((c) => strings(c.body))) expect(codePoints(s.normalize('NFC')), JSON.stringify(s)).toBe(codePoints(s));
+    }
+  });
+
+  it("send no field that holds one of the document's placeholders", () => {
+    const sent = JSON.stringify(families.flatMap((f) => f.examples).map((c) => c.body));
+    expect(sent).not.toMatch(/"<[^>]+>"/);
+    expect(sent).toContain('PASSTHROUGH'); // the sample itself is still sent
+  });
+
   it('generate the same cases from the same seed', () => {
     const valid = families.find((f) => f.rule === 'fa.valid-accepted')!.arbitrary!;
     expect(fc.sample(valid, { numRuns: 5, seed: 9 })).toEqual(fc.sample(valid, { numRuns: 5, seed: 9 }));

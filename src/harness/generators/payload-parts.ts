@@ -15,6 +15,16 @@ export const personName = field(1, 30);
 
 const digits = (min: number, max: number) => text(min, max, fc.integer({ min: 0, max: 9 }).map(String));
 
+/**
+ * An ABA routing number with a valid check digit (3-7-1 weights), so that a server that checks it
+ * has no reason to refuse the instructions.
+ */
+const abaRoutingNumber = digits(8, 8).map((d) => {
+  const weights = [3, 7, 1, 3, 7, 1, 3, 7];
+  const sum = [...d].reduce((acc, c, i) => acc + Number(c) * weights[i], 0);
+  return d + String((10 - (sum % 10)) % 10);
+});
+
 /** Three-letter country codes as in the sample. */
 export const country = fc.constantFrom('USA', 'GBR', 'DEU', 'FRA', 'JPN', 'BRA');
 
@@ -38,7 +48,7 @@ export const fiatNetworkInstructions = fc.record({
       account_number: digits(6, 17),
       fiat_account_owner_address: address,
       routing_details: fc.record(
-        { routing_number_type: fc.constant('ABA'), routing_number: digits(9, 9), bank_name: field(1, 40), bank_address: address },
+        { routing_number_type: fc.constant('ABA'), routing_number: abaRoutingNumber, bank_name: field(1, 40), bank_address: address },
         { requiredKeys: [] },
       ),
     },
@@ -71,11 +81,12 @@ export const personDetails = fc.record(
     email,
     phone_number: digits(10, 12).map((d) => `+${d}`),
     cip_id: digits(9, 9).map((d) => `${d.slice(0, 3)}-${d.slice(3, 5)}-${d.slice(5)}`),
-    cip_id_type: fc.constantFrom('SSN', 'TIN', 'NATIONAL_ID'),
+    // The allowed values are not shown; SSN is the document's own example (a social number type).
+    cip_id_type: fc.constant('SSN'),
     cip_id_country: country,
     nationality: country,
     verifier_type: fc.constant('PASSTHROUGH'),
-    passthrough_verifier_type: fc.constantFrom('VERIFIER_A', 'VERIFIER_B'),
+    // passthrough_verifier_type is an enumerated value whose values are not shown: never sent.
     passthrough_verified_at: rfc3339,
     address,
     metadata: fc.dictionary(text(1, 20, characterOf('ascii')), text(0, 30), { maxKeys: 3 }),
