@@ -58,6 +58,13 @@ const rows: [string, Exchange, string[]][] = [
   ['passthrough_verified_at returned with +00:00 for Z', exchange(create(identityRequest({ person_details: { passthrough_verified_at: '2024-01-02T03:04:05Z' } })), 201, person({ passthrough_verified_at: '2024-01-02T03:04:05+00:00' })), []],
   ['an empty address2 returned absent', exchange(create(identityRequest({ person_details: { address: { address1: '1 Main St', address2: '' } } })), 201, person({ address: { address1: '1 Main St' } })), []],
   ['passthrough_verified_at returned as another instant', exchange(create(identityRequest({ person_details: { passthrough_verified_at: '2024-01-02T03:04:05Z' } })), 201, person({ passthrough_verified_at: '2024-01-02T04:04:05+00:00' })), ['id.person-details.returned']],
+  ['summary_status not PENDING (undocumented field)', exchange(create(), 201, identityBody({ summary_status: 'IN_REVIEW' })), []],
+  ['a screening status of a value the document does not list', exchange(create(), 201, person({ sanctions_verification_status: 'NOT_STARTED' })), []],
+  ['a screening status already APPROVED', exchange(create(), 201, person({ sanctions_verification_status: 'APPROVED' })), ['id.initial-statuses']],
+  ['govt_id and govt_id_type absent (optional fields)', exchange(create(), 201, person({ govt_id: undefined, govt_id_type: undefined })), []],
+  ['created_at on a leap second', exchange(create(), 201, identityBody({ created_at: '2016-12-31T23:59:60Z' })), []],
+  ['date_of_birth with a lower-case t', exchange(create(), 201, person({ date_of_birth: '1990-01-01t00:00:00Z' })), []],
+  ['a valid update still 429 after the retries', { ...exchange(update({ metadata: sixPairs }, { mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted' }), 429, {}), error: { kind: 'rate-limited', message: 'still 429' } }, ['fa.answers']],
   ['is_merchant true returned false', exchange(create(identityRequest({ is_merchant: true })), 201, identityBody()), ['id.is-merchant.returned']],
   ['starts APPROVED', exchange(create(), 201, identityBody({ status: 'APPROVED' })), ['id.initial-statuses']],
   ['person typed INSTITUTION', exchange(create(), 201, identityBody({ type: 'INSTITUTION' })), ['id.type-person']],
@@ -81,6 +88,12 @@ describe('checks on recorded exchanges', () => {
     const e = exchange(update({ metadata: sixPairs }, { mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted' }), 422, {});
     expect(judge(e, { ...context, mergeMayExceedLimit: () => true }).map((j) => j.rule)).not.toContain('fa.metadata.max-pairs-accepted');
     expect(judged(e)).toContain('fa.metadata.max-pairs-accepted');
+  });
+
+  it.each([401, 403, 429])('does not count an invalid request refused with %i as rejected: the refusal is about access', (status) => {
+    const e = exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), status, {});
+    expect(judged(e)).not.toContain('fa.metadata.over-pairs-rejected');
+    expect(judged(exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 422, {}))).toContain('fa.metadata.over-pairs-rejected');
   });
 
   it('turns a crashing check into a finding instead of throwing', () => {

@@ -45,7 +45,9 @@ export function isRfc3339(value: unknown): boolean {
   if (!m) return false;
   const [, y, mo, d, h, mi, s] = m.map(Number);
   const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59 && s <= 60 && !Number.isNaN(Date.parse(value));
+  // Date.parse refuses a leap second (:60), which RFC 3339 allows: parse it as :59.
+  const parsable = value.replace(/:60(?=[.Zz+-])/, ':59');
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59 && s <= 60 && !Number.isNaN(Date.parse(parsable));
 }
 
 export const describeStatus = (e: Exchange): string =>

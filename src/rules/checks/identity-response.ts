@@ -14,13 +14,16 @@ const ENUMS: Record<string, string[]> = {
 };
 const BOOLEANS = ['user_disabled', 'admin_disabled', 'tax_details_not_required', 'is_merchant'];
 const TIMESTAMPS: string[][] = [['created_at'], ['updated_at'], ['last_kyc_refresh_date'], ['person_details', 'passthrough_verified_at']];
-/** Response fields that the sample shows as pending on a new identity (4.2, section 3). */
-const STARTS_PENDING: string[][] = [
-  ['status'],
-  ['summary_status'],
+/**
+ * A new identity starts pending (4.2, section 3): its status is PENDING. The screening statuses
+ * have no listed values (section 2.6): only a final verdict on them contradicts "start with
+ * pending verification statuses". summary_status is not a documented field and is not judged.
+ */
+const SCREENING: string[][] = [
   ['person_details', 'sanctions_verification_status'],
   ['person_details', 'additional_screening_status'],
 ];
+const FINAL_VERDICTS = ['APPROVED', 'DENIED'];
 /** person_details fields that the response transforms, judged by their own rules. */
 const TRANSFORMED = new Set(['date_of_birth']);
 /** person_details timestamps: the same instant in another spelling (+00:00 for Z) is the same value. */
@@ -68,7 +71,7 @@ export const identityChecks: Check[] = [
     const sent = dig(request, 'person_details', 'date_of_birth');
     if (typeof sent !== 'string') return null;
     const got = dig(body, 'person_details', 'date_of_birth');
-    const midnight = /^(\d{4}-\d{2}-\d{2})T00:00:00(\.0+)?(Z|z|[+-]00:00)$/.exec(typeof got === 'string' ? got : '');
+    const midnight = /^(\d{4}-\d{2}-\d{2})[Tt]00:00:00(\.0+)?(Z|z|[+-]00:00)$/.exec(typeof got === 'string' ? got : '');
     return midnight?.[1] === sent
       ? pass
       : problem(`date_of_birth sent ${sent}, returned ${JSON.stringify(got)} (expected ${sent}T00:00:00Z)`, '/person_details/date_of_birth');
@@ -79,7 +82,8 @@ export const identityChecks: Check[] = [
       const sent = dig(request, 'person_details', cip);
       if (sent === undefined) continue;
       const got = dig(body, 'person_details', govt);
-      if (got !== sent) problems.push({ message: `${govt} is ${JSON.stringify(got)}, ${cip} sent ${JSON.stringify(sent)}`, instancePath: `/person_details/${govt}` });
+      // govt_id is optional like every field not marked required: absent is no contradiction.
+      if (got !== undefined && !sameText(got, sent)) problems.push({ message: `${govt} is ${JSON.stringify(got)}, ${cip} sent ${JSON.stringify(sent)}`, instancePath: `/person_details/${govt}` });
     }
     return problems.length || dig(request, 'person_details', 'cip_id') !== undefined ? problems : null;
   }),
@@ -98,14 +102,16 @@ export const identityChecks: Check[] = [
   onCreate('id.is-merchant.returned', (body, request) =>
     request.is_merchant !== true ? null : body.is_merchant === true ? pass : problem(`is_merchant sent true, returned ${JSON.stringify(body.is_merchant)}`, '/is_merchant'),
   ),
-  onCreate('id.initial-statuses', (body) =>
-    STARTS_PENDING.flatMap((keys) => {
+  onCreate('id.initial-statuses', (body) => {
+    // A status outside the enum is the enum rule's finding, not this one's.
+    const status = body.status;
+    const problems = status === undefined || status === 'PENDING' || !IDENTITY_STATUSES.includes(status as string) ? [] : problem(`/status of a new identity is ${JSON.stringify(status)}, not PENDING`, '/status');
+    for (const keys of SCREENING) {
       const value = dig(body, ...keys);
-      // A value outside the enum is the enum rule's finding, not this one's.
-      const outsideEnum = keys.length === 1 && ENUMS[keys[0]] !== undefined && !ENUMS[keys[0]].includes(value as string);
-      return value === undefined || value === 'PENDING' || outsideEnum ? [] : problem(`${pointer(keys)} of a new identity is ${JSON.stringify(value)}, not PENDING`, pointer(keys));
-    }),
-  ),
+      if (FINAL_VERDICTS.includes(value as string)) problems.push(...problem(`${pointer(keys)} of a new identity is already ${JSON.stringify(value)}, not pending`, pointer(keys)));
+    }
+    return problems;
+  }),
   onCreate('id.type-person', (body, request) => {
     if (!isObject(request.person_details) || request.institution_details !== undefined || body.type === undefined) return null;
     return body.type === 'PERSON' ? pass : problem(`type is ${JSON.stringify(body.type)} for an identity sent with person_details`, '/type');

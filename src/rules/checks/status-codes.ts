@@ -13,6 +13,22 @@ const VALID_ACCEPTED: Record<Operation, RuleId> = {
   createIdentity: 'id.valid-accepted',
 };
 
+/**
+ * An answer that says something about the request: not a 429 still standing after the retries
+ * (the answers rule reports that; the document sets no rate limit).
+ */
+const answered = (e: Exchange): boolean => e.response !== undefined && e.error?.kind !== 'rate-limited';
+
+/**
+ * A refusal that is about access, not about the body (credentials, permissions, a pool account
+ * not found): it shows nothing about whether the invalid body would have been rejected.
+ */
+function refusedAccess(e: Exchange, pool: readonly string[]): boolean {
+  const status = statusOf(e) ?? 0;
+  if ([401, 403, 407, 429].includes(status)) return true;
+  return status === 404 && e.testCase.operation === 'updateFiatAccount' && pool.includes(e.testCase.fiatAccountId ?? '');
+}
+
 /** An update aimed at an account of the pool (the unknown-id cases aim elsewhere). */
 function targetsKnownAccount(e: Exchange, ids: readonly string[]): boolean {
   return e.testCase.operation !== 'updateFiatAccount' || ids.includes(e.testCase.fiatAccountId ?? '');
@@ -32,7 +48,7 @@ export function acceptedCheck(rule: RuleId): Check {
   return {
     rule,
     judge(e, context) {
-      if (acceptanceRule(e) !== rule || !e.response) return null;
+      if (acceptanceRule(e) !== rule || !answered(e)) return null;
       if (!targetsKnownAccount(e, context.fiatAccountIds)) return null;
       if (is2xx(e)) return pass;
       if (context.mergeMayExceedLimit(e)) return null;
@@ -48,8 +64,8 @@ export function acceptedCheck(rule: RuleId): Check {
 export function rejectedCheck(rule: RuleId): Check {
   return {
     rule,
-    judge(e) {
-      if (e.testCase.violates !== rule || !e.response) return null;
+    judge(e, context) {
+      if (e.testCase.violates !== rule || !answered(e) || refusedAccess(e, context.fiatAccountIds)) return null;
       if (is2xx(e)) return problem(`${e.testCase.label}: an invalid request was accepted (${describeStatus(e)})`);
       if (is5xx(e)) return problem(`${e.testCase.label}: the server failed on an invalid request instead of rejecting it (${describeStatus(e)})`);
       return pass;
@@ -62,7 +78,7 @@ export function fourXxCheck(rule: RuleId): Check {
   return {
     rule,
     judge(e) {
-      if (e.testCase.violates !== rule || !e.response || is5xx(e)) return null;
+      if (e.testCase.violates !== rule || !answered(e) || is5xx(e)) return null;
       return is4xx(e) ? pass : problem(`${e.testCase.label}: expected a 4xx, got ${describeStatus(e)}`);
     },
   };
@@ -73,7 +89,7 @@ export function rejectionIs4xxCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
     judge(e) {
-      if (!isOperation(e, operation) || e.testCase.mode !== 'invalid' || e.testCase.auth || !e.response) return null;
+      if (!isOperation(e, operation) || e.testCase.mode !== 'invalid' || e.testCase.auth || !answered(e)) return null;
       if (is2xx(e) || is5xx(e)) return null;
       return is4xx(e) ? pass : problem(`${e.testCase.label}: rejected with ${describeStatus(e)}, not a 4xx`);
     },
@@ -106,7 +122,7 @@ export function unknownIdCheck(rule: RuleId): Check {
     rule,
     judge(e, context) {
       const c = e.testCase;
-      if (c.operation !== 'updateFiatAccount' || c.mode !== 'valid' || c.auth || !e.response) return null;
+      if (c.operation !== 'updateFiatAccount' || c.mode !== 'valid' || c.auth || !answered(e)) return null;
       if (context.fiatAccountIds.includes(c.fiatAccountId ?? '') || c.fiatAccountId === undefined) return null;
       return statusOf(e) === 404 ? pass : problem(`${c.label}: expected 404 for an unknown id, got ${describeStatus(e)}`);
     },
@@ -117,7 +133,7 @@ export function authCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
     judge(e) {
-      if (!isOperation(e, operation) || !e.testCase.auth || !e.response) return null;
+      if (!isOperation(e, operation) || !e.testCase.auth || !answered(e)) return null;
       return statusOf(e) === 401 ? pass : problem(`${e.testCase.label}: expected 401, got ${describeStatus(e)}`);
     },
   };
