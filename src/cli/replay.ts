@@ -51,6 +51,7 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
   const auth = resolveAuth(pick);
   if (auth.kind === 'none') throw new UsageError('replay needs credentials: --token T, or --auth-url URL --client-id ID --client-secret S');
   const timeout = Number(pick('timeout') ?? 10_000);
+  if (!Number.isInteger(timeout) || timeout < 1) throw new UsageError(`--timeout takes milliseconds, a whole number >= 1; got "${pick('timeout')}"`);
 
   const transport = createTransport({ baseUrl, auth, timeoutMs: timeout, rateLimitPerSecond: null, concurrency: 10, maxRetries: 3 });
   try {
@@ -175,7 +176,8 @@ class Replayer {
 function toTestCase(failure: ReportFailure): TestCase {
   const { request } = failure;
   const path = new URL(request.url).pathname;
-  const match = /^\/v2\/transfer\/fiat-accounts\/(.+)$/.exec(path);
+  // Not anchored at the start: a base URL may carry a path prefix before /v2.
+  const match = /\/v2\/transfer\/fiat-accounts\/([^/]+)$/.exec(path);
   return {
     operation: failure.case.operation,
     mode: failure.case.mode as TestCase['mode'],

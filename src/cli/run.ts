@@ -4,15 +4,15 @@
  * when the target cannot be reached or refuses the credentials (verdict "error", exit 3).
  */
 import { randomInt } from 'node:crypto';
-import { type CliIO } from './io.ts';
+import { UsageError, type CliIO } from './io.ts';
 import { resolveRunConfig, runHelp, type RunConfig } from '../config/run-config.ts';
 import { startTarget, type Target } from '../harness/target.ts';
 import { createTransport, AuthenticationError, UnreachableError } from '../harness/transport/transport.ts';
 import { runConformance, abortedReport, UnknownAccountsError, type RunSettings } from '../harness/runner.ts';
 import { createConsoleReporter } from '../report/console.ts';
-import { writeReports } from '../report/write-reports.ts';
+import { reportDirProblem, writeReports } from '../report/write-reports.ts';
 import type { RunListener } from '../harness/events.ts';
-import type { ConformanceReport } from '../report/model.ts';
+import { exitCodeOf, type ConformanceReport } from '../report/model.ts';
 import type { Exchange } from '../harness/exchange.ts';
 
 export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, unreachable: 3 } as const;
@@ -23,6 +23,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(runHelp());
     return 0;
   }
+  const unwritable = await reportDirProblem(config.reportDir);
+  if (unwritable) throw new UsageError(`--report-dir ${config.reportDir} cannot be written (${unwritable}); choose another folder`);
   const target = await startTarget(config);
   try {
     return await runAgainst(target, config, io);
@@ -79,15 +81,15 @@ async function runAgainst(target: Target, config: RunConfig, io: CliIO): Promise
     async (event) => {
       if (event.type === 'run-end') await write(event.report, event.exchanges);
     },
-    createConsoleReporter({ out: io.out, isTTY: io.isTTY }),
+    createConsoleReporter({ out: io.out, isTTY: io.isTTY, secrets }),
   ];
   try {
     const { report } = await runConformance(transport, settings, listeners);
-    return report.summary.verdict === 'conformant' ? EXIT.conformant : EXIT.nonConformant;
+    return exitCodeOf(report);
   } catch (error) {
-    if (!(error instanceof UnknownAccountsError)) throw error;
+    if (!(error instanceof UnknownAccountsError || error instanceof AuthenticationError)) throw error;
     io.err(`conformance run: ${error.message}`);
     await write(abortedReport(settings, error.message), []);
-    return EXIT.usage;
+    return error instanceof AuthenticationError ? EXIT.unreachable : EXIT.usage;
   }
 }

@@ -4,6 +4,7 @@
  * line that says what to do.
  */
 import { parseCommandArgs, UsageError } from '../cli/io.ts';
+import { RULES } from '../rules/catalogue.ts';
 import type { AuthConfig } from '../harness/transport/auth-config.ts';
 
 export const PROFILES = { quick: 10, standard: 50, deep: 400 } as const;
@@ -118,6 +119,12 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
   const loopback = baseUrl === undefined || isLoopback(baseUrl);
   const rate = int('rate-limit', loopback ? 0 : REMOTE_RATE_LIMIT);
 
+  const ruleFilter = list('rule');
+  const unmatched = ruleFilter.filter((prefix) => !RULES.some((r) => r.id.startsWith(prefix)));
+  if (unmatched.length) {
+    throw new UsageError(`--rule ${unmatched.join(', ')} matches no rule id (ids look like fa.metadata.max-pairs-accepted or id.tax.absent-rejected; the table of a run lists them all)`);
+  }
+
   return {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     auth,
@@ -131,7 +138,7 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
     rateLimitPerSecond: rate === 0 ? null : rate,
     concurrency: int('concurrency', 10, 1),
     maxRetries: int('max-retries', 3),
-    ruleFilter: list('rule'),
+    ruleFilter,
     ...(fault ? { fault } : {}),
     reading,
   };
@@ -177,6 +184,8 @@ export function checkUrl(flag: string, value: string): void {
     throw new UsageError(`${flag} is not a URL: "${value}" (expected e.g. https://sandbox.example.com)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http or https URL, got "${value}"`);
+  // A password in a URL would be written into every report and console line that names the target.
+  if (url.username || url.password) throw new UsageError(`${flag} must not carry credentials (user:password@); give them with --token or the client credentials flags`);
 }
 
 export function isLoopback(baseUrl: string): boolean {

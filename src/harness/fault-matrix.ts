@@ -5,7 +5,7 @@
 import { FAULTS, type FaultDefinition, type FaultName } from '../server/faults.ts';
 import { READINGS, type Reading } from '../server/reading.ts';
 import { runEmbedded } from './embedded-run.ts';
-import type { ConformanceReport } from '../report/model.ts';
+import { exitCodeOf, type ConformanceReport } from '../report/model.ts';
 import { RULES } from '../rules/catalogue.ts';
 
 /** Convention faults fail a run only under --strict, so the matrix runs them strict. */
@@ -30,7 +30,6 @@ export interface ReadingOutcome {
 
 const failedRules = (report: ConformanceReport) => report.rules.filter((r) => r.status === 'failed').map((r) => r.id);
 
-export const exitCodeOf = (report: ConformanceReport): number => (report.summary.verdict === 'conformant' ? 0 : 1);
 
 export async function runFault(fault: FaultDefinition, runs: number, seed: number): Promise<FaultOutcome> {
   const strict = conventionRules.has(fault.ruleId);

@@ -7,10 +7,10 @@
 import type { Exchange } from './exchange.ts';
 import { dig, is2xx, isObject, successBody } from '../rules/checks/exchange-facts.ts';
 import { METADATA_LIMITS } from './generators/metadata.ts';
+import { placed } from '../rules/checks/fiat-account-response.ts';
 
 export type MetadataSemantics = 'unknown' | 'replace' | 'merge';
 
-const PLACES = [['metadata'], ['fiat_network_instructions', 'metadata'], ['fiat_account_owner', 'fiat_network_instructions', 'metadata']];
 
 export class MetadataState {
   semantics: MetadataSemantics = 'unknown';
@@ -22,7 +22,7 @@ export class MetadataState {
     const body = successBody(e);
     const id = e.testCase.fiatAccountId;
     if (!body || !id) return;
-    const returned = new Set(PLACES.flatMap((p) => Object.keys(asObject(dig(body, ...p)))));
+    const returned = new Set(placed(body, 'metadata').flatMap((p) => Object.keys(asObject(p.value))));
     const sent = sentKeys(e);
     const prior = this.keysByAccount.get(id);
     if (sent && prior && this.semantics === 'unknown') {

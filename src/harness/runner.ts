@@ -12,6 +12,7 @@ import type { Exchange } from './exchange.ts';
 import type { RunEvent, RunListener } from './events.ts';
 import type { Transport } from './transport/transport.ts';
 import { toCurl } from './transport/curl.ts';
+import { AuthenticationError } from './transport/errors.ts';
 import { judge } from './judge.ts';
 import { MetadataState } from './metadata-state.ts';
 import { RefIds } from './ref-ids.ts';
@@ -114,8 +115,10 @@ export async function runConformance(transport: Transport, settings: RunSettings
    * Sends one case, judges it for every rule, and says what it found for `focus`: null when the
    * exchange says nothing about that rule (it then does not count as one of the rule's cases).
    */
-  const exercise = async (c: TestCase, focus?: RuleId): Promise<{ exchange: Exchange; focusProblems: Problem[] | null }> => {
-    const exchange = await transport.send(c, c.auth ? { auth: c.auth } : undefined);
+  const exercise = async (c: TestCase, focus?: RuleId) => observe(await transport.send(c, c.auth ? { auth: c.auth } : undefined), focus);
+
+  /** Judges an exchange for every rule, and says what it found for `focus`. */
+  const observe = async (exchange: Exchange, focus?: RuleId): Promise<{ exchange: Exchange; focusProblems: Problem[] | null }> => {
     exchanges.push(exchange);
     await emit({ type: 'exchange', exchange });
     let focusProblems: Problem[] | null = null;
@@ -174,6 +177,10 @@ export async function runConformance(transport: Transport, settings: RunSettings
   for (const id of settings.fiatAccountIds) {
     const { exchange } = await exercise({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id });
     if (exchange.response?.status === 404) missing.push(id);
+    // The configured credentials refused: every rule would fail or skip for the settings' sake.
+    if (exchange.response?.status === 401 || exchange.response?.status === 403) {
+      throw new AuthenticationError(`the target refused the credentials (HTTP ${exchange.response.status} to an empty update of ${id}): check --token or the client credentials`);
+    }
   }
   // Every update to such an account would fail a rule for a mistake in the settings, not the target.
   if (missing.length) throw new UnknownAccountsError(missing);
@@ -194,7 +201,11 @@ export async function runConformance(transport: Transport, settings: RunSettings
 
   const scenarioContext: ScenarioContext = {
     exercise: async (c) => (await exercise(withAccount(c))).exchange,
-    sendTogether: async (cases) => Promise.all(cases.map(async (c) => (await exercise(c)).exchange)),
+    sendTogether: async (cases) => {
+      const sent = await transport.sendTogether(cases);
+      for (const exchange of sent) await observe(exchange);
+      return sent;
+    },
     freshRefId: () => refIds.next(),
     stamp: (c, refId) => refIds.stamp(c, refId),
     concurrentDuplicates: settings.concurrentDuplicates,

@@ -12,6 +12,8 @@ export interface ConsoleIO {
   /** Writes one line (the newline is added by the writer). */
   out(line: string): void;
   isTTY: boolean;
+  /** The run's credentials so far (issued tokens accumulate), scrubbed from every line. */
+  secrets?: () => string[];
 }
 
 const MARK: Record<ReportRule['status'], string> = { passed: '✓', failed: '✗', skipped: '-', error: '!' };
@@ -80,9 +82,8 @@ function bar(done: number, total: number): string {
 
 /** A RunListener that prints progress and the final table to `io.out`. */
 export function createConsoleReporter(io: ConsoleIO): RunListener {
-  // No secrets are known here; header and token-field patterns are still scrubbed from every line.
-  const redactor = new Redactor([]);
-  const out = (line: string) => io.out(redactor.text(line));
+  // A target may echo a token in a body that a failure message quotes: scrub every line.
+  const out = (line: string) => io.out(new Redactor(io.secrets?.() ?? []).text(line));
   let total = 0;
   let done = 0;
   let requests = 0;

@@ -25,6 +25,9 @@ export interface ReportFailure {
   path?: string;
 }
 
+/** The exit code of a run with this report: 0 conformant, 1 otherwise (usage and reach errors never get a report verdict of their own). */
+export const exitCodeOf = (report: ConformanceReport): 0 | 1 => (report.summary.verdict === 'conformant' ? 0 : 1);
+
 export interface ReportRule {
   id: string;
   operation: Operation;

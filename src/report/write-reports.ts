@@ -3,7 +3,7 @@
  * throws is recorded and the others still write (DESIGN.md 4.5). Every writer's data and final
  * text go through the Redactor, so no credential reaches a file.
  */
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ConformanceReport } from './model.ts';
 import type { Exchange } from '../harness/exchange.ts';
@@ -33,6 +33,22 @@ export interface WriteReportsResult {
   /** Paths of the files written (the step summary included, when given). */
   written: string[];
   errors: { writer: string; message: string }[];
+}
+
+/**
+ * Creates the report folder and proves it can be written, before a run that would otherwise end
+ * green with no report. Resolves to the reason when it cannot.
+ */
+export async function reportDirProblem(dir: string): Promise<string | undefined> {
+  const probe = path.join(dir, `.write-test-${process.pid}`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  }
 }
 
 /** Renders the JSON text of a report (the conformance.json contract). */

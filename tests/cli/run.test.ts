@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startForeignServer, type ForeignDefect, type ForeignServer } from '../foreign/foreign-server.ts';
 import { conformance, readReport, reportDir } from './binary.ts';
+import { createReferenceServer } from '../../src/server/server.ts';
 
 describe('conformance run against the embedded server', () => {
   it('exits 0, prints the rule table and ends with "N passed, N failed"', async () => {
@@ -32,6 +33,22 @@ describe('conformance run against the embedded server', () => {
     const rule = readReport(dir).rules.find((r) => r.id === 'fa.metadata.max-length-accepted')!;
     expect(rule.status).toBe('failed');
     expect(rule.failures[0].curl).toMatch(/^curl /);
+  });
+});
+
+describe('conformance run under a rate limit', () => {
+  it('still races the concurrent duplicates: a ref_id race is caught at 10 requests/s and concurrency 2', async () => {
+    const server = await createReferenceServer({ fault: 'id-ref-id-race' });
+    try {
+      const dir = reportDir();
+      const args = ['run', '--base-url', server.baseUrl, '--token', server.staticToken, '--rule', 'id.ref-id', '--rate-limit', '10', '--concurrency', '2', '--report-dir', dir];
+      for (const id of server.fiatAccountIds) args.push('--fiat-account-id', id);
+      const { code, stdout } = await conformance(args);
+      expect(code, stdout).toBe(1);
+      expect(readReport(dir).rules.find((r) => r.id === 'id.ref-id.concurrent-duplicate')?.status).toBe('failed');
+    } finally {
+      await server.close();
+    }
   });
 });
 
@@ -100,6 +117,19 @@ describe('conformance run that cannot start', () => {
     }
   });
 
+  it('exits 3 with one line when the target refuses a static token', async () => {
+    const server = await startForeignServer('none');
+    try {
+      const dir = reportDir();
+      const { code, stderr } = await conformance(['run', '--base-url', server.baseUrl, '--token', 'expired-token', '--fiat-account-id', server.accountIds[0], '--report-dir', dir]);
+      expect(code).toBe(3);
+      expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/refused the credentials \(HTTP 401/)]);
+      expect(readReport(dir).summary.verdict).toBe('error');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('exits 3 when the token endpoint refuses the credentials, without printing the secret', async () => {
     const secret = 'sup3r-s3cret-value';
     const { code, stderr, stdout } = await conformance([
@@ -115,6 +145,9 @@ describe('conformance run that cannot start', () => {
     [['run', '--base-url', 'https://sandbox.example.com', '--token', 't'], /--fiat-account-id/],
     [['run', '--base-url', 'nope', '--token', 't', '--fiat-account-id', 'a'], /not a URL/],
     [['frobnicate'], /unknown command/],
+    [['run', '--rule', 'fa.metdata'], /--rule fa\.metdata matches no rule id/],
+    [['run', '--base-url', 'http://user:pw@127.0.0.1:1', '--token', 't', '--fiat-account-id', 'a'], /must not carry credentials/],
+    [['run', '--report-dir', '/dev/null/reports'], /--report-dir \/dev\/null\/reports cannot be written/],
   ])('exits 2 with one line for %j', async (args, message) => {
     const { code, stderr } = await conformance(args as string[]);
     expect(code).toBe(2);

@@ -62,4 +62,15 @@ describe('console reporter', () => {
     expect(lines.join('\n')).not.toContain('live-token-1');
     expect(lines.at(-1)).toBe('41 passed, 4 failed');
   });
+
+  it('scrubs the run\'s credentials, issued during the run, from a failure message that quotes an echoed token', async () => {
+    const lines: string[] = [];
+    const secrets = ['first-token-0123456789'];
+    const listener = createConsoleReporter({ out: (line) => lines.push(line), isTTY: false, secrets: () => secrets });
+    const rule = sampleReport().rules.find((r) => r.failures.length)!;
+    secrets.push('later-token-9876543210'); // a token renewed mid-run
+    await listener({ type: 'rule-end', rule: { ...rule, failures: [{ ...rule.failures[0], message: 'first_name returned "later-token-9876543210"' }] } });
+    expect(lines.join('\n')).not.toContain('later-token-9876543210');
+    expect(lines.join('\n')).toContain('first_name returned');
+  });
 });

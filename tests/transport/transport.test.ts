@@ -191,6 +191,29 @@ describe('limits', () => {
   });
 });
 
+describe('sendTogether', () => {
+  it('sends a burst at one moment past the rate and concurrency limits, and the next request pays for it', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const arrivals: number[] = [];
+    const server = await serve((_req, res) => {
+      arrivals.push(Date.now());
+      most = Math.max(most, ++inFlight);
+      setTimeout(() => {
+        inFlight--;
+        json(res, 200, {});
+      }, 40);
+    });
+    const transport = transportFor(server.url, { rateLimitPerSecond: 20, concurrency: 2 }); // 50 ms apart
+    const burst = await transport.sendTogether(Array.from({ length: 10 }, () => create({})));
+    expect(burst.map((e) => e.response?.status)).toEqual(Array(10).fill(200));
+    expect(most).toBe(10); // all ten were at the server together
+    expect(arrivals.at(-1)! - arrivals[0]).toBeLessThan(200); // spaced out they would span 450 ms
+    await transport.send(create({}));
+    expect(arrivals.at(-1)! - arrivals[0]).toBeGreaterThanOrEqual(450); // the burst's 10 slots were reserved
+  });
+});
+
 describe('checkReachable', () => {
   it('accepts any HTTP answer, even a 404', async () => {
     const server = await serve((_req, res) => json(res, 404, { error: 'not found' }));

@@ -12,12 +12,21 @@ export class RateLimiter {
   }
 
   /** Resolves when the caller may start its request. */
-  async acquire(): Promise<void> {
+  acquire(): Promise<void> {
+    return this.acquireBurst(1);
+  }
+
+  /**
+   * Resolves when the caller may start `count` requests at the same moment. The burst pays for
+   * its slots afterwards: the next request waits as if they had been spaced out, so the average
+   * rate still holds.
+   */
+  async acquireBurst(count: number): Promise<void> {
     if (this.intervalMs === 0) return;
     const now = Date.now();
     const start = Math.max(now, this.nextStart);
-    // Reserve the slot before sleeping, so concurrent callers line up behind it.
-    this.nextStart = start + this.intervalMs;
+    // Reserve the slots before sleeping, so concurrent callers line up behind them.
+    this.nextStart = start + this.intervalMs * count;
     if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
   }
 }

@@ -33,6 +33,11 @@ export interface TransportOptions {
 export interface Transport {
   /** Sends one case; never throws for target misbehaviour: errors come back in Exchange.error. */
   send(testCase: TestCase, options?: { auth?: 'none' | 'invalid' }): Promise<Exchange>;
+  /**
+   * Sends the cases at one moment (a race is what they test): one rate-limit reservation for all
+   * of them, and past the concurrency limit, which would otherwise send them one by one.
+   */
+  sendTogether(testCases: TestCase[]): Promise<Exchange[]>;
   /** Client credentials: fetches the first token (static/none: nothing). Throws AuthenticationError / UnreachableError. */
   authenticate(): Promise<void>;
   /** Any HTTP answer from the base URL counts; no answer -> UnreachableError. */
@@ -92,7 +97,18 @@ class HttpTransport implements Transport {
     if ('error' in outcome) throw new UnreachableError(`cannot reach ${displayUrl(this.baseUrl)}: ${outcome.code ?? outcome.error.message}`);
   }
 
-  async send(testCase: TestCase, options?: { auth?: 'none' | 'invalid' }): Promise<Exchange> {
+  send(testCase: TestCase, options?: { auth?: 'none' | 'invalid' }): Promise<Exchange> {
+    return this.sendCase(testCase, options, false);
+  }
+
+  async sendTogether(testCases: TestCase[]): Promise<Exchange[]> {
+    // Tokens first, so that no case of the burst waits for the token endpoint on its own.
+    await Promise.all(testCases.map((c) => this.credentialFor(c.auth).catch(() => undefined)));
+    await this.limiter.acquireBurst(testCases.length);
+    return Promise.all(testCases.map((c) => this.sendCase(c, undefined, true)));
+  }
+
+  private async sendCase(testCase: TestCase, options: { auth?: 'none' | 'invalid' } | undefined, burst: boolean): Promise<Exchange> {
     const started = Date.now();
     const startedAt = new Date(started).toISOString();
     let request: RecordedRequest = { method: methodOf(testCase), url: urlOf(this.baseUrl, testCase), headers: {} };
@@ -117,7 +133,7 @@ class HttpTransport implements Transport {
       }
       let built = this.build(testCase, credential);
       request = built.recorded;
-      let result = await this.sendWithRetries(built.wire);
+      let result = await this.sendWithRetries(built.wire, burst);
       // A 401 to our own token may mean it was revoked or expired early: renew once, resend once.
       if (result.response?.status === 401 && credential.kind === 'configured' && this.tokens) {
         let renewed: string | undefined;
@@ -175,9 +191,10 @@ class HttpTransport implements Transport {
   }
 
   /** Sends, waiting out 429s (Retry-After, else backoff) up to maxRetries times. */
-  private async sendWithRetries(wire: WireRequest): Promise<{ response?: RecordedResponse; error?: TransportError }> {
+  private async sendWithRetries(wire: WireRequest, burst = false): Promise<{ response?: RecordedResponse; error?: TransportError }> {
     for (let retry = 0; ; retry++) {
-      const outcome = await this.attempt(wire);
+      // A burst's slots are paid already; its retries queue like any request.
+      const outcome = burst && retry === 0 ? await this.call(wire) : await this.attempt(wire);
       if ('error' in outcome) return { error: outcome.error };
       const { response } = outcome;
       if (response.status !== 429) return { response };
@@ -195,9 +212,13 @@ class HttpTransport implements Transport {
   private attempt(wire: WireRequest): Promise<HttpOutcome> {
     return this.inFlight.run(async () => {
       await this.limiter.acquire();
-      this.sent++;
-      return httpCall(wire, this.options.timeoutMs);
+      return this.call(wire);
     });
+  }
+
+  private call(wire: WireRequest): Promise<HttpOutcome> {
+    this.sent++;
+    return httpCall(wire, this.options.timeoutMs);
   }
 }
 

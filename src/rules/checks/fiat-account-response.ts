@@ -10,7 +10,8 @@ const FIAT_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'];
 /** Where the document allows status and metadata to sit (2.1 shape note). */
 const PLACEMENTS: string[][] = [[], ['fiat_network_instructions'], ['fiat_account_owner', 'fiat_network_instructions']];
 
-function placed(body: Record<string, unknown>, key: string): { path: string; value: unknown }[] {
+/** The values of `key` in every placement the document allows, with their JSON pointers. */
+export function placed(body: Record<string, unknown>, key: string): { path: string; value: unknown }[] {
   return PLACEMENTS.map((prefix) => ({ path: '/' + [...prefix, key].join('/'), value: dig(body, ...prefix, key) })).filter(
     (p) => p.value !== undefined,
   );
