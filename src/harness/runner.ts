@@ -229,7 +229,11 @@ export async function runConformance(transport: Transport, settings: RunSettings
     await emit({ type: 'rule-start', rule });
     const entry = records.get(rule.id)!;
     const family = validFamilies[rule.operation];
-    if (entry.failures.length && family?.arbitrary && settings.runs > 0) {
+    // Under --rule no case of the operation may have been sent: send them all for this rule.
+    const own = families.filter((f) => getRule(f.rule).operation === rule.operation);
+    if (!own.some((f) => finished.has(f.rule))) {
+      for (const f of own) await runProperty({ ...f, rule: rule.id }, rule.id, settings.runs);
+    } else if (family && entry.failures.length && family.arbitrary && settings.runs > 0) {
       await runProperty({ ...family, rule: rule.id, examples: [] }, rule.id, settings.runs);
     }
     await finish(rule);

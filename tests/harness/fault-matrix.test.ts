@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAULTS, READINGS, runFault, runReading } from '../../src/harness/fault-matrix.ts';
 import { getRule } from '../../src/rules/catalogue.ts';
+import { runEmbedded } from '../../src/harness/embedded-run.ts';
 
 const RUNS = 10;
 const SEED = 11;
@@ -19,6 +20,13 @@ describe('fault matrix', () => {
     const outcome = await runFault(fault, RUNS, SEED);
     expect(outcome.failedRules, `${fault.name} should fail ${fault.ruleId}`).toContain(fault.ruleId);
     expect(outcome.exitCode).toBe(1);
+  });
+});
+
+describe('fault matrix, one rule at a time (--rule)', () => {
+  it.each(FAULTS.map((f) => [f.name, f] as const))('%s is detected by its rule alone', async (_name, fault) => {
+    const { report } = await runEmbedded({ fault: fault.name, runs: 3, seed: SEED, ruleFilter: [fault.ruleId] });
+    expect(report.rules.find((r) => r.id === fault.ruleId)?.status).toBe('failed');
   });
 });
 

@@ -36,6 +36,7 @@ const valid: CaseFamily = {
     }),
     update('owner names with astral characters', 'valid', { fiat_account_owner: { person_details: { first_name: '😀', last_name: '𝒜da' } } }),
     update('metadata with an empty value', 'valid', { metadata: { note: '' } }),
+    update(`metadata with ${maxPairs} pairs`, 'valid', { metadata: plainPairs(maxPairs) }),
   ],
   arbitrary: validUpdateBody.map((body) => update(`random ${describeBody(body)}`, 'valid', body)),
 };

@@ -17,7 +17,7 @@ export function placed(body: Record<string, unknown>, key: string): { path: stri
   );
 }
 
-function onUpdate(rule: RuleId, judge: (body: Record<string, unknown>, request: Record<string, unknown>, pathId?: string) => Problem[]): Check {
+function onUpdate(rule: RuleId, judge: (body: Record<string, unknown>, request: Record<string, unknown>, pathId?: string) => Problem[] | null): Check {
   return {
     rule,
     judge(e) {
@@ -87,8 +87,12 @@ function metadataLimitProblems(path: string, metadata: unknown): Problem[] {
   return problems;
 }
 
-/** Owner names sent come back; every metadata pair sent is in the response (replace or merge). */
-function reflectionProblems(body: Record<string, unknown>, request: Record<string, unknown>): Problem[] {
+/**
+ * Owner names sent come back; every metadata pair sent is in the response (replace or merge).
+ * An update that sends neither says nothing about the rule.
+ */
+function reflectionProblems(body: Record<string, unknown>, request: Record<string, unknown>): Problem[] | null {
+  if (dig(request, 'fiat_account_owner', 'person_details') === undefined && request.metadata === undefined) return null;
   const problems: Problem[] = [];
   for (const name of ['first_name', 'last_name']) {
     const sent = dig(request, 'fiat_account_owner', 'person_details', name);
