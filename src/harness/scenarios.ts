@@ -45,8 +45,15 @@ const identity = (label: string): TestCase => ({
  */
 const duplicate = (c: TestCase, rule: RuleId): TestCase => ({ ...c, mode: 'invalid', violates: rule });
 
-/** The id of a created identity; `successBody` ignores invalid cases, so read the body here. */
-const identityId = (e: Exchange): unknown => (is2xx(e) && e.response?.json ? (e.response.body as { id?: unknown } | null)?.id : undefined);
+/**
+ * The id of a created identity, or undefined when none can be read (`successBody` ignores
+ * invalid cases, so read the body here). Without ids two identities cannot be told apart: the
+ * scenarios then judge nothing rather than pass.
+ */
+const identityId = (e: Exchange): string | undefined => {
+  const id = is2xx(e) && e.response?.json ? (e.response.body as { id?: unknown } | null)?.id : undefined;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+};
 
 const sequentialDuplicate: Scenario = {
   rule: 'id.ref-id.sequential-duplicate',
@@ -54,12 +61,13 @@ const sequentialDuplicate: Scenario = {
   async run(context) {
     const refId = context.freshRefId();
     const first = await context.exercise(context.stamp(identity('first create with a new ref_id'), refId));
-    if (!is2xx(first)) return []; // the acceptance rule reports this; nothing to compare against
+    if (identityId(first) === undefined) return []; // not created, or no id: the acceptance and id rules report it
     const outcomes: ScenarioOutcome[] = [];
     for (const attempt of [2, 3]) {
       const again = await context.exercise(
         context.stamp(duplicate(identity(`create #${attempt} with the same ref_id`), 'id.ref-id.sequential-duplicate'), refId),
       );
+      if (is2xx(again) && identityId(again) === undefined) continue; // cannot tell: judge nothing
       const secondIdentity = is2xx(again) && identityId(again) !== identityId(first);
       outcomes.push({
         exchange: again,
@@ -91,6 +99,7 @@ const concurrentDuplicate: Scenario = {
       const results = await context.sendTogether(cases);
       const accepted = results.filter(is2xx);
       if (!accepted.length) continue; // all rejected: nothing was created twice
+      if (accepted.some((e) => identityId(e) === undefined)) continue; // ids unreadable: cannot tell
       const created = new Set(accepted.map(identityId));
       const evidence = accepted.find((e) => identityId(e) !== identityId(accepted[0])) ?? accepted[0];
       outcomes.push({

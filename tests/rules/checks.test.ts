@@ -71,6 +71,8 @@ const rows: [string, Exchange, string[]][] = [
   ['tax rule ignored', exchange(create({ person_details: {} }, { mode: 'invalid', violates: 'id.tax.absent-rejected' }), 201, identityBody()), ['id.tax.absent-rejected']],
   ['invalid date_of_birth accepted', exchange(create(identityRequest({ person_details: { date_of_birth: '1990-02-30' } }), { mode: 'invalid', violates: 'id.dob.invalid-rejected' }), 201, person({ date_of_birth: '1990-02-30' })), ['id.dob.invalid-rejected']],
   ['identity without credentials answered 403', exchange(create(identityRequest(), { auth: 'invalid' }), 403, {}), ['id.auth-401']],
+  ['identity success with JSON null', exchange(create(), 201, 'null'), ['id.response.schema']],
+  ['update success with a JSON array', exchange(update(), 200, [nested]), ['fa.response.schema']],
   ['identity success with a non-JSON body', exchange(create(), 201, '<html>'), ['id.response.schema']],
 ];
 

@@ -2,6 +2,7 @@
  * The transport against small local servers: what goes on the wire, what is recorded, and how
  * every kind of target misbehaviour comes back as data instead of an exception.
  */
+import zlib from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { createTransport, INVALID_TOKEN, UnreachableError, type TransportOptions } from '../../src/harness/transport/transport.ts';
 import { toCurl } from '../../src/harness/transport/curl.ts';
@@ -86,6 +87,16 @@ describe('the response as recorded', () => {
     expect(exchange.error).toBeUndefined();
     expect(Date.parse(exchange.startedAt)).not.toBeNaN();
     expect(exchange.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it.each(['gzip', 'deflate', 'br'])('decodes a %s body and ignores a byte order mark before the JSON', async (coding) => {
+    const encode = { gzip: zlib.gzipSync, deflate: zlib.deflateSync, br: zlib.brotliCompressSync }[coding]!;
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+      res.end(encode(Buffer.from('\uFEFF{"id":"x"}')));
+    });
+    const exchange = await transportFor(server.url).send(create({}));
+    expect(exchange.response).toMatchObject({ status: 200, json: true, body: { id: 'x' } });
   });
 
   it('records a non-JSON body as text with json:false', async () => {

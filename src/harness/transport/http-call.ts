@@ -3,6 +3,7 @@
  * or the reason there is none. Everything above this file (retries, tokens, limits) is ours;
  * pactum only moves bytes. It is used without expectations, so it never judges anything.
  */
+import zlib from 'node:zlib';
 import pactum from 'pactum';
 import type { RecordedResponse, TransportError } from '../exchange.ts';
 
@@ -65,23 +66,40 @@ function toOutcome(raw: unknown, timeoutMs: number): HttpOutcome {
     return failure(raw, timeoutMs);
   }
   const res = raw as { statusCode: number; headers: Record<string, string | string[] | undefined>; text?: unknown; buffer?: unknown };
-  const rawBody = Buffer.isBuffer(res.buffer) ? res.buffer.toString('utf8') : typeof res.text === 'string' ? res.text : '';
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers ?? {})) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
   }
+  const rawBody = Buffer.isBuffer(res.buffer) ? decoded(res.buffer, headers['content-encoding']).toString('utf8') : typeof res.text === 'string' ? res.text : '';
   const response: RecordedResponse = { status: res.statusCode, headers, rawBody, json: false };
   // Parsed whatever the Content-Type says: a JSON body with a wrong type is still judged as JSON
   // (status-codes checks look at the header separately).
   if (rawBody.trim() !== '') {
     try {
-      response.body = JSON.parse(rawBody);
+      // RFC 8259 8.1: a parser may ignore a byte order mark.
+      response.body = JSON.parse(rawBody.replace(/^\uFEFF/, ''));
       response.json = true;
     } catch {
       // Not JSON: rawBody holds the text, json stays false.
     }
   }
   return { response };
+}
+
+/**
+ * The body without its content coding. The harness sends no Accept-Encoding, which lets a server
+ * pick any coding (RFC 9110 12.5.3); one that cannot be undone is kept as it came.
+ */
+function decoded(body: Buffer, encoding: string | undefined): Buffer {
+  const coding = encoding?.trim().toLowerCase();
+  try {
+    if (coding === 'gzip' || coding === 'x-gzip') return zlib.gunzipSync(body);
+    if (coding === 'deflate') return zlib.inflateSync(body);
+    if (coding === 'br') return zlib.brotliDecompressSync(body);
+  } catch {
+    // A body that does not decode is recorded raw; the checks report it as not JSON.
+  }
+  return body;
 }
 
 function failure(raw: unknown, timeoutMs: number): HttpOutcome {
