@@ -53,6 +53,9 @@ const SHORT_SECRET = 8;
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** How deep data is copied; deeper values become a note (see `walk`). */
+const MAX_DEPTH = 64;
+
 /** Replaces secrets in strings and credential headers/fields in data. */
 export class Redactor {
   private readonly forms: string[];
@@ -97,10 +100,13 @@ export class Redactor {
     return this.walk(input) as T;
   }
 
-  private walk(input: unknown): unknown {
+  private walk(input: unknown, depth = 0): unknown {
     if (typeof input === 'string') return this.text(input);
-    if (Array.isArray(input)) return input.map((item) => this.walk(item));
     if (input === null || typeof input !== 'object') return input;
+    // A hostile body nested thousands deep would overflow the stack and cost every report: keep
+    // the outer levels as data; the response's rawBody (redacted as text) still holds the rest.
+    if (depth >= MAX_DEPTH) return `[nested deeper than ${MAX_DEPTH} levels: see rawBody]`;
+    if (Array.isArray(input)) return input.map((item) => this.walk(item, depth + 1));
     const record = input as Record<string, unknown>;
     const namedPair = typeof record.name === 'string' && typeof record.value === 'string';
     const out: Record<string, unknown> = {};
@@ -111,7 +117,7 @@ export class Redactor {
       } else if (namedPair && key === 'value' && SECRET_HEADERS.has(String(record.name).toLowerCase())) {
         out[key] = keepPlaceholder(value as string);
       } else {
-        out[this.text(key)] = this.walk(value);
+        out[this.text(key)] = this.walk(value, depth + 1);
       }
     }
     return out;

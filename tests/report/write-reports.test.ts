@@ -41,6 +41,18 @@ describe('writeReports', () => {
     expect(registry().validate('conformance-report', withoutSeed).map((e) => e.message).join()).toMatch(/seed/);
   });
 
+  it('writes every file for a response nested 5,000 levels deep', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'deep-'));
+    const rawBody = '['.repeat(5000) + ']'.repeat(5000);
+    const exchanges = sampleExchanges();
+    exchanges[0] = { ...exchanges[0], response: { status: 200, headers: {}, rawBody, json: true, body: JSON.parse(rawBody) } };
+    const report = sampleReport();
+    report.rules.find((r) => r.failures.length)!.failures[0].response = exchanges[0].response;
+    const { written, errors } = await writeReports(dir, report, exchanges, { secrets: [] });
+    expect(errors).toEqual([]);
+    expect(written).toHaveLength(5);
+  });
+
   it('a writer that throws is recorded and the others still write', async () => {
     const dir = path.join(root, 'broken-har');
     const broken = [...sampleExchanges(), { request: null } as unknown as Exchange];
