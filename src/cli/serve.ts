@@ -4,7 +4,7 @@
  * static token are never printed (no secret in a console line): they go to a credentials file
  * readable by the user alone, in .env form, removed when the server stops.
  */
-import { rm, writeFile } from 'node:fs/promises';
+import { chmod, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseCommandArgs, UsageError, type CliIO } from './io.ts';
@@ -77,12 +77,22 @@ export async function serve(argv: string[], io: CliIO, options: ServeOptions = {
   io.out(`token URL:  ${server.tokenUrl}`);
   io.out(`client id:  ${server.clientId}`);
   io.out(`fiat account ids: ${server.fiatAccountIds.join(' ')}`);
-  const credentials = values['credentials-file'] ?? path.join(tmpdir(), `conformance-serve-${new URL(server.baseUrl).port}.env`);
+  const chosen = values['credentials-file'];
+  const credentials = chosen ?? path.join(tmpdir(), `conformance-serve-${new URL(server.baseUrl).port}.env`);
   try {
-    await writeFile(credentials, credentialsFile(server), { mode: 0o600 });
+    // The default file is ours (left over from a server killed on this port); a file the user
+    // names is never overwritten: it may be their own .env.
+    if (!chosen) await rm(credentials, { force: true });
+    await writeFile(credentials, credentialsFile(server), { mode: 0o600, flag: 'wx' });
+    await chmod(credentials, 0o600); // the mode of writeFile is filtered by the umask
   } catch (error) {
     await server.close();
-    throw new UsageError(`cannot write the credentials file ${credentials}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      code === 'EEXIST'
+        ? `the credentials file ${credentials} exists already: remove it or choose another path with --credentials-file`
+        : `cannot write the credentials file ${credentials}: ${code ?? (error as Error).message}`,
+    );
   }
   io.out(`credentials: ${credentials} (mode 600; copy it to .env to point \`conformance run\` here)`);
   if (!isLoopback(host)) io.err(`warning: listening on ${host}, reachable from other machines; anyone with the credentials can call it`);

@@ -110,6 +110,7 @@ describe('conformance serve', () => {
     [['--reading', 'placement=sideways'], /placement must be one of/],
     [['--reading', 'placement'], /--reading takes key=value/],
     [['--bogus'], /conformance serve --help/],
+    [['--credentials-file', fileURLToPath(import.meta.url)], /exists already: remove it or choose another path/],
   ])('refuses %j with one line that says what to do', async (argv, message) => {
     await expect(serve(argv, memoryIO())).rejects.toThrow(message);
   });
