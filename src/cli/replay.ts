@@ -17,6 +17,7 @@ import type { TestCase } from '../harness/case.ts';
 import type { Exchange } from '../harness/exchange.ts';
 import type { Problem } from '../rules/check.ts';
 import { describeStatus } from '../rules/checks/exchange-facts.ts';
+import { Redactor } from '../report/redact.ts';
 
 const FLAGS = ['base-url', 'token', 'auth-url', 'client-id', 'client-secret', 'scope', 'timeout'] as const;
 
@@ -78,17 +79,20 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
     .filter(Boolean);
   const replayer = new Replayer(transport.send.bind(transport), refIds, accountIds);
   let notPassing = 0;
-  io.out(`replaying ${failing.length} failing rule(s) against ${baseUrl}`);
+  // A target may echo a credential in a body that a message quotes: scrub every line.
+  const configured = auth.kind === 'static' ? [auth.token] : auth.kind === 'client-credentials' ? [auth.clientSecret] : [];
+  const out = (line: string) => io.out(new Redactor([...configured, ...transport.secrets()]).text(line));
+  out(`replaying ${failing.length} failing rule(s) against ${baseUrl}`);
   for (const rule of failing) {
     const outcome = await replayer.replayRule(rule);
     if (outcome.problems.length) {
       notPassing++;
-      io.out(`  ✗ ${rule.id}  still fails: ${outcome.problems[0].message}`);
+      out(`  ✗ ${rule.id}  still fails: ${outcome.problems[0].message}`);
     } else if (!outcome.judged) {
       // An answer that says nothing about the rule (a 404 for an account of another target) is no fix.
       notPassing++;
-      io.out(`  ? ${rule.id}  not judged: ${outcome.why}${accountIds.length ? '' : '; against another target give its --fiat-account-id'}`);
-    } else io.out(`  ✓ ${rule.id}  passes now`);
+      out(`  ? ${rule.id}  not judged: ${outcome.why}${accountIds.length ? '' : '; against another target give its --fiat-account-id'}`);
+    } else out(`  ✓ ${rule.id}  passes now`);
   }
   io.out(`${failing.length - notPassing} passed, ${notPassing} failed`);
   return notPassing ? 1 : 0;

@@ -88,3 +88,41 @@ describe('a run with client credentials against a faulty target', () => {
     for (const [where, text] of Object.entries(outputs(result, [dir]))) expect(text.includes(server.staticToken), `${where} holds the token`).toBe(false);
   });
 });
+
+describe('a target that echoes the bearer token in its answers', () => {
+  const TOKEN = 'echoed-static-token-0123456789';
+  const ACCOUNT = '0f8fad5b-d9cb-469f-a165-70867728950e';
+  let echo: http.Server;
+  let baseUrl: string;
+  beforeAll(async () => {
+    // Answers every update with the Authorization header as the owner's first name.
+    echo = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: ACCOUNT,
+            status: 'PENDING',
+            created_at: '2024-01-01T00:00:00Z',
+            fiat_network_instructions: { wire: {} },
+            fiat_account_owner: { person_details: { first_name: req.headers.authorization ?? '', last_name: 'x' } },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    baseUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => echo.close(() => r())));
+
+  it('never shows it: not in the run, not in its reports, not in a replay', async () => {
+    const dir = reportDir();
+    const run = await conformance(['run', '--base-url', baseUrl, '--token', TOKEN, '--fiat-account-id', ACCOUNT, '--rule', 'fa.update-reflected', '--profile', 'quick', '--report-dir', dir]);
+    expect(run.stdout).toMatch(/✗ fa\.update-reflected/); // the echo is quoted in the failure
+    const replay = await conformance(['replay', path.join(dir, 'conformance.json'), '--token', TOKEN]);
+    expect(replay.stdout).toMatch(/still fails: first_name sent/);
+    for (const [where, text] of Object.entries({ ...outputs(run, [dir]), 'replay stdout': replay.stdout, 'replay stderr': replay.stderr })) {
+      expect(text.includes(TOKEN), `${where} holds the token`).toBe(false);
+    }
+  });
+});
