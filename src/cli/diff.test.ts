@@ -49,6 +49,22 @@ describe('conformance diff', () => {
     expect(out.at(-1)).toBe('0 newly failing, 1 newly passing, 2 still failing, 0 added, 0 removed: no regression');
   });
 
+  it('exit 1 when coverage is lost: a passed rule skipped now, a skipped rule failing now', async () => {
+    const older = sampleReport();
+    const newer = sampleReport();
+    setStatus(newer, 'fa.status.enum', 'skipped');
+    const skippedBefore = older.rules.find((r) => r.status === 'skipped')!;
+    const failingNow = newer.rules.find((r) => r.id === skippedBefore.id)!;
+    failingNow.status = 'failed';
+    failingNow.failures = older.rules.find((r) => r.failures.length)!.failures;
+    const { io, out } = testIO();
+    expect(await diff([await save('c-old.json', older), await save('c-new.json', newer)], io)).toBe(1);
+    const text = out.join('\n');
+    expect(text).toMatch(/✗ not judged now\s+fa\.status\.enum\s+passed → skipped/);
+    expect(text).toMatch(new RegExp(`✗ newly failing\\s+${skippedBefore.id.replace(/\./g, '\\.')}\\s+skipped → failed`));
+    expect(out.at(-1)).toMatch(/1 no longer judged, .*: 2 regressions$/);
+  });
+
   it('exit 1 when a passing rule fails now or an added rule fails; --json gives the same diff as data', async () => {
     const older = sampleReport();
     older.rules = older.rules.filter((r) => r.id !== 'id.dob.midnight-utc' && r.id !== 'fa.auth-401');

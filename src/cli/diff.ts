@@ -48,6 +48,7 @@ const LABEL: Record<RuleChange['kind'], string> = {
   'newly-failing': 'newly failing',
   'newly-passing': 'newly passing',
   'still-failing': 'still failing',
+  'no-longer-judged': 'not judged now',
   added: 'added',
   removed: 'removed',
   other: 'unchanged',
@@ -57,7 +58,7 @@ function changeLine(c: RuleChange, width: number): string {
   const transition = `${c.before ?? '—'} → ${c.after ?? '—'}`;
   const mark = c.regression ? '✗' : c.kind === 'newly-passing' ? '✓' : ' ';
   const message = c.message ? `  ${c.message.replace(/\s+/g, ' ').slice(0, 120)}` : '';
-  return `  ${mark} ${LABEL[c.kind].padEnd(13)}  ${c.id.padEnd(width)}  ${transition}${message}`;
+  return `  ${mark} ${LABEL[c.kind].padEnd(14)}  ${c.id.padEnd(width)}  ${transition}${message}`;
 }
 
 function textLines(d: ReportDiff): string[] {
@@ -73,6 +74,7 @@ function textLines(d: ReportDiff): string[] {
   }
   lines.push(
     `${d.newlyFailing.length} newly failing, ${d.newlyPassing.length} newly passing, ${d.stillFailing.length} still failing, ` +
+      (d.noLongerJudged.length ? `${d.noLongerJudged.length} no longer judged, ` : '') +
       `${d.added.length} added, ${d.removed.length} removed: ` +
       (d.regressions ? `${d.regressions} regression${d.regressions === 1 ? '' : 's'}` : 'no regression'),
   );

@@ -1,12 +1,14 @@
 /**
  * Compares two conformance reports rule by rule: what fails now that passed before, what passes
- * now, what still fails, and which rules appeared or disappeared. A regression is a rule that
- * passed before and fails now, or a newly added rule that fails.
+ * now, what still fails, what is no longer judged, and which rules appeared or disappeared. A
+ * regression is a rule that did not fail before and fails now, a rule that passed before and is
+ * skipped now (coverage lost: a run that could not start skips everything), or a newly added
+ * rule that fails.
  */
 import type { ConformanceReport, ReportRule, RuleStatus } from './model.ts';
 import { compareSections } from './sections.ts';
 
-export type ChangeKind = 'newly-failing' | 'newly-passing' | 'still-failing' | 'added' | 'removed' | 'other';
+export type ChangeKind = 'newly-failing' | 'newly-passing' | 'still-failing' | 'no-longer-judged' | 'added' | 'removed' | 'other';
 
 export interface RuleChange {
   id: string;
@@ -27,6 +29,7 @@ export interface ReportDiff {
   newlyFailing: RuleChange[];
   newlyPassing: RuleChange[];
   stillFailing: RuleChange[];
+  noLongerJudged: RuleChange[];
   added: RuleChange[];
   removed: RuleChange[];
   /** Every listed change, grouped by document section in document order. */
@@ -42,6 +45,7 @@ function classify(before: ReportRule | undefined, after: ReportRule | undefined)
   if (failing(after.status) && !failing(before.status)) return 'newly-failing';
   if (failing(before.status) && after.status === 'passed') return 'newly-passing';
   if (failing(before.status) && failing(after.status)) return 'still-failing';
+  if (before.status === 'passed' && after.status === 'skipped') return 'no-longer-judged';
   return 'other';
 }
 
@@ -68,7 +72,7 @@ export function diffReports(older: ConformanceReport, newer: ConformanceReport):
       ...(b ? { before: b.status } : {}),
       ...(a ? { after: a.status } : {}),
       ...(message ? { message } : {}),
-      regression: (kind === 'newly-failing' && b?.status === 'passed') || (kind === 'added' && failing(a?.status)),
+      regression: kind === 'newly-failing' || kind === 'no-longer-judged' || (kind === 'added' && failing(a?.status)),
     });
   }
   changes.sort((x, y) => compareSections(x.section, y.section) || x.id.localeCompare(y.id));
@@ -83,6 +87,7 @@ export function diffReports(older: ConformanceReport, newer: ConformanceReport):
     newlyFailing: of('newly-failing'),
     newlyPassing: of('newly-passing'),
     stillFailing: of('still-failing'),
+    noLongerJudged: of('no-longer-judged'),
     added: of('added'),
     removed: of('removed'),
     sections,
