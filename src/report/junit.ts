@@ -1,6 +1,8 @@
 /**
  * junit.xml: one testsuite per operation, one testcase per rule (classname the operation, name
- * "<rule id> <title>"), so CI systems show the rules of the document as tests.
+ * "<rule id> <title>"), so CI systems show the rules of the document as tests. A failed
+ * convention rule outside --strict does not fail the run, so it is not a JUnit failure either
+ * (CI would turn red on a run that exits 0): it is a skipped case whose message says so.
  */
 import type { ConformanceReport, ReportFailure, ReportRule } from './model.ts';
 import { escapeXml, escapeXmlText } from './escape.ts';
@@ -19,7 +21,10 @@ function failureText(f: ReportFailure): string {
   return lines.join('\n');
 }
 
-function testcase(rule: ReportRule, time: number): string {
+/** A failure that does not fail the run: a convention rule outside --strict. */
+const advisory = (rule: ReportRule, strict: boolean) => rule.status === 'failed' && rule.basis === 'convention' && !strict;
+
+function testcase(rule: ReportRule, time: number, strict: boolean): string {
   const open = `    <testcase classname="${escapeXml(rule.operation)}" name="${escapeXml(`${rule.id} ${rule.title}`)}" time="${seconds(time)}"`;
   const props = `      <properties><property name="section" value="${escapeXml(rule.section)}"/><property name="basis" value="${escapeXml(rule.basis)}"/><property name="cases" value="${rule.cases}"/></properties>`;
   if (rule.status === 'passed') return `${open}>\n${props}\n    </testcase>`;
@@ -31,6 +36,15 @@ function testcase(rule: ReportRule, time: number): string {
   const body = rule.failures.slice(0, FAILURES_SHOWN).map(failureText);
   if (rule.failures.length > FAILURES_SHOWN) body.push(`… and ${rule.failures.length - FAILURES_SHOWN} more failures in conformance.json`);
   if (!body.length && rule.reason) body.push(rule.reason);
+  if (advisory(rule, strict)) {
+    return [
+      `${open}>`,
+      props,
+      `      <skipped message="${escapeXml(`convention rule failed (fatal only with --strict): ${message}`)}"/>`,
+      `      <system-out>${escapeXmlText(body.join('\n\n'))}</system-out>`,
+      '    </testcase>',
+    ].join('\n');
+  }
   const tag = rule.status === 'error' ? 'error' : 'failure';
   return [
     `${open}>`,
@@ -40,12 +54,12 @@ function testcase(rule: ReportRule, time: number): string {
   ].join('\n');
 }
 
-function counts(rules: ReportRule[]) {
+function counts(rules: ReportRule[], strict: boolean) {
   return {
     tests: rules.length,
-    failures: rules.filter((r) => r.status === 'failed').length,
+    failures: rules.filter((r) => r.status === 'failed' && !advisory(r, strict)).length,
     errors: rules.filter((r) => r.status === 'error').length,
-    skipped: rules.filter((r) => r.status === 'skipped').length,
+    skipped: rules.filter((r) => r.status === 'skipped' || advisory(r, strict)).length,
   };
 }
 
@@ -61,7 +75,7 @@ export function renderJunit(report: ConformanceReport): string {
     const rules = report.rules.filter((r) => r.operation === operation);
     const time = rules.reduce((t, r) => t + timeOf(r), 0);
     return [
-      `  <testsuite name="${escapeXml(operation)}" ${countAttributes(counts(rules))} time="${seconds(time)}" timestamp="${escapeXml(report.startedAt)}">`,
+      `  <testsuite name="${escapeXml(operation)}" ${countAttributes(counts(rules, report.strict))} time="${seconds(time)}" timestamp="${escapeXml(report.startedAt)}">`,
       '    <properties>',
       `      <property name="seed" value="${report.seed}"/>`,
       `      <property name="profile" value="${escapeXml(report.profile)}"/>`,
@@ -69,13 +83,13 @@ export function renderJunit(report: ConformanceReport): string {
       `      <property name="tool" value="${escapeXml(`${report.tool.name} ${report.tool.version}`)}"/>`,
       `      <property name="schemasHash" value="${escapeXml(report.schemasHash)}"/>`,
       '    </properties>',
-      ...rules.map((r) => testcase(r, timeOf(r))),
+      ...rules.map((r) => testcase(r, timeOf(r), report.strict)),
       '  </testsuite>',
     ].join('\n');
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(`${report.tool.name} ${report.summary.verdict}`)}" ${countAttributes(counts(report.rules))} time="${seconds(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+    `<testsuites name="${escapeXml(`${report.tool.name} ${report.summary.verdict}`)}" ${countAttributes(counts(report.rules, report.strict))} time="${seconds(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
     ...suites,
     '</testsuites>',
     '',
