@@ -313,7 +313,12 @@ function buildReport(
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
-    target: { baseUrl: settings.baseUrl, embedded: settings.embedded, ...(settings.reading ? { reading: settings.reading } : {}) },
+    target: {
+      baseUrl: settings.baseUrl,
+      embedded: settings.embedded,
+      ...(settings.reading ? { reading: settings.reading } : {}),
+      ...(settings.embedded ? {} : { fiatAccountIds: settings.fiatAccountIds }),
+    },
     schemasHash: registry().hash,
     seed: settings.seed,
     profile: settings.profile,

@@ -45,7 +45,8 @@ export interface ReportRule {
 export interface ConformanceReport {
   reportVersion: string;
   tool: { name: string; version: string };
-  target: { baseUrl: string; embedded: boolean; reading?: Record<string, string> };
+  /** The target without credentials; its fiat account ids (since 1.1.0) are no secret and make a run repeatable. */
+  target: { baseUrl: string; embedded: boolean; reading?: Record<string, string>; fiatAccountIds?: string[] };
   schemasHash: string;
   seed: number;
   profile: string;

@@ -13,7 +13,10 @@ const shellWord = (value: string): string => (/^[\w./:@%+=,-]+$/.test(value) ? v
  */
 export function rerunCommand(report: ConformanceReport): string {
   const parts = ['conformance run'];
-  if (!report.target.embedded) parts.push(`--base-url ${shellWord(report.target.baseUrl)}`);
+  if (!report.target.embedded) {
+    parts.push(`--base-url ${shellWord(report.target.baseUrl)}`);
+    for (const id of report.target.fiatAccountIds ?? []) parts.push(`--fiat-account-id ${shellWord(id)}`);
+  }
   parts.push(`--seed ${report.seed}`);
   const profileRuns = PROFILES[report.profile as keyof typeof PROFILES];
   if (profileRuns !== undefined && (report.runs === undefined || report.runs === profileRuns)) parts.push(`--profile ${report.profile}`);

@@ -8,9 +8,9 @@ import type { ConformanceReport } from '../../src/report/model.ts';
 const report = (patch: Partial<ConformanceReport>): ConformanceReport => ({ ...sampleReport(), ...patch });
 
 describe('rerunCommand', () => {
-  it('a remote run: the same base URL, seed and profile', () => {
-    const r = report({ target: { baseUrl: 'https://sandbox.example.com', embedded: false }, seed: 9, profile: 'quick', runs: 10, strict: true });
-    expect(rerunCommand(r)).toBe('conformance run --base-url https://sandbox.example.com --seed 9 --profile quick --strict');
+  it('a remote run: the same base URL, accounts, seed and profile', () => {
+    const r = report({ target: { baseUrl: 'https://sandbox.example.com', embedded: false, fiatAccountIds: ['a1', 'b2'] }, seed: 9, profile: 'quick', runs: 10, strict: true });
+    expect(rerunCommand(r)).toBe('conformance run --base-url https://sandbox.example.com --fiat-account-id a1 --fiat-account-id b2 --seed 9 --profile quick --strict');
   });
 
   it('an explicit number of random cases, a rule filter, and the embedded reading and fault that differ from the default', () => {
