@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { caseBuilder, type CaseFamily } from './family.ts';
+import type { RuleId } from '../../rules/catalogue.ts';
 import { personDetails, taxDetail } from './payload-parts.ts';
 import { text } from './text.ts';
 import { sample } from './samples.ts';
@@ -57,34 +58,24 @@ const valid: CaseFamily = {
   arbitrary: validIdentityBody.map((body) => create(`random identity with ${describeTax(body)}`, 'valid', body)),
 };
 
-/** The tax rule of section 4.2: tax_details must be set unless tax_details_not_required is true. */
-const taxAbsentRejected: CaseFamily = {
-  rule: 'id.tax.absent-rejected',
-  examples: [create('no tax_details and no tax_details_not_required', 'invalid', { person_details: ADA }, 'id.tax.absent-rejected')],
-  arbitrary: identityWithoutTax.map((body) =>
-    create('random identity without tax_details nor tax_details_not_required', 'invalid', body, 'id.tax.absent-rejected'),
-  ),
-};
+/**
+ * The tax rule of section 4.2: tax_details must be set unless tax_details_not_required is true.
+ * One family per value of the flag (absent, false, true), all without tax_details.
+ */
+function taxFamily(rule: RuleId, mode: 'invalid' | 'boundary', flag: boolean | undefined): CaseFamily {
+  const withFlag = (body: Record<string, unknown>) => (flag === undefined ? body : { ...body, tax_details_not_required: flag });
+  const described = flag === undefined ? 'no tax_details and no tax_details_not_required' : `no tax_details with tax_details_not_required ${flag}`;
+  const random = flag === undefined ? 'random identity without tax_details nor tax_details_not_required' : `random identity without tax_details, tax_details_not_required ${flag}`;
+  return {
+    rule,
+    examples: [create(described, mode, withFlag({ person_details: ADA }), rule)],
+    arbitrary: identityWithoutTax.map((body) => create(random, mode, withFlag(body), rule)),
+  };
+}
 
-const taxFalseRejected: CaseFamily = {
-  rule: 'id.tax.absent-false-rejected',
-  examples: [
-    create('no tax_details with tax_details_not_required false', 'invalid', { person_details: ADA, tax_details_not_required: false }, 'id.tax.absent-false-rejected'),
-  ],
-  arbitrary: identityWithoutTax.map((body) =>
-    create('random identity without tax_details, tax_details_not_required false', 'invalid', { ...body, tax_details_not_required: false }, 'id.tax.absent-false-rejected'),
-  ),
-};
-
-const taxNotRequiredAccepted: CaseFamily = {
-  rule: 'id.tax.not-required-accepted',
-  examples: [
-    create('no tax_details with tax_details_not_required true', 'boundary', { person_details: ADA, tax_details_not_required: true }, 'id.tax.not-required-accepted'),
-  ],
-  arbitrary: identityWithoutTax.map((body) =>
-    create('random identity without tax_details, tax_details_not_required true', 'boundary', { ...body, tax_details_not_required: true }, 'id.tax.not-required-accepted'),
-  ),
-};
+const taxAbsentRejected = taxFamily('id.tax.absent-rejected', 'invalid', undefined);
+const taxFalseRejected = taxFamily('id.tax.absent-false-rejected', 'invalid', false);
+const taxNotRequiredAccepted = taxFamily('id.tax.not-required-accepted', 'boundary', true);
 
 const wrongTypes = wrongTypeFamily(
   'id.wrong-types-rejected',
