@@ -11,10 +11,10 @@ import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { createReferenceServer } from '../src/server/server.ts';
 import { FAULTS } from '../src/server/faults.ts';
-import { runEmbedded } from '../src/harness/embedded-run.ts';
-import { judge } from '../src/harness/judge.ts';
-import { PROFILES } from '../src/config/run-config.ts';
-import type { RunEvent } from '../src/harness/events.ts';
+import { runEmbedded } from '../src/run/embedded-run.ts';
+import { judge } from '../src/rules/judge.ts';
+import { PROFILES } from '../src/engine/profiles.ts';
+import type { ReportEvent } from '../src/report/report-events.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string' }, seed: { type: 'string' }, 'baseline-requests': { type: 'string' } } });
 const runs = Number(values.runs ?? PROFILES.standard);
@@ -63,7 +63,7 @@ async function requestsToDetect(fault: (typeof FAULTS)[number]) {
   let count = 0;
   let detectedAt: number | undefined;
   let pool: string[] = [];
-  const listener = (event: RunEvent) => {
+  const listener = (event: ReportEvent) => {
     if (event.type === 'run-start') pool = [...event.fiatAccountIds];
     if (event.type === 'rule-end' && event.rule.id === fault.ruleId && event.rule.status === 'failed') detectedAt ??= count;
     if (event.type !== 'exchange') return;

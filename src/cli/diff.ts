@@ -4,7 +4,9 @@
  * something regressed, 0 otherwise, 2 when a file cannot be read or is not a report.
  */
 import { readFile } from 'node:fs/promises';
-import { parseCommandArgs, UsageError, type CliIO } from './io.ts';
+import { type CliIO } from './io.ts';
+import { parseCommandArgs } from '../run/command-args.ts';
+import { UsageError } from '../core/errors.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { REPORT_VERSION } from '../report/model.ts';
 import { registry } from '../schema/registry.ts';

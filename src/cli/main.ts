@@ -4,8 +4,9 @@
  * 2 usage or configuration error, 3 target unreachable or authentication failed.
  */
 import { config as loadDotenv } from 'dotenv';
-import { processIO, UsageError, type CliIO } from './io.ts';
-import { TOOL_NAME, TOOL_VERSION } from '../version.ts';
+import { processIO, type CliIO } from './io.ts';
+import { UsageError } from '../core/errors.ts';
+import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
 
 export type Command = (argv: string[], io: CliIO) => Promise<number>;
 

@@ -4,17 +4,21 @@
  * without a full run. Exit 1 when any still fails, 0 when all pass now.
  */
 import { readFile } from 'node:fs/promises';
-import { parseCommandArgs, UsageError, type CliIO } from './io.ts';
-import { checkUrl, optionPicker, resolveAuth } from '../config/run-config.ts';
-import { createTransport, AuthenticationError, UnreachableError } from '../harness/transport/transport.ts';
+import { type CliIO } from './io.ts';
+import { parseCommandArgs } from '../run/command-args.ts';
+import { UsageError } from '../core/errors.ts';
+import { checkUrl, optionPicker, resolveAuth } from '../run/run-config.ts';
+import { exitCodeOfError } from '../core/errors.ts';
+import { runConfig } from '../run/run-config.ts';
+import { prepareRun } from '../run/prepare-run.ts';
 import type { ConformanceReport, ReportFailure, ReportRule } from '../report/model.ts';
-import { isRuleId, type RuleId } from '../rules/catalogue.ts';
-import { judge } from '../harness/judge.ts';
-import { MetadataState } from '../harness/metadata-state.ts';
-import { RefIds } from '../harness/ref-ids.ts';
-import { SCENARIOS } from '../harness/scenarios.ts';
-import type { TestCase } from '../harness/case.ts';
-import type { Exchange } from '../harness/exchange.ts';
+import { isRuleId, type RuleId } from '../core/catalogue.ts';
+import { judge } from '../rules/judge.ts';
+import { MetadataState } from '../engine/metadata-state.ts';
+import { RefIds } from '../engine/ref-ids.ts';
+import { SCENARIOS } from '../engine/scenarios.ts';
+import type { TestCase } from '../core/case.ts';
+import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
 import { describeStatus } from '../rules/checks/exchange-facts.ts';
 import { Redactor } from '../report/redact.ts';
@@ -54,17 +58,21 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
   const timeout = Number(pick('timeout') ?? 10_000);
   if (!Number.isInteger(timeout) || timeout < 1) throw new UsageError(`--timeout takes milliseconds, a whole number >= 1; got "${pick('timeout')}"`);
 
-  const transport = createTransport({ baseUrl, auth, timeoutMs: timeout, rateLimitPerSecond: null, concurrency: 10, maxRetries: 3 });
+  const flagIds = parsed.values['fiat-account-id'] ?? [];
+  const accountIds = (flagIds.length ? flagIds : (io.env.CONFORMANCE_FIAT_ACCOUNT_IDS ?? '').split(','))
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const prepared = await prepareRun(runConfig({ seed: report.seed, baseUrl, auth, timeoutMs: timeout, fiatAccountIds: accountIds }));
   try {
-    await transport.checkReachable();
-    await transport.authenticate();
+    await prepared.connect();
   } catch (error) {
-    if (error instanceof UnreachableError || error instanceof AuthenticationError) {
-      io.err(`conformance replay: ${error.message}`);
-      return 3;
-    }
-    throw error;
+    const exitCode = exitCodeOfError(error);
+    if (exitCode === undefined) throw error;
+    io.err(`conformance replay: ${(error as Error).message}`);
+    return exitCode;
   }
+  const { transport } = prepared;
 
   const failing = report.rules.filter((r) => r.status === 'failed' && isRuleId(r.id));
   if (!failing.length) {
@@ -72,16 +80,10 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const refIds = new RefIds(report.seed);
-  const flagIds = parsed.values['fiat-account-id'] ?? [];
-  const accountIds = (flagIds.length ? flagIds : (io.env.CONFORMANCE_FIAT_ACCOUNT_IDS ?? '').split(','))
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter(Boolean);
-  const replayer = new Replayer(transport.send.bind(transport), refIds, accountIds);
+  const replayer = new Replayer(transport.send.bind(transport), refIds, accountIds, prepared.settings.concurrentDuplicates);
   let notPassing = 0;
   // A target may echo a credential in a body that a message quotes: scrub every line.
-  const configured = auth.kind === 'static' ? [auth.token] : auth.kind === 'client-credentials' ? [auth.clientSecret] : [];
-  const out = (line: string) => io.out(new Redactor([...configured, ...transport.secrets()]).text(line));
+  const out = (line: string) => io.out(new Redactor(prepared.secrets()).text(line));
   out(`replaying ${failing.length} failing rule(s) against ${baseUrl}`);
   for (const rule of failing) {
     const outcome = await replayer.replayRule(rule);
@@ -124,6 +126,7 @@ class Replayer {
     private readonly send: (c: TestCase, o?: { auth?: 'none' | 'invalid' }) => Promise<Exchange>,
     private readonly refIds: RefIds,
     private readonly accountIds: string[],
+    private readonly concurrentDuplicates: number,
   ) {}
 
   /**
@@ -138,7 +141,7 @@ class Replayer {
         sendTogether: (cases) => Promise.all(cases.map((c) => this.send(c))),
         freshRefId: () => this.refIds.next(),
         stamp: (c, refId) => this.refIds.stamp(c, refId),
-        concurrentDuplicates: 10,
+        concurrentDuplicates: this.concurrentDuplicates,
         fiatAccountIds: [],
       });
       const problems = outcomes.flatMap((o) => o.problems);

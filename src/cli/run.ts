@@ -1,21 +1,17 @@
 /**
- * `conformance run`: resolve the settings, start the embedded server when no target is given,
- * run the harness, print the per-rule table and write the reports. The report is written even
- * when the target cannot be reached or refuses the credentials (verdict "error", exit 3).
+ * `conformance run`: resolve the settings, prepare the run (the embedded server when no target is
+ * given), run the harness, print the per-rule table and write the reports. The report is written
+ * even when the target cannot be reached or refuses the credentials (verdict "error", exit 3).
  */
 import { randomInt } from 'node:crypto';
-import { UsageError, type CliIO } from './io.ts';
-import { resolveRunConfig, runHelp, type RunConfig } from '../config/run-config.ts';
-import { startTarget, type Target } from '../harness/target.ts';
-import { createTransport, AuthenticationError, UnreachableError } from '../harness/transport/transport.ts';
-import { runConformance, abortedReport, UnknownAccountsError, type RunSettings } from '../harness/runner.ts';
+import type { CliIO } from './io.ts';
+import { UsageError, exitCodeOfError } from '../core/errors.ts';
+import type { Exchange } from '../core/exchange.ts';
+import { resolveRunConfig, runHelp } from '../run/run-config.ts';
+import { prepareRun, type PreparedRun } from '../run/prepare-run.ts';
 import { createConsoleReporter } from '../report/console.ts';
 import { reportDirProblem, writeReports } from '../report/write-reports.ts';
-import type { RunListener } from '../harness/events.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model.ts';
-import type { Exchange } from '../harness/exchange.ts';
-
-export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, unreachable: 3 } as const;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const config = resolveRunConfig(argv, io.env, () => randomInt(1, 2 ** 31 - 1));
@@ -25,71 +21,51 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const unwritable = await reportDirProblem(config.reportDir);
   if (unwritable) throw new UsageError(`--report-dir ${config.reportDir} cannot be written (${unwritable}); choose another folder`);
-  const target = await startTarget(config);
+  const prepared = await prepareRun(config);
   try {
-    return await runAgainst(target, config, io);
+    return await runPrepared(prepared, io);
   } finally {
-    await target.close();
+    await prepared.close();
   }
 }
 
-async function runAgainst(target: Target, config: RunConfig, io: CliIO): Promise<number> {
-  const settings: RunSettings = {
-    baseUrl: target.baseUrl,
-    embedded: target.embedded,
-    ...(target.reading ? { reading: target.reading } : {}),
-    fiatAccountIds: target.fiatAccountIds,
-    seed: config.seed,
-    profile: config.profile,
-    runs: config.runs,
-    strict: config.strict,
-    concurrentDuplicates: Math.max(10, Math.min(config.concurrency, 20)),
-    ruleFilter: config.ruleFilter,
-  };
-  const transport = createTransport({
-    baseUrl: target.baseUrl,
-    auth: target.auth,
-    timeoutMs: config.timeoutMs,
-    rateLimitPerSecond: config.rateLimitPerSecond,
-    concurrency: config.concurrency,
-    maxRetries: config.maxRetries,
-  });
-  const secrets = () => [...target.secrets, ...transport.secrets()];
+async function runPrepared(prepared: PreparedRun, io: CliIO): Promise<number> {
+  const { config, target } = prepared;
   const write = async (report: ConformanceReport, exchanges: Exchange[]) => {
     const { written, errors } = await writeReports(config.reportDir, report, exchanges, {
-      secrets: secrets(),
+      secrets: prepared.secrets(),
       ...(io.env.GITHUB_STEP_SUMMARY ? { stepSummaryPath: io.env.GITHUB_STEP_SUMMARY } : {}),
     });
     for (const e of errors) io.err(`conformance run: the ${e.writer} report could not be written: ${e.message}`);
     if (written.length) io.out(`reports: ${written.join(', ')}`);
   };
+  /** A run that could not judge the target still leaves a report saying why. */
+  const abort = async (error: unknown): Promise<number> => {
+    const exitCode = exitCodeOfError(error);
+    if (exitCode === undefined) throw error;
+    const message = (error as Error).message;
+    io.err(`conformance run: ${message}`);
+    await write(prepared.aborted(message), []);
+    return exitCode;
+  };
 
   io.out(`target ${target.baseUrl}${target.embedded ? ' (embedded reference server)' : ''}`);
   io.out(`seed ${config.seed} (repeat this run with --seed ${config.seed}), profile ${config.profile}, ${config.runs} random cases per rule`);
   try {
-    await transport.checkReachable();
-    await transport.authenticate();
+    await prepared.connect();
   } catch (error) {
-    if (!(error instanceof UnreachableError || error instanceof AuthenticationError)) throw error;
-    io.err(`conformance run: ${error.message}`);
-    await write(abortedReport(settings, error.message), []);
-    return EXIT.unreachable;
+    return abort(error);
   }
-
-  // Reports are written before the console's closing table, so `N passed, N failed` stays last.
-  const listeners: RunListener[] = [
-    async (event) => {
-      if (event.type === 'run-end') await write(event.report, event.exchanges);
-    },
-    createConsoleReporter({ out: io.out, isTTY: io.isTTY, secrets }),
-  ];
   try {
-    const { report } = await runConformance(transport, settings, listeners);
+    // Reports are written before the console's closing table, so `N passed, N failed` stays last.
+    const { report } = await prepared.execute([
+      async (event) => {
+        if (event.type === 'run-end') await write(event.report, event.exchanges);
+      },
+      createConsoleReporter({ out: io.out, isTTY: io.isTTY, secrets: prepared.secrets }),
+    ]);
     return exitCodeOf(report);
   } catch (error) {
-    if (!(error instanceof UnknownAccountsError || error instanceof AuthenticationError)) throw error;
-    io.err(`conformance run: ${error.message}`);
-    await write(abortedReport(settings, error.message), []);
-    return error instanceof AuthenticationError ? EXIT.unreachable : EXIT.usage;
+    return abort(error);
   }
 }

@@ -3,10 +3,12 @@
  * allowed reading, and prints what it catches. Exit 0 when every fault is detected and no
  * faithful reading has a failure.
  */
-import { parseCommandArgs, UsageError, type CliIO } from './io.ts';
-import { FAULTS, READINGS, runFault, runReading } from '../harness/fault-matrix.ts';
-import { getRule } from '../rules/catalogue.ts';
-import { mapWithConcurrency } from '../harness/map-with-concurrency.ts';
+import { type CliIO } from './io.ts';
+import { parseCommandArgs } from '../run/command-args.ts';
+import { UsageError } from '../core/errors.ts';
+import { FAULTS, READINGS, runFault, runReading } from '../run/fault-matrix.ts';
+import { getRule } from '../core/catalogue.ts';
+import { mapWithConcurrency } from '../engine/map-with-concurrency.ts';
 
 const HELP = `usage: conformance self-test [--runs N] [--seed N] [--fault NAME]...
 
@@ -43,7 +45,7 @@ export async function selfTest(argv: string[], io: CliIO): Promise<number> {
   const outcomes = await mapWithConcurrency(faults, 2, (f) => runFault(f, runs, seed));
   for (const o of outcomes) {
     const rule = getRule(o.fault.ruleId);
-    const ok = o.detected && o.exitCode === 1;
+    const ok = o.blocks && o.exitCode === 1;
     ok ? passed++ : failed++;
     const others = o.failedRules.filter((r) => r !== o.fault.ruleId);
     io.out(

@@ -7,11 +7,14 @@
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseCommandArgs, UsageError, type CliIO } from './io.ts';
+import { type CliIO } from './io.ts';
+import { parseCommandArgs } from '../run/command-args.ts';
+import { UsageError } from '../core/errors.ts';
 import { createReferenceServer, type ReferenceServer } from '../server/server.ts';
 import { FAULTS, isFaultName } from '../server/faults.ts';
-import { parseReading } from '../harness/target.ts';
-import { getRule } from '../rules/catalogue.ts';
+import { parseReading } from '../server/reading.ts';
+import { isLoopbackHost } from '../core/url.ts';
+import { getRule } from '../core/catalogue.ts';
 
 const HELP = `usage: conformance serve [--port N] [--host 127.0.0.1] [--fault NAME] [--reading key=value]...
                          [--credentials-file PATH] [--list-faults]
@@ -95,7 +98,7 @@ export async function serve(argv: string[], io: CliIO, options: ServeOptions = {
     );
   }
   io.out(`credentials: ${credentials} (mode 600; copy it to .env to point \`conformance run\` here)`);
-  if (!isLoopback(host)) io.err(`warning: listening on ${host}, reachable from other machines; anyone with the credentials can call it`);
+  if (!isLoopbackHost(host)) io.err(`warning: listening on ${host}, reachable from other machines; anyone with the credentials can call it`);
   io.out('stop with Ctrl+C or SIGTERM');
 
   await untilStopped(options.stop);
@@ -124,10 +127,6 @@ function splitPair(pair: string): [string, string] {
   const at = pair.indexOf('=');
   if (at <= 0 || at === pair.length - 1) throw new UsageError(`--reading takes key=value, e.g. placement=top; got "${pair}"`);
   return [pair.slice(0, at), pair.slice(at + 1)];
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
 function untilStopped(stop?: AbortSignal): Promise<void> {

@@ -5,7 +5,9 @@
  * `conformance validate --list` prints the schema names with their titles.
  */
 import { readFile } from 'node:fs/promises';
-import { parseCommandArgs, UsageError, type CliIO } from './io.ts';
+import { type CliIO } from './io.ts';
+import { parseCommandArgs } from '../run/command-args.ts';
+import { UsageError } from '../core/errors.ts';
 import { registry, type SchemaError, type SchemaRegistry } from '../schema/registry.ts';
 
 const HELP = `usage: conformance validate <schema> <file|->

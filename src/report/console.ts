@@ -3,7 +3,7 @@
  * progress line is rewritten in place; in CI (no TTY) one plain line per finished rule, so logs
  * stay readable. The very last line is always `N passed, N failed` counting rules.
  */
-import type { RunListener } from '../harness/events.ts';
+import type { ReportListener } from './report-events.ts';
 import type { ConformanceReport, ReportRule } from './model.ts';
 import { Redactor } from './redact.ts';
 import { rerunCommand } from './rerun-command.ts';
@@ -80,8 +80,8 @@ function bar(done: number, total: number): string {
   return `[${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}]`;
 }
 
-/** A RunListener that prints progress and the final table to `io.out`. */
-export function createConsoleReporter(io: ConsoleIO): RunListener {
+/** A ReportListener that prints progress and the final table to `io.out`. */
+export function createConsoleReporter(io: ConsoleIO): ReportListener {
   // A target may echo a token in a body that a failure message quotes: scrub every line.
   const out = (line: string) => io.out(new Redactor(io.secrets?.() ?? []).text(line));
   let total = 0;

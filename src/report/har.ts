@@ -4,7 +4,7 @@
  * and an `_error` field, as browsers record aborted requests.
  */
 import { STATUS_CODES } from 'node:http';
-import type { Exchange } from '../harness/exchange.ts';
+import type { Exchange } from '../core/exchange.ts';
 
 export interface HarHeader {
   name: string;

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ConformanceReport, ReportFailure, ReportRule, RuleStatus } from './model.ts';
-import type { RecordedRequest, RecordedResponse } from '../harness/exchange.ts';
+import type { RecordedRequest, RecordedResponse } from '../core/exchange.ts';
 import { escapeHtml as e } from './escape.ts';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.ts';
 import { compareSections } from './sections.ts';

@@ -21,10 +21,10 @@ function failureText(f: ReportFailure): string {
   return lines.join('\n');
 }
 
-/** A failure that does not fail the run: a convention rule outside --strict. */
-const advisory = (rule: ReportRule, strict: boolean) => rule.status === 'failed' && rule.basis === 'convention' && !strict;
+/** A failure that does not fail the run (a convention rule outside --strict): the report builder decided it. */
+const advisory = (rule: ReportRule) => rule.status === 'failed' && !rule.blocking;
 
-function testcase(rule: ReportRule, time: number, strict: boolean): string {
+function testcase(rule: ReportRule, time: number): string {
   const open = `    <testcase classname="${escapeXml(rule.operation)}" name="${escapeXml(`${rule.id} ${rule.title}`)}" time="${seconds(time)}"`;
   const props = `      <properties><property name="section" value="${escapeXml(rule.section)}"/><property name="basis" value="${escapeXml(rule.basis)}"/><property name="cases" value="${rule.cases}"/></properties>`;
   if (rule.status === 'passed') return `${open}>\n${props}\n    </testcase>`;
@@ -36,7 +36,7 @@ function testcase(rule: ReportRule, time: number, strict: boolean): string {
   const body = rule.failures.slice(0, FAILURES_SHOWN).map(failureText);
   if (rule.failures.length > FAILURES_SHOWN) body.push(`… and ${rule.failures.length - FAILURES_SHOWN} more failures in conformance.json`);
   if (!body.length && rule.reason) body.push(rule.reason);
-  if (advisory(rule, strict)) {
+  if (advisory(rule)) {
     return [
       `${open}>`,
       props,
@@ -54,12 +54,12 @@ function testcase(rule: ReportRule, time: number, strict: boolean): string {
   ].join('\n');
 }
 
-function counts(rules: ReportRule[], strict: boolean) {
+function counts(rules: ReportRule[]) {
   return {
     tests: rules.length,
-    failures: rules.filter((r) => r.status === 'failed' && !advisory(r, strict)).length,
+    failures: rules.filter((r) => r.status === 'failed' && !advisory(r)).length,
     errors: rules.filter((r) => r.status === 'error').length,
-    skipped: rules.filter((r) => r.status === 'skipped' || advisory(r, strict)).length,
+    skipped: rules.filter((r) => r.status === 'skipped' || advisory(r)).length,
   };
 }
 
@@ -75,7 +75,7 @@ export function renderJunit(report: ConformanceReport): string {
     const rules = report.rules.filter((r) => r.operation === operation);
     const time = rules.reduce((t, r) => t + timeOf(r), 0);
     return [
-      `  <testsuite name="${escapeXml(operation)}" ${countAttributes(counts(rules, report.strict))} time="${seconds(time)}" timestamp="${escapeXml(report.startedAt)}">`,
+      `  <testsuite name="${escapeXml(operation)}" ${countAttributes(counts(rules))} time="${seconds(time)}" timestamp="${escapeXml(report.startedAt)}">`,
       '    <properties>',
       `      <property name="seed" value="${report.seed}"/>`,
       `      <property name="profile" value="${escapeXml(report.profile)}"/>`,
@@ -83,13 +83,13 @@ export function renderJunit(report: ConformanceReport): string {
       `      <property name="tool" value="${escapeXml(`${report.tool.name} ${report.tool.version}`)}"/>`,
       `      <property name="schemasHash" value="${escapeXml(report.schemasHash)}"/>`,
       '    </properties>',
-      ...rules.map((r) => testcase(r, timeOf(r), report.strict)),
+      ...rules.map((r) => testcase(r, timeOf(r))),
       '  </testsuite>',
     ].join('\n');
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(`${report.tool.name} ${report.summary.verdict}`)}" ${countAttributes(counts(report.rules, report.strict))} time="${seconds(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+    `<testsuites name="${escapeXml(`${report.tool.name} ${report.summary.verdict}`)}" ${countAttributes(counts(report.rules))} time="${seconds(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
     ...suites,
     '</testsuites>',
     '',

@@ -31,7 +31,7 @@ export function renderMarkdownSummary(report: ConformanceReport): string {
       lines.push(`| \`${escapeMarkdownCell(r.id)}\` | §${escapeMarkdownCell(r.section)} | ${r.basis} | ${escapeMarkdownCell(message)} |`);
     }
     lines.push('');
-    if (!report.strict && failed.some((r) => r.basis === 'convention')) {
+    if (failed.some((r) => r.status === 'failed' && !r.blocking)) {
       lines.push('_Convention rules are reported but fail the run only with `--strict`._', '');
     }
   }

@@ -2,10 +2,10 @@
  * conformance.json: the report other tools read (DESIGN.md section 5). Bump REPORT_VERSION on any
  * change that is not purely additive.
  */
-import type { Basis, Operation } from '../rules/catalogue.ts';
-import type { RecordedRequest, RecordedResponse, TransportError } from '../harness/exchange.ts';
+import type { Basis, Operation } from '../core/catalogue.ts';
+import type { RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.ts';
 
-export const REPORT_VERSION = '1.1.0';
+export const REPORT_VERSION = '1.2.0';
 
 export type RuleStatus = 'passed' | 'failed' | 'skipped' | 'error';
 export type Verdict = 'conformant' | 'non-conformant' | 'error';
@@ -35,6 +35,11 @@ export interface ReportRule {
   basis: Basis;
   title: string;
   status: RuleStatus;
+  /**
+   * Whether this rule keeps the verdict from conformant (since 1.2.0): failed and documented,
+   * failed under --strict, or errored. Decided once by the report builder; every reader uses it.
+   */
+  blocking: boolean;
   /** How many exchanges or scenarios judged this rule. */
   cases: number;
   /** Why a rule was skipped or errored. */

@@ -5,8 +5,9 @@
  * an exchange. Every writer passes its data through `value()` and its final text through `text()`.
  */
 
-/** What replaces a secret. */
-export const REDACTED = '[REDACTED]';
+import { REDACTED } from '../core/redaction.ts';
+
+export { REDACTED };
 
 /** Header names whose values are credentials whatever they hold. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);

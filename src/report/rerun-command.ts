@@ -1,7 +1,6 @@
 import type { ConformanceReport } from './model.ts';
-import { PROFILES } from '../config/run-config.ts';
-import { READING_KEYS } from '../harness/target.ts';
-import { DEFAULT_READING } from '../server/reading.ts';
+import { PROFILES } from '../engine/profiles.ts';
+import { DEFAULT_READING, READING_KEYS } from '../server/reading.ts';
 
 /** Keeps a value shell-safe for display: plain words as they are, anything else single-quoted. */
 const shellWord = (value: string): string => (/^[\w./:@%+=,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);

@@ -6,7 +6,7 @@
 import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ConformanceReport } from './model.ts';
-import type { Exchange } from '../harness/exchange.ts';
+import type { Exchange } from '../core/exchange.ts';
 import { Redactor } from './redact.ts';
 import { renderJunit } from './junit.ts';
 import { renderHtmlReport } from './html-report.ts';

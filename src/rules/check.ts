@@ -1,5 +1,5 @@
-import type { RuleId } from './catalogue.ts';
-import type { Exchange } from '../harness/exchange.ts';
+import type { RuleId } from '../core/catalogue.ts';
+import type { Exchange } from '../core/exchange.ts';
 
 /** What a check says about one problem: a message and, where it points into the body, a path. */
 export interface Problem {

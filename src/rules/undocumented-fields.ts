@@ -2,17 +2,24 @@
  * Response fields the document does not list (e.g. the Identity's summary_status and the
  * misspelled `passthrough_verifier_type'`). They are information for the report, never failures.
  */
-import type { Operation } from './catalogue.ts';
-import type { Exchange } from '../harness/exchange.ts';
+import type { Operation } from '../core/catalogue.ts';
+import type { Exchange } from '../core/exchange.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import { isObject, successBody } from './checks/exchange-facts.ts';
 
 type Schema = Record<string, unknown>;
 
+/** A response field the document does not list, where it was seen and how often. */
+export interface UndocumentedField {
+  path: string;
+  operation: Operation;
+  count: number;
+}
+
 const RESPONSE_SCHEMA: Record<Operation, string> = { updateFiatAccount: 'fiat-account', createIdentity: 'identity' };
 
 export class UndocumentedFields {
-  private readonly seen = new Map<string, { path: string; operation: Operation; count: number }>();
+  private readonly seen = new Map<string, UndocumentedField>();
 
   constructor(private readonly schemas: SchemaRegistry) {}
 
@@ -23,7 +30,7 @@ export class UndocumentedFields {
     this.walk(body, this.schemas.schema(RESPONSE_SCHEMA[operation]), '', operation);
   }
 
-  list(): { path: string; operation: Operation; count: number }[] {
+  list(): UndocumentedField[] {
     return [...this.seen.values()].sort((a, b) => a.path.localeCompare(b.path));
   }
 

@@ -3,7 +3,7 @@
  * catalogue it breaks. This file is the list (names and rules are a contract: tests, docs and
  * `conformance self-test` use them); what each one changes lives in `deviations.ts`.
  */
-import type { RuleId } from '../rules/catalogue.ts';
+import type { RuleId } from '../core/catalogue.ts';
 
 const FAULT_LIST = [
   // Documented rules: update a fiat account

@@ -2,6 +2,7 @@
  * Readings of the API document: where the document allows more than one behaviour, the embedded
  * server can take each of them, so the harness can prove it accepts every one (no false alarms).
  */
+import { UsageError } from '../core/errors.ts';
 
 /** One choice per point the document leaves open (DESIGN section 2). */
 export interface Reading {
@@ -37,3 +38,35 @@ export const READINGS: Reading[] = [
   { ...DEFAULT_READING, metadataUpdate: 'merge' },
   { placement: 'top', rejectStatus: 422, duplicateRefId: 'same', createdStatus: 200, metadataUpdate: 'merge' },
 ];
+
+/** Readings as `key=value` with the serve command's flag names (placement=top, reject-status=422 ...). */
+export const READING_KEYS: Record<string, keyof Reading> = {
+  placement: 'placement',
+  'reject-status': 'rejectStatus',
+  'duplicate-ref-id': 'duplicateRefId',
+  'created-status': 'createdStatus',
+  'metadata-update': 'metadataUpdate',
+};
+
+export function parseReading(pairs: Record<string, string>): Partial<Reading> {
+  const reading: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(pairs)) {
+    const field = READING_KEYS[key];
+    if (!field) throw new UsageError(`unknown reading "${key}"; known: ${Object.keys(READING_KEYS).join(', ')}`);
+    const allowed = [...new Set([DEFAULT_READING[field], ...readingValues(field)])].map(String);
+    if (!allowed.includes(value)) throw new UsageError(`reading ${key} must be one of ${allowed.join(', ')}, got "${value}"`);
+    reading[field] = typeof DEFAULT_READING[field] === 'number' ? Number(value) : value;
+  }
+  return reading as Partial<Reading>;
+}
+
+function readingValues(field: keyof Reading): (string | number)[] {
+  const values: Record<keyof Reading, (string | number)[]> = {
+    placement: ['nested', 'top', 'both'],
+    rejectStatus: [400, 422],
+    duplicateRefId: ['conflict', 'same'],
+    createdStatus: [200, 201],
+    metadataUpdate: ['replace', 'merge'],
+  };
+  return values[field];
+}

@@ -6,44 +6,17 @@
 import { randomInt } from 'node:crypto';
 import { config as loadDotenv } from 'dotenv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RULES } from '../../src/rules/catalogue.ts';
-import { resolveRunConfig } from '../../src/config/run-config.ts';
-import { startTarget } from '../../src/harness/target.ts';
-import { createTransport } from '../../src/harness/transport/transport.ts';
-import { runConformance } from '../../src/harness/runner.ts';
+import { RULES } from '../../src/core/catalogue.ts';
+import { resolveRunConfig } from '../../src/run/run-config.ts';
+import { runOnce } from '../../src/run/prepare-run.ts';
 import type { ConformanceReport, ReportRule } from '../../src/report/model.ts';
 
 /** Runs the rules whose ids start with one of `prefixes` and returns the report. */
 export async function runRules(prefixes: string[]): Promise<ConformanceReport> {
   loadDotenv({ quiet: true });
   const config = resolveRunConfig([], process.env, () => randomInt(1, 2 ** 31 - 1))!;
-  const target = await startTarget(config);
-  try {
-    const transport = createTransport({
-      baseUrl: target.baseUrl,
-      auth: target.auth,
-      timeoutMs: config.timeoutMs,
-      rateLimitPerSecond: config.rateLimitPerSecond,
-      concurrency: config.concurrency,
-      maxRetries: config.maxRetries,
-    });
-    await transport.checkReachable();
-    await transport.authenticate();
-    const { report } = await runConformance(transport, {
-      baseUrl: target.baseUrl,
-      embedded: target.embedded,
-      fiatAccountIds: target.fiatAccountIds,
-      seed: config.seed,
-      profile: config.profile,
-      runs: config.runs,
-      strict: config.strict,
-      concurrentDuplicates: 10,
-      ruleFilter: prefixes,
-    });
-    return report;
-  } finally {
-    await target.close();
-  }
+  const { report } = await runOnce({ ...config, ruleFilter: prefixes });
+  return report;
 }
 
 /** Asserts that a rule passed; the failure message carries the evidence and the curl line. */
@@ -68,7 +41,7 @@ export function defineRuleSuite(title: string, prefix: string): void {
       it(`${rule.id} (§${rule.section}, ${rule.basis}) ${rule.title}`, async (context) => {
         const result = report.rules.find((r) => r.id === rule.id);
         if (result?.status === 'skipped') context.skip(result.reason);
-        if (rule.basis === 'convention' && !report.strict && result?.status === 'failed') {
+        if (result?.status === 'failed' && !result.blocking) {
           await context.annotate(`convention rule failed (fatal only with --strict): ${result.failures[0]?.message ?? ''}`);
           return;
         }

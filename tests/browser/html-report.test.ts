@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { writeReports } from '../../src/report/write-reports.ts';
 import { HOSTILE, sampleExchanges, sampleReport } from '../report/sample-report.ts';
-import { runEmbedded } from '../../src/harness/embedded-run.ts';
+import { runEmbedded } from '../../src/run/embedded-run.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const MISSING = `${CHROMIUM} is missing: install it with .ci/install-chromium (apt-get install -y chromium)`;

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { validate } from '../../src/cli/validate.ts';
 import { main } from '../../src/cli/main.ts';
-import { UsageError, type CliIO } from '../../src/cli/io.ts';
+import { type CliIO } from '../../src/cli/io.ts';
+import { UsageError } from '../../src/core/errors.ts';
 import { registry } from '../../src/schema/registry.ts';
 
 const SAMPLES = path.resolve('fixtures/samples');

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createConsoleReporter } from '../../src/report/console.ts';
-import { RULES } from '../../src/rules/catalogue.ts';
-import type { RunEvent } from '../../src/harness/events.ts';
+import { RULES } from '../../src/core/catalogue.ts';
+import type { ReportEvent } from '../../src/report/report-events.ts';
 import { FIAT_ACCOUNT_ID, sampleExchanges, sampleReport } from './sample-report.ts';
 
 /** The events a runner would emit for the sample report. */
-function events(): RunEvent[] {
+function events(): ReportEvent[] {
   const report = sampleReport();
   const exchanges = sampleExchanges();
-  const list: RunEvent[] = [{ type: 'run-start', baseUrl: report.target.baseUrl, seed: report.seed, profile: report.profile, rules: report.rules.length, fiatAccountIds: [FIAT_ACCOUNT_ID] }];
+  const list: ReportEvent[] = [{ type: 'run-start', baseUrl: report.target.baseUrl, seed: report.seed, profile: report.profile, rules: report.rules.length, fiatAccountIds: [FIAT_ACCOUNT_ID] }];
   for (const rule of report.rules) {
     list.push({ type: 'rule-start', rule: RULES.find((r) => r.id === rule.id)! });
     for (const exchange of exchanges) list.push({ type: 'exchange', exchange });

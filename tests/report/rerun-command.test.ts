@@ -1,7 +1,7 @@
 /** The re-run command printed by the console, the HTML and the Markdown summary regenerates the run. */
 import { describe, expect, it } from 'vitest';
 import { rerunCommand } from '../../src/report/rerun-command.ts';
-import { resolveRunConfig } from '../../src/config/run-config.ts';
+import { resolveRunConfig } from '../../src/run/run-config.ts';
 import { sampleReport } from './sample-report.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 
@@ -29,6 +29,6 @@ describe('rerunCommand', () => {
     const r = report({ target: { baseUrl: 'http://127.0.0.1:1', embedded: true, reading: { metadataUpdate: 'merge' } }, seed: 5, profile: 'custom', runs: 4, ruleFilter: ['id.'], strict: true });
     const argv = rerunCommand(r).split(' ').slice(2);
     const config = resolveRunConfig(argv, {}, () => 1)!;
-    expect(config).toMatchObject({ seed: 5, runs: 4, ruleFilter: ['id.'], strict: true, reading: { 'metadata-update': 'merge' } });
+    expect(config).toMatchObject({ seed: 5, runs: 4, ruleFilter: ['id.'], strict: true, reading: { metadataUpdate: 'merge' } });
   });
 });

@@ -6,8 +6,8 @@
  */
 import type { ConformanceReport, ReportFailure, ReportRule } from '../../src/report/model.ts';
 import { REPORT_VERSION } from '../../src/report/model.ts';
-import type { Exchange } from '../../src/harness/exchange.ts';
-import { RULES } from '../../src/rules/catalogue.ts';
+import type { Exchange } from '../../src/core/exchange.ts';
+import { RULES } from '../../src/core/catalogue.ts';
 
 export const BASE_URL = 'http://127.0.0.1:4010';
 export const FIAT_ACCOUNT_ID = '8d3b1c2e-7f4a-4e0b-9c51-2a6f0d9e1b37';
@@ -21,10 +21,13 @@ export const HOSTILE = {
   quotes: `"'&</pre></td>`,
 } as const;
 
-const rule = (id: string, patch: Partial<ReportRule>): ReportRule => {
+const rule = (id: string, patch: Partial<ReportRule>, strict: boolean): ReportRule => {
   const def = RULES.find((r) => r.id === id);
   if (!def) throw new Error(`fixture uses an unknown rule ${id}`);
-  return { id, operation: def.operation, section: def.section, basis: def.basis, title: def.title, status: 'passed', cases: 24, failures: [], ...patch };
+  const status = patch.status ?? 'passed';
+  // As the report builder decides it: a failure blocks when documented, or under --strict.
+  const blocking = status === 'error' || (status === 'failed' && (def.basis === 'documented' || strict));
+  return { id, operation: def.operation, section: def.section, basis: def.basis, title: def.title, status, blocking, cases: 24, failures: [], ...patch };
 };
 
 const hostileMetadata = {
@@ -89,15 +92,15 @@ const timeoutFailure: ReportFailure = {
 };
 
 /** A non-conformant report: 2 failures of a documented rule, 1 of a convention rule, 1 skipped rule. */
-export function sampleReport(): ConformanceReport {
-  const rules: ReportRule[] = RULES.map((r) => rule(r.id, {}));
+export function sampleReport({ strict = false }: { strict?: boolean } = {}): ConformanceReport {
+  const rules: ReportRule[] = RULES.map((r) => rule(r.id, {}, strict));
   // Callers mutate what they get (the redaction test leaks secrets into it): hand out copies.
   const overPairsFailure_ = structuredClone(overPairsFailure);
   const dobFailure_ = structuredClone(dobFailure);
   const timeoutFailure_ = structuredClone(timeoutFailure);
   const set = (id: string, patch: Partial<ReportRule>) => {
     const i = rules.findIndex((r) => r.id === id);
-    rules[i] = rule(id, patch);
+    rules[i] = rule(id, patch, strict);
   };
   set('fa.metadata.over-pairs-rejected', { status: 'failed', cases: 7, failures: [overPairsFailure_] });
   set('id.dob.midnight-utc', { status: 'failed', cases: 12, failures: [dobFailure_] });
@@ -111,7 +114,7 @@ export function sampleReport(): ConformanceReport {
     schemasHash: 'a3f1c9e07b5d4e2f8a6b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f60718293a4b5',
     seed: 424242,
     profile: 'standard',
-    strict: false,
+    strict,
     startedAt: '2026-01-05T10:00:00.000Z',
     durationMs: 12_345,
     summary: { verdict: 'non-conformant', rules: rules.length, passed: count('passed'), failed: count('failed'), skipped: count('skipped'), errors: count('error'), requests: 612 },

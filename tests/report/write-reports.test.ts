@@ -8,7 +8,7 @@ import { renderMarkdownSummary } from '../../src/report/markdown-summary.ts';
 import { buildHar } from '../../src/report/har.ts';
 import { registry } from '../../src/schema/registry.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
-import type { Exchange } from '../../src/harness/exchange.ts';
+import type { Exchange } from '../../src/core/exchange.ts';
 import { HOSTILE, sampleExchanges, sampleReport } from './sample-report.ts';
 import { xmlProblems } from './xml-well-formed.ts';
 
@@ -140,7 +140,7 @@ describe('junit.xml', () => {
     // id.answers is a convention rule: outside --strict its failure does not fail the run, nor CI.
     expect(xml).toMatch(new RegExp(`<testsuites [^>]*tests="${report.rules.length}" failures="2" errors="0" skipped="2" time="12.345"`));
     expect(xml).toMatch(/<skipped message="convention rule failed \(fatal only with --strict\): no answer within 10000 ms/);
-    const strictXml = renderJunit({ ...report, strict: true });
+    const strictXml = renderJunit(sampleReport({ strict: true }));
     expect(strictXml).toMatch(new RegExp(`<testsuites [^>]*failures="3" errors="0" skipped="1"`));
     expect(xml).toContain('<testcase classname="updateFiatAccount" name="fa.metadata.over-pairs-rejected Metadata with 7 or more pairs is rejected"');
     expect(xml).toContain('<failure message="7 pairs accepted (200)"');

@@ -3,8 +3,8 @@
  * fails exactly the rule that owns it (so a report names one cause per defect).
  */
 import { describe, expect, it } from 'vitest';
-import { judge } from '../../src/harness/judge.ts';
-import type { Exchange } from '../../src/harness/exchange.ts';
+import { judge } from '../../src/rules/judge.ts';
+import type { Exchange } from '../../src/core/exchange.ts';
 import { ACCOUNT_ID, exchange, fiatAccountBody, identityBody, identityRequest } from './exchange-builders.ts';
 
 const context = { fiatAccountIds: [ACCOUNT_ID], mergeMayExceedLimit: () => false };

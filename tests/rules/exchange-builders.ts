@@ -1,6 +1,6 @@
 /** Builders of recorded exchanges for the check tests: a faithful exchange, then one change. */
-import type { Exchange } from '../../src/harness/exchange.ts';
-import type { TestCase } from '../../src/harness/case.ts';
+import type { Exchange } from '../../src/core/exchange.ts';
+import type { TestCase } from '../../src/core/case.ts';
 
 export const ACCOUNT_ID = '6f1c2b1e-8a3d-4c5e-9f70-1a2b3c4d5e6f';
 

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { registry } from '../../src/schema/registry.ts';
 import { UndocumentedFields } from '../../src/rules/undocumented-fields.ts';
-import type { Exchange } from '../../src/harness/exchange.ts';
-import type { Operation } from '../../src/rules/catalogue.ts';
+import type { Exchange } from '../../src/core/exchange.ts';
+import type { Operation } from '../../src/core/catalogue.ts';
 
 const SAMPLES_DIR = path.resolve('fixtures/samples');
 const sample = (name: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(SAMPLES_DIR, `${name}.json`), 'utf8'));

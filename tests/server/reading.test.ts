@@ -1,7 +1,7 @@
 /** The readings the self-test runs: the default, each single alternative, and all alternatives at once. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_READING, READINGS, type Reading } from '../../src/server/reading.ts';
-import { parseReading } from '../../src/harness/target.ts';
+import { parseReading } from '../../src/server/reading.ts';
 
 const differences = (a: Reading, b: Reading) => (Object.keys(a) as (keyof Reading)[]).filter((k) => a[k] !== b[k]);
 

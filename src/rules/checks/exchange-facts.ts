@@ -1,6 +1,6 @@
 /** Small facts about an exchange that many checks ask. */
-import type { Exchange } from '../../harness/exchange.ts';
-import type { Operation } from '../catalogue.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import type { Operation } from '../../core/catalogue.ts';
 
 export const isOperation = (e: Exchange, op: Operation): boolean => e.testCase.operation === op;
 export const statusOf = (e: Exchange): number | undefined => e.response?.status;

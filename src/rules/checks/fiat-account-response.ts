@@ -1,7 +1,7 @@
 /** Checks of the FiatAccount returned by a successful update (sections 2.1, 2.2, 8). */
 import type { Check, Problem } from '../check.ts';
 import { pass, problem } from '../check.ts';
-import type { RuleId } from '../catalogue.ts';
+import type { RuleId } from '../../core/catalogue.ts';
 import { codePoints, dig, isObject, isRfc3339, requestBody, sameText, successBody } from './exchange-facts.ts';
 import { schemaCheck } from './schema-errors.ts';
 

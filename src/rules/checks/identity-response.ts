@@ -1,7 +1,7 @@
 /** Checks of the Identity returned by a successful create (sections 2.5, 2.6, 4.2). */
 import type { Check, Problem } from '../check.ts';
 import { pass, problem } from '../check.ts';
-import type { RuleId } from '../catalogue.ts';
+import type { RuleId } from '../../core/catalogue.ts';
 import { dig, isObject, isRfc3339, requestBody, sameText, successBody } from './exchange-facts.ts';
 import { schemaCheck } from './schema-errors.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { Check, Problem } from '../check.ts';
 import { pass } from '../check.ts';
-import type { Operation, RuleId } from '../catalogue.ts';
+import type { Operation, RuleId } from '../../core/catalogue.ts';
 import { registry } from '../../schema/registry.ts';
 import { isObject, successBody, isOperation } from './exchange-facts.ts';
 

@@ -4,8 +4,8 @@
  */
 import type { Check } from '../check.ts';
 import { pass, problem } from '../check.ts';
-import type { Operation, RuleId } from '../catalogue.ts';
-import type { Exchange } from '../../harness/exchange.ts';
+import type { Operation, RuleId } from '../../core/catalogue.ts';
+import type { Exchange } from '../../core/exchange.ts';
 import { describeStatus, is2xx, is4xx, is5xx, isOperation, statusOf } from './exchange-facts.ts';
 
 const VALID_ACCEPTED: Record<Operation, RuleId> = {

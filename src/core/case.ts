@@ -1,0 +1,28 @@
+import type { Operation, RuleId } from './catalogue.ts';
+
+/**
+ * How a case relates to the document: `valid` payloads must be accepted, `boundary` payloads sit
+ * exactly on a documented limit and must be accepted, `invalid` payloads break the rule named in
+ * `violates` and must not be accepted.
+ */
+export type Mode = 'valid' | 'boundary' | 'invalid';
+
+/** One generated request with its intent, so an oracle knows what answer is right. */
+export interface TestCase {
+  operation: Operation;
+  mode: Mode;
+  /** invalid cases: the rule this payload breaks. */
+  violates?: RuleId;
+  /** boundary cases: the limit rule this payload sits on. */
+  exercises?: RuleId;
+  /** A short human description, e.g. "metadata with 7 pairs". */
+  label: string;
+  /** The JSON body. */
+  body?: unknown;
+  /** Sent verbatim instead of `body` (malformed JSON). */
+  rawBody?: string;
+  /** updateFiatAccount: the fiat account id used in the path. */
+  fiatAccountId?: string;
+  /** Send without credentials or with a wrong token instead of the configured ones. */
+  auth?: 'none' | 'invalid';
+}

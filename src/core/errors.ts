@@ -1,0 +1,54 @@
+/**
+ * Errors meant for the user (DESIGN 4.8): one line that says what to do, never a credential.
+ * Each carries a stable `code` and the exit code of the command it ends; `exitCodeOfError` maps
+ * them in one place, so no command decides exit codes with instanceof chains.
+ */
+
+/** The CLI's exit codes (DESIGN.md section 5). */
+export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, unreachable: 3 } as const;
+
+export type ErrorCode = 'usage' | 'unknown-accounts' | 'unreachable' | 'authentication';
+
+/** An error the user can act on; anything else is a bug of ours and keeps its stack. */
+export abstract class ConformanceError extends Error {
+  abstract readonly code: ErrorCode;
+  abstract readonly exitCode: number;
+}
+
+/** A flag, a setting or an input file is wrong. */
+export class UsageError extends ConformanceError {
+  override name = 'UsageError';
+  readonly code = 'usage';
+  readonly exitCode = EXIT.usage;
+}
+
+/** The fiat account ids the user gave do not exist on the target (404 to an empty update). */
+export class UnknownAccountsError extends ConformanceError {
+  override name = 'UnknownAccountsError';
+  readonly code = 'unknown-accounts';
+  readonly exitCode = EXIT.usage;
+  constructor(readonly ids: string[]) {
+    super(
+      `the target has no fiat account ${ids.join(', ')} (HTTP 404 to an empty update): give ids of existing accounts with --fiat-account-id (or CONFORMANCE_FIAT_ACCOUNT_IDS)`,
+    );
+  }
+}
+
+/** The target or the token endpoint gave no HTTP answer: "cannot reach http://...: ECONNREFUSED". */
+export class UnreachableError extends ConformanceError {
+  override name = 'UnreachableError';
+  readonly code = 'unreachable';
+  readonly exitCode = EXIT.unreachable;
+}
+
+/** The token endpoint or the target refused the credentials, or no usable token came back. */
+export class AuthenticationError extends ConformanceError {
+  override name = 'AuthenticationError';
+  readonly code = 'authentication';
+  readonly exitCode = EXIT.unreachable;
+}
+
+/** The exit code for an error a command ends with, or undefined for a bug (rethrow it). */
+export function exitCodeOfError(error: unknown): number | undefined {
+  return error instanceof ConformanceError ? error.exitCode : undefined;
+}

@@ -1,0 +1,24 @@
+/** URL facts shared by the configuration, the transport and the embedded server's command. */
+
+/** A URL fit for a message: user info (which may hold credentials) is dropped. */
+export function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** A loopback host name or address: localhost, 127.0.0.0/8, ::1 (with or without brackets). */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
+}
+
+/** True when a base URL points at this machine. */
+export function isLoopback(baseUrl: string): boolean {
+  return isLoopbackHost(new URL(baseUrl).hostname);
+}

@@ -1,0 +1,10 @@
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  name: string;
+  version: string;
+};
+
+export const TOOL_NAME = 'conformance';
+export const TOOL_VERSION: string = pkg.version;
+export const USER_AGENT = `${TOOL_NAME}/${TOOL_VERSION} (${pkg.name}; node ${process.versions.node})`;

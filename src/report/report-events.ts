@@ -1,0 +1,16 @@
+import type { RuleDefinition } from '../core/catalogue.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { ConformanceReport, ReportRule } from './model.ts';
+
+/**
+ * The run as the reporters see it: the engine's events folded into report terms by the report
+ * builder (src/report/report-builder.ts). Reporters (console, report files) only consume these.
+ */
+export type ReportEvent =
+  | { type: 'run-start'; baseUrl: string; seed: number; profile: string; rules: number; fiatAccountIds: readonly string[] }
+  | { type: 'rule-start'; rule: RuleDefinition }
+  | { type: 'exchange'; exchange: Exchange }
+  | { type: 'rule-end'; rule: ReportRule }
+  | { type: 'run-end'; report: ConformanceReport; exchanges: Exchange[] };
+
+export type ReportListener = (event: ReportEvent) => void | Promise<void>;

@@ -1,0 +1,19 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from '../core/errors.ts';
+
+/**
+ * Parses a command's flags strictly; an unknown or malformed flag becomes one UsageError line
+ * that points at the command's help.
+ */
+export function parseCommandArgs<const O extends NonNullable<ParseArgsConfig['options']>, const P extends boolean = false>(
+  command: string,
+  argv: string[],
+  options: O,
+  allowPositionals?: P,
+) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: (allowPositionals ?? false) as P });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run \`conformance ${command} --help\` for the options`);
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * One harness run against a fresh embedded server with a given reading or fault, in process:
+ * what the self-test, the fault-matrix tests and the benchmark are made of.
+ */
+import type { FaultName } from '../server/faults.ts';
+import type { Reading } from '../server/reading.ts';
+import type { ReportListener } from '../report/report-events.ts';
+import { runConfig } from './run-config.ts';
+import { runOnce } from './prepare-run.ts';
+
+export interface EmbeddedRunOptions {
+  fault?: FaultName;
+  reading?: Partial<Reading>;
+  runs: number;
+  seed: number;
+  strict?: boolean;
+  ruleFilter?: string[];
+  listeners?: ReportListener[];
+}
+
+export function runEmbedded(options: EmbeddedRunOptions) {
+  const config = runConfig({
+    seed: options.seed,
+    profile: 'custom',
+    runs: options.runs,
+    strict: options.strict ?? false,
+    ruleFilter: options.ruleFilter ?? [],
+    reading: options.reading ?? {},
+    ...(options.fault ? { fault: options.fault } : {}),
+  });
+  return runOnce(config, options.listeners);
+}

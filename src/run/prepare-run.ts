@@ -1,0 +1,100 @@
+/**
+ * The one place a run is assembled from its config: target (remote, or the embedded server),
+ * transport, the engine's settings and the report's facts. `conformance run`, the in-process runs
+ * (self-test, fault matrix, benchmark), the vitest suites and replay all start here, so no setting
+ * is typed twice.
+ */
+import type { Exchange } from '../core/exchange.ts';
+import { createTransport, type Transport } from '../engine/transport/transport.ts';
+import { runConformance, type RunSettings } from '../engine/runner.ts';
+import { abortedReport, createReportBuilder, type RunFacts } from '../report/report-builder.ts';
+import type { ReportListener } from '../report/report-events.ts';
+import type { ConformanceReport } from '../report/model.ts';
+import { startTarget, type Target } from './target.ts';
+import type { RunConfig } from './run-config.ts';
+
+export interface PreparedRun {
+  readonly config: RunConfig;
+  readonly target: Target;
+  readonly transport: Transport;
+  /** What the engine needs. */
+  readonly settings: RunSettings;
+  /** What the report says about the run. */
+  readonly facts: RunFacts;
+  /** Every credential of the run so far (configured ones and issued tokens), for redaction. */
+  secrets(): string[];
+  /** Proves the target answers and the credentials work: throws UnreachableError / AuthenticationError. */
+  connect(): Promise<void>;
+  /** Runs every selected rule; `listeners` get the report events. Throws UnknownAccountsError / AuthenticationError. */
+  execute(listeners?: ReportListener[]): Promise<{ report: ConformanceReport; exchanges: Exchange[] }>;
+  /** The report of a run that could not start, every rule skipped. */
+  aborted(reason: string): ConformanceReport;
+  /** Stops the embedded server, if one was started. */
+  close(): Promise<void>;
+}
+
+/**
+ * How many identical creates the concurrent ref_id scenario sends: at least 10 (a race needs a
+ * crowd), more when the user allows more requests in flight, never more than 20.
+ */
+export const concurrentDuplicates = (concurrency: number): number => Math.max(10, Math.min(concurrency, 20));
+
+export async function prepareRun(config: RunConfig): Promise<PreparedRun> {
+  const target = await startTarget(config);
+  const transport = createTransport({
+    baseUrl: target.baseUrl,
+    auth: target.auth,
+    timeoutMs: config.timeoutMs,
+    rateLimitPerSecond: config.rateLimitPerSecond,
+    concurrency: config.concurrency,
+    maxRetries: config.maxRetries,
+  });
+  const settings: RunSettings = {
+    fiatAccountIds: target.fiatAccountIds,
+    seed: config.seed,
+    runs: config.runs,
+    concurrentDuplicates: concurrentDuplicates(config.concurrency),
+    ruleFilter: config.ruleFilter,
+  };
+  const facts: RunFacts = {
+    baseUrl: target.baseUrl,
+    embedded: target.embedded,
+    ...(target.reading ? { reading: target.reading } : {}),
+    fiatAccountIds: target.fiatAccountIds,
+    seed: config.seed,
+    profile: config.profile,
+    runs: config.runs,
+    strict: config.strict,
+    ruleFilter: config.ruleFilter,
+  };
+  return {
+    config,
+    target,
+    transport,
+    settings,
+    facts,
+    secrets: () => [...target.secrets, ...transport.secrets()],
+    async connect() {
+      await transport.checkReachable();
+      await transport.authenticate();
+    },
+    async execute(listeners = []) {
+      const builder = createReportBuilder(facts, listeners);
+      const { exchanges } = await runConformance(transport, settings, [builder.listener]);
+      return { report: builder.report(), exchanges };
+    },
+    aborted: (reason) => abortedReport(facts, reason),
+    close: () => target.close(),
+  };
+}
+
+/** Prepares, connects, runs and closes: a whole run in one call, for in-process callers. */
+export async function runOnce(config: RunConfig, listeners: ReportListener[] = []): Promise<{ report: ConformanceReport; exchanges: Exchange[] }> {
+  const run = await prepareRun(config);
+  try {
+    await run.connect();
+    return await run.execute(listeners);
+  } finally {
+    await run.close();
+  }
+}

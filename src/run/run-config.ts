@@ -1,0 +1,219 @@
+/**
+ * `conformance run` settings, resolved once: CLI flags over environment (`.env` through dotenv)
+ * over defaults (DESIGN 4.6). Nothing else reads the environment. Errors are UsageErrors: one
+ * line that says what to do.
+ */
+import { parseCommandArgs } from './command-args.ts';
+import { UsageError } from '../core/errors.ts';
+import { RULES } from '../core/catalogue.ts';
+import type { AuthConfig } from '../core/auth-config.ts';
+import { isLoopback } from '../core/url.ts';
+import { parseReading, type Reading } from '../server/reading.ts';
+
+import { PROFILES, type Profile } from '../engine/profiles.ts';
+
+export { PROFILES, type Profile };
+
+/** Requests per second against a remote target unless told otherwise: gentle on shared sandboxes. */
+export const REMOTE_RATE_LIMIT = 10;
+
+export interface RunConfig {
+  /** Undefined: start the embedded server. */
+  baseUrl?: string;
+  auth: AuthConfig;
+  fiatAccountIds: string[];
+  seed: number;
+  /** A profile name, or `custom` when the runs were chosen directly (self-test, fault matrix). */
+  profile: Profile | 'custom';
+  runs: number;
+  reportDir: string;
+  strict: boolean;
+  timeoutMs: number;
+  rateLimitPerSecond: number | null;
+  concurrency: number;
+  maxRetries: number;
+  ruleFilter: string[];
+  /** Embedded server only: a fault to inject and a reading of the document. */
+  fault?: string;
+  reading: Partial<Reading>;
+}
+
+/**
+ * Every setting's default, in one place: `resolveRunConfig` starts from these, and so do the
+ * in-process runs (self-test, fault matrix, benchmark) and replay.
+ */
+export const RUN_DEFAULTS = {
+  auth: { kind: 'none' },
+  fiatAccountIds: [],
+  profile: 'standard',
+  runs: PROFILES.standard,
+  reportDir: 'reports',
+  strict: false,
+  timeoutMs: 10_000,
+  rateLimitPerSecond: null,
+  concurrency: 10,
+  maxRetries: 3,
+  ruleFilter: [],
+  reading: {},
+} as const satisfies Omit<RunConfig, 'seed'>;
+
+/** A config with the defaults for everything not given. */
+export function runConfig(overrides: Partial<RunConfig> & Pick<RunConfig, 'seed'>): RunConfig {
+  return { ...RUN_DEFAULTS, fiatAccountIds: [], ruleFilter: [], reading: {}, ...overrides };
+}
+
+/** Every flag, its environment twin and its help line. */
+export const RUN_OPTIONS = {
+  'base-url': { type: 'string', env: 'CONFORMANCE_BASE_URL', help: 'target base URL (default: start the embedded reference server)' },
+  token: { type: 'string', env: 'CONFORMANCE_TOKEN', help: 'static bearer token' },
+  'auth-url': { type: 'string', env: 'CONFORMANCE_AUTH_URL', help: 'OAuth 2 token endpoint (client credentials grant)' },
+  'client-id': { type: 'string', env: 'CONFORMANCE_CLIENT_ID', help: 'OAuth 2 client id' },
+  'client-secret': { type: 'string', env: 'CONFORMANCE_CLIENT_SECRET', help: 'OAuth 2 client secret' },
+  scope: { type: 'string', env: 'CONFORMANCE_SCOPE', help: 'OAuth 2 scopes, space separated' },
+  'fiat-account-id': { type: 'string', multiple: true, env: 'CONFORMANCE_FIAT_ACCOUNT_IDS', help: 'an existing fiat account id of the target (repeat, or comma-separated in the env)' },
+  seed: { type: 'string', env: 'CONFORMANCE_SEED', help: 'seed of the run; the same seed regenerates the same cases (default: random, printed)' },
+  profile: { type: 'string', env: 'CONFORMANCE_PROFILE', help: 'random cases per rule: quick (10), standard (50, default), deep (400)' },
+  runs: { type: 'string', env: 'CONFORMANCE_RUNS', help: 'random cases per rule, overriding the profile' },
+  'report-dir': { type: 'string', env: 'CONFORMANCE_REPORT_DIR', help: 'where the reports go (default: reports)' },
+  strict: { type: 'boolean', env: 'CONFORMANCE_STRICT', help: 'a failed convention rule also fails the run' },
+  timeout: { type: 'string', env: 'CONFORMANCE_TIMEOUT_MS', help: 'per-request timeout in ms (default 10000)' },
+  'rate-limit': { type: 'string', env: 'CONFORMANCE_RATE_LIMIT', help: `requests per second; 0 = unlimited (default: unlimited on loopback, ${REMOTE_RATE_LIMIT} for remote targets)` },
+  concurrency: { type: 'string', env: 'CONFORMANCE_CONCURRENCY', help: 'requests in flight at most (default 10)' },
+  'max-retries': { type: 'string', env: 'CONFORMANCE_MAX_RETRIES', help: 'retries of a 429 answer, honouring Retry-After (default 3)' },
+  rule: { type: 'string', multiple: true, env: 'CONFORMANCE_RULES', help: 'only rules whose id starts with this (repeat, or comma-separated in the env), e.g. fa.metadata' },
+  fault: { type: 'string', env: 'CONFORMANCE_FAULT', help: 'embedded server only: inject this fault (see `conformance serve --list-faults`)' },
+  reading: { type: 'string', multiple: true, env: 'CONFORMANCE_READING', help: 'embedded server only: a reading, e.g. placement=top, reject-status=422 (repeatable)' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+} as const satisfies Record<string, { type: 'string' | 'boolean'; multiple?: boolean; env?: string; short?: string; help: string }>;
+
+export function runHelp(): string {
+  const lines = Object.entries(RUN_OPTIONS).map(([name, o]) => {
+    const flag = `--${name}${o.type === 'string' ? ' <value>' : ''}`;
+    const env = 'env' in o ? `  [${o.env}]` : '';
+    return `  ${flag.padEnd(28)} ${o.help}${env}`;
+  });
+  return ['usage: conformance run [options]', '', ...lines, '', 'Flags win over environment variables; a .env file in the working directory is read.'].join('\n');
+}
+
+export type Env = Record<string, string | undefined>;
+
+/** Parses flags and environment into a RunConfig, or throws a UsageError. Returns null for --help. */
+export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => number): RunConfig | null {
+  const { values } = parseCommandArgs('run', argv, RUN_OPTIONS);
+  if (values.help) return null;
+
+  const pick = optionPicker(values, env);
+  const list = (name: 'fiat-account-id' | 'rule' | 'reading'): string[] => {
+    const flag = values[name];
+    if (Array.isArray(flag) && flag.length) return flag.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+    return (pick(name) ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  };
+  const int = (name: keyof typeof RUN_OPTIONS, fallback: number, min = 0): number => {
+    const raw = pick(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number >= ${min}, got "${raw}"`);
+    return n;
+  };
+
+  const baseUrl = pick('base-url');
+  if (baseUrl !== undefined) checkUrl('--base-url', baseUrl);
+  const auth = resolveAuth(pick);
+  const fiatAccountIds = list('fiat-account-id');
+  const fault = pick('fault');
+  const readingPairs = Object.fromEntries(
+    list('reading').map((pair) => {
+      const [key, value] = pair.split('=');
+      if (!key || !value) throw new UsageError(`--reading takes key=value, e.g. placement=top; got "${pair}"`);
+      return [key, value];
+    }),
+  );
+
+  if (baseUrl !== undefined) {
+    if (!fiatAccountIds.length) {
+      throw new UsageError('a remote target needs at least one existing fiat account id: --fiat-account-id UUID (or CONFORMANCE_FIAT_ACCOUNT_IDS)');
+    }
+    if (auth.kind === 'none') {
+      throw new UsageError('a remote target needs credentials: --token T, or --auth-url URL --client-id ID --client-secret S');
+    }
+    if (fault || Object.keys(readingPairs).length) throw new UsageError('--fault and --reading apply to the embedded server only; drop them or drop --base-url');
+  }
+
+  const reading = parseReading(readingPairs);
+  const profileName = pick('profile') ?? RUN_DEFAULTS.profile;
+  if (!(profileName in PROFILES)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(', ')}, got "${profileName}"`);
+  const profile = profileName as Profile;
+  const seedRaw = pick('seed');
+  const seed = seedRaw === undefined ? randomSeed() : Number(seedRaw);
+  if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, got "${seedRaw}"`);
+  const loopback = baseUrl === undefined || isLoopback(baseUrl);
+  const rate = int('rate-limit', loopback ? 0 : REMOTE_RATE_LIMIT);
+
+  const ruleFilter = list('rule');
+  const unmatched = ruleFilter.filter((prefix) => !RULES.some((r) => r.id.startsWith(prefix)));
+  if (unmatched.length) {
+    throw new UsageError(`--rule ${unmatched.join(', ')} matches no rule id (ids look like fa.metadata.max-pairs-accepted or id.tax.absent-rejected; the table of a run lists them all)`);
+  }
+
+  return {
+    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    auth,
+    fiatAccountIds,
+    seed,
+    profile,
+    runs: int('runs', PROFILES[profile]),
+    reportDir: pick('report-dir') ?? RUN_DEFAULTS.reportDir,
+    strict: values.strict === true || /^(1|true|yes)$/i.test(env.CONFORMANCE_STRICT ?? ''),
+    timeoutMs: int('timeout', RUN_DEFAULTS.timeoutMs, 1),
+    rateLimitPerSecond: rate === 0 ? null : rate,
+    concurrency: int('concurrency', RUN_DEFAULTS.concurrency, 1),
+    maxRetries: int('max-retries', RUN_DEFAULTS.maxRetries),
+    ruleFilter,
+    ...(fault ? { fault } : {}),
+    reading,
+  };
+}
+
+/** Reads one option: the flag when given, else its environment twin (an empty value counts as unset). */
+export type OptionPicker = (name: keyof typeof RUN_OPTIONS) => string | undefined;
+
+export function optionPicker(values: Record<string, unknown>, env: Env): OptionPicker {
+  return (name) => {
+    const flag = values[name];
+    if (typeof flag === 'string') return flag;
+    const option = RUN_OPTIONS[name] as { env?: string };
+    const fromEnv = option.env ? env[option.env] : undefined;
+    return fromEnv === '' ? undefined : fromEnv;
+  };
+}
+
+export function resolveAuth(pick: OptionPicker): AuthConfig {
+  const token = pick('token');
+  const tokenUrl = pick('auth-url');
+  const clientId = pick('client-id');
+  const clientSecret = pick('client-secret');
+  const scope = pick('scope');
+  if (token && (tokenUrl || clientId || clientSecret)) {
+    throw new UsageError('give either --token or client credentials (--auth-url, --client-id, --client-secret), not both');
+  }
+  if (token) return { kind: 'static', token };
+  if (tokenUrl || clientId || clientSecret) {
+    const missing = [!tokenUrl && '--auth-url', !clientId && '--client-id', !clientSecret && '--client-secret'].filter(Boolean);
+    if (missing.length) throw new UsageError(`client credentials need ${missing.join(', ')} as well`);
+    checkUrl('--auth-url', tokenUrl!);
+    return { kind: 'client-credentials', tokenUrl: tokenUrl!, clientId: clientId!, clientSecret: clientSecret!, ...(scope ? { scope } : {}) };
+  }
+  return { kind: 'none' };
+}
+
+export function checkUrl(flag: string, value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${flag} is not a URL: "${value}" (expected e.g. https://sandbox.example.com)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http or https URL, got "${value}"`);
+  // A password in a URL would be written into every report and console line that names the target.
+  if (url.username || url.password) throw new UsageError(`${flag} must not carry credentials (user:password@); give them with --token or the client credentials flags`);
+}

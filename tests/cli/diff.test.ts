@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { diff } from '../../src/cli/diff.ts';
+import { main } from '../../src/cli/main.ts';
+import { type CliIO } from '../../src/cli/io.ts';
+import { UsageError } from '../../src/core/errors.ts';
+import type { ConformanceReport, ReportRule } from '../../src/report/model.ts';
+import { sampleReport } from '../report/sample-report.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'conformance-diff-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function testIO() {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = { out: (l) => out.push(l), err: (l) => err.push(l), env: {}, isTTY: false, readStdin: async () => '' };
+  return { io, out, err };
+}
+
+async function save(name: string, report: unknown): Promise<string> {
+  const file = path.join(dir, name);
+  await writeFile(file, typeof report === 'string' ? report : JSON.stringify(report));
+  return file;
+}
+
+const setStatus = (report: ConformanceReport, id: string, status: ReportRule['status']) => {
+  const rule = report.rules.find((r) => r.id === id)!;
+  rule.status = status;
+  if (status === 'passed') rule.failures = [];
+};
+
+describe('conformance diff', () => {
+  it('exit 0 with no regression: lists newly passing and still failing per section', async () => {
+    const older = sampleReport();
+    const newer = sampleReport();
+    setStatus(newer, 'id.dob.midnight-utc', 'passed');
+    const { io, out } = testIO();
+    const code = await diff([await save('a-old.json', older), await save('a-new.json', newer)], io);
+    expect(code).toBe(0);
+    const text = out.join('\n');
+    expect(text).toMatch(/§2\.6\n\s+✓ newly passing\s+id\.dob\.midnight-utc\s+failed → passed/);
+    expect(text).toMatch(/§8\n\s+still failing\s+fa\.metadata\.over-pairs-rejected\s+failed → failed\s+7 pairs accepted \(200\)/);
+    expect(out.at(-1)).toBe('0 newly failing, 1 newly passing, 2 still failing, 0 added, 0 removed: no regression');
+  });
+
+  it('exit 1 when coverage is lost: a passed rule skipped now, a skipped rule failing now', async () => {
+    const older = sampleReport();
+    const newer = sampleReport();
+    setStatus(newer, 'fa.status.enum', 'skipped');
+    const skippedBefore = older.rules.find((r) => r.status === 'skipped')!;
+    const failingNow = newer.rules.find((r) => r.id === skippedBefore.id)!;
+    failingNow.status = 'failed';
+    failingNow.failures = older.rules.find((r) => r.failures.length)!.failures;
+    const { io, out } = testIO();
+    expect(await diff([await save('c-old.json', older), await save('c-new.json', newer)], io)).toBe(1);
+    const text = out.join('\n');
+    expect(text).toMatch(/✗ not judged now\s+fa\.status\.enum\s+passed → skipped/);
+    expect(text).toMatch(new RegExp(`✗ newly failing\\s+${skippedBefore.id.replace(/\./g, '\\.')}\\s+skipped → failed`));
+    expect(out.at(-1)).toMatch(/1 no longer judged, .*: 2 regressions$/);
+  });
+
+  it('exit 1 when a passing rule fails now or an added rule fails; --json gives the same diff as data', async () => {
+    const older = sampleReport();
+    older.rules = older.rules.filter((r) => r.id !== 'id.dob.midnight-utc' && r.id !== 'fa.auth-401');
+    const newer = sampleReport();
+    setStatus(newer, 'fa.status.enum', 'failed');
+    newer.rules = newer.rules.filter((r) => r.id !== 'id.booleans');
+    const { io, out } = testIO();
+    const code = await diff([await save('b-old.json', older), await save('b-new.json', newer), '--json'], io);
+    expect(code).toBe(1);
+    const result = JSON.parse(out.join('\n'));
+    expect(result.newlyFailing.map((c: { id: string }) => c.id)).toEqual(['fa.status.enum']);
+    expect(result.added.map((c: { id: string; after: string }) => [c.id, c.after])).toEqual([
+      ['id.dob.midnight-utc', 'failed'],
+      ['fa.auth-401', 'passed'],
+    ]);
+    expect(result.removed.map((c: { id: string }) => c.id)).toEqual(['id.booleans']);
+    expect(result.regressions).toBe(2);
+    expect(result.sections.map((s: { section: string }) => s.section)).toEqual(['1', '2.1', '2.5', '2.6', '5', '8']);
+  });
+
+  it('exit 2 with one clear line for a missing file, non-JSON, or a file that is not a report', async () => {
+    const good = await save('good.json', sampleReport());
+    const cases: [string, RegExp][] = [
+      [path.join(dir, 'missing.json'), /cannot read .*missing\.json: ENOENT/],
+      [await save('broken.json', '{"rules": ['), /broken\.json is not JSON/],
+      [await save('other.json', { rules: [], hello: 1 }), /other\.json is not a valid conformance\.json report/],
+      [await save('future.json', { ...sampleReport(), reportVersion: '2.0.0' }), /version 2\.0\.0 report/],
+    ];
+    for (const [file, message] of cases) {
+      const { io, err } = testIO();
+      expect(await main(['diff', good, file], io)).toBe(2);
+      expect(err).toHaveLength(1);
+      expect(err[0]).toMatch(/^conformance diff: /);
+      expect(err[0]).toMatch(message);
+    }
+  });
+
+  it('usage problems throw UsageError', async () => {
+    const { io } = testIO();
+    await expect(diff(['only-one.json'], io)).rejects.toBeInstanceOf(UsageError);
+    await expect(diff(['a', 'b', '--bogus'], io)).rejects.toBeInstanceOf(UsageError);
+  });
+});

@@ -1,0 +1,48 @@
+/** The runner's promises: one seed regenerates one run, failures are shrunk, ref_ids carry the run tag. */
+import { describe, expect, it } from 'vitest';
+import { runEmbedded } from '../../src/run/embedded-run.ts';
+import type { Exchange } from '../../src/core/exchange.ts';
+
+/** What a run sent, without the parts that must differ between runs (ref_ids, timestamps). */
+const sent = (exchanges: Exchange[]) => {
+  // Each embedded server seeds accounts with ids of its own: name them by first appearance.
+  const accounts: string[] = [];
+  const account = (id: string) => {
+    if (!accounts.includes(id)) accounts.push(id);
+    return `account-${accounts.indexOf(id)}`;
+  };
+  return exchanges.map((e) => {
+    const path = new URL(e.request.url).pathname.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, account);
+    return `${e.request.method} ${path} ${JSON.stringify(e.request.body ?? e.request.rawBody ?? null).replace(/"ref_id":"[^"]*"/g, '"ref_id":"*"')}`;
+  });
+};
+
+describe('runner', () => {
+  it('regenerates the same cases from the same seed, and other cases from another', async () => {
+    const [a, b, c] = await Promise.all([7, 7, 8].map((seed) => runEmbedded({ runs: 5, seed, ruleFilter: ['fa.metadata', 'id.valid'] })));
+    expect(sent(a.exchanges)).toEqual(sent(b.exchanges));
+    expect(sent(a.exchanges)).not.toEqual(sent(c.exchanges));
+  });
+
+  it('tags every ref_id of a run, and no two runs share one', async () => {
+    const runs = await Promise.all([1, 1].map((seed) => runEmbedded({ runs: 3, seed, ruleFilter: ['id.valid'] })));
+    const refs = runs.map((r) => r.exchanges.map((e) => (e.request.body as { ref_id?: string } | undefined)?.ref_id).filter(Boolean) as string[]);
+    for (const list of refs) {
+      expect(list.length).toBeGreaterThan(0);
+      const tag = list[0].replace(/-\d+$/, '');
+      expect(list.every((r) => r.startsWith(tag))).toBe(true);
+    }
+    expect(refs[0].filter((r) => refs[1].includes(r))).toEqual([]);
+  });
+
+  it('shrinks a failure found by random cases to a small payload, with the replay path', async () => {
+    const { report } = await runEmbedded({ runs: 30, seed: 4, fault: 'fa-non-ascii-name-rejected', ruleFilter: ['fa.valid-accepted'] });
+    const rule = report.rules.find((r) => r.id === 'fa.valid-accepted')!;
+    expect(rule.status).toBe('failed');
+    const evidence = rule.failures[0];
+    const names = JSON.stringify((evidence.request.body as Record<string, unknown>).fiat_account_owner ?? {});
+    // Shrunk: one non-ASCII character left in a name is enough to show the fault.
+    expect(names.length).toBeLessThan(120);
+    expect(evidence.seed).toBe(4);
+  });
+});

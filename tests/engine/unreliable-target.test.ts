@@ -1,0 +1,71 @@
+/**
+ * A target that misbehaves at the transport level (drops connections, answers slowly, answers
+ * non-JSON, answers 429) is recorded, the run goes on to the end, and the report is complete.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
+import { createTransport } from '../../src/engine/transport/transport.ts';
+import { runConformance } from '../../src/engine/runner.ts';
+import { createReportBuilder } from '../../src/report/report-builder.ts';
+
+/** Forwards to the reference server, spoiling every n-th request in turn. */
+function chaosProxy(upstream: string): Promise<{ url: string; close: () => Promise<void> }> {
+  let count = 0;
+  const server = http.createServer((req, res) => {
+    count++;
+    if (count % 37 === 0) return req.socket.destroy();
+    if (count % 41 === 0) return; // never answers: the client times out
+    if (count % 43 === 0) return res.writeHead(200, { 'content-type': 'application/json' }).end('{"truncated":');
+    if (count % 47 === 0) return res.writeHead(429, { 'retry-after': '0' }).end();
+    const forward = http.request(`${upstream}${req.url}`, { method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+      }),
+    ),
+  );
+}
+
+describe('an unreliable target', () => {
+  let reference: ReferenceServer;
+  let proxy: { url: string; close: () => Promise<void> };
+  beforeAll(async () => {
+    reference = await createReferenceServer();
+    proxy = await chaosProxy(reference.baseUrl);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await reference.close();
+  });
+
+  it('is recorded as findings and the run completes', async () => {
+    const transport = createTransport({
+      baseUrl: proxy.url,
+      auth: { kind: 'static', token: reference.staticToken },
+      timeoutMs: 300,
+      rateLimitPerSecond: null,
+      concurrency: 4,
+      maxRetries: 1,
+    });
+    const builder = createReportBuilder({ baseUrl: proxy.url, embedded: false, fiatAccountIds: reference.fiatAccountIds, seed: 1, profile: 'quick', runs: 5, strict: false });
+    const { exchanges } = await runConformance(transport, { fiatAccountIds: reference.fiatAccountIds, seed: 1, runs: 5, concurrentDuplicates: 10 }, [builder.listener]);
+    const report = builder.report();
+    expect(exchanges.length).toBeGreaterThan(100);
+    expect(exchanges.some((e) => e.error?.kind === 'timeout')).toBe(true);
+    expect(exchanges.some((e) => e.error?.kind === 'connection')).toBe(true);
+    const answers = report.rules.filter((r) => r.id.endsWith('.answers'));
+    expect(answers.some((r) => r.status === 'failed')).toBe(true);
+    expect(report.rules.every((r) => ['passed', 'failed', 'skipped'].includes(r.status))).toBe(true);
+    expect(report.summary.requests).toBeGreaterThanOrEqual(exchanges.length);
+  });
+});

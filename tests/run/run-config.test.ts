@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { resolveRunConfig } from '../../src/run/run-config.ts';
+import { UsageError } from '../../src/core/errors.ts';
+
+const seed = () => 42;
+const resolve = (argv: string[], env: Record<string, string> = {}) => resolveRunConfig(argv, env, seed)!;
+const usageError = (argv: string[], env: Record<string, string> = {}) => {
+  try {
+    resolveRunConfig(argv, env, seed);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).exitCode).toBe(2);
+    return (error as Error).message;
+  }
+  throw new Error('expected a usage error');
+};
+const remote = ['--base-url', 'https://sandbox.example.com/', '--token', 't0k', '--fiat-account-id', 'a'];
+
+describe('run settings', () => {
+  it('defaults to the embedded server, the standard profile, a random seed and no rate limit', () => {
+    const c = resolve([]);
+    expect(c.baseUrl).toBeUndefined();
+    expect(c).toMatchObject({ profile: 'standard', runs: 50, seed: 42, rateLimitPerSecond: null, reportDir: 'reports', strict: false });
+  });
+
+  it('takes flags over environment over defaults', () => {
+    const env = { CONFORMANCE_SEED: '7', CONFORMANCE_PROFILE: 'deep', CONFORMANCE_REPORT_DIR: 'out' };
+    expect(resolve([], env)).toMatchObject({ seed: 7, profile: 'deep', runs: 400, reportDir: 'out' });
+    expect(resolve(['--seed', '9', '--runs', '3'], env)).toMatchObject({ seed: 9, runs: 3 });
+  });
+
+  it('reads a remote target with a token and several account ids from the environment', () => {
+    const c = resolve([], { CONFORMANCE_BASE_URL: 'https://x.example/', CONFORMANCE_TOKEN: 't', CONFORMANCE_FIAT_ACCOUNT_IDS: 'a, b' });
+    expect(c).toMatchObject({ baseUrl: 'https://x.example', fiatAccountIds: ['a', 'b'], auth: { kind: 'static', token: 't' }, rateLimitPerSecond: 10 });
+  });
+
+  it('takes client credentials', () => {
+    const c = resolve(['--base-url', 'http://127.0.0.1:9', '--fiat-account-id', 'a', '--auth-url', 'http://127.0.0.1:9/token', '--client-id', 'id', '--client-secret', 's', '--scope', 'a b']);
+    expect(c.auth).toEqual({ kind: 'client-credentials', tokenUrl: 'http://127.0.0.1:9/token', clientId: 'id', clientSecret: 's', scope: 'a b' });
+    expect(c.rateLimitPerSecond).toBeNull();
+  });
+
+  it('says what to do on usage errors', () => {
+    expect(usageError(['--frobnicate'])).toMatch(/frobnicate.*--help/);
+    expect(usageError(['--base-url', 'https://x.example', '--token', 't'])).toMatch(/--fiat-account-id/);
+    expect(usageError(['--base-url', 'not a url', '--token', 't', '--fiat-account-id', 'a'])).toMatch(/not a URL/);
+    expect(usageError(['--base-url', 'ftp://x', '--token', 't', '--fiat-account-id', 'a'])).toMatch(/http or https/);
+    expect(usageError(['--base-url', 'https://x.example', '--fiat-account-id', 'a'])).toMatch(/credentials/);
+    expect(usageError([...remote, '--client-id', 'x'])).toMatch(/either --token or client credentials/);
+    expect(usageError(['--auth-url', 'http://x/t'])).toMatch(/--client-id, --client-secret/);
+    expect(usageError(['--profile', 'huge'])).toMatch(/quick, standard, deep/);
+    expect(usageError(['--runs', '1.5'])).toMatch(/whole number/);
+    expect(usageError(['--seed', 'abc'])).toMatch(/integer/);
+    expect(usageError([...remote, '--fault', 'x'])).toMatch(/embedded server only/);
+    expect(usageError(['--reading', 'placement'])).toMatch(/key=value/);
+  });
+
+  it('returns null for --help', () => {
+    expect(resolveRunConfig(['--help'], {}, seed)).toBeNull();
+  });
+});
