@@ -18,6 +18,7 @@ import { MetadataState } from '../engine/metadata-state.ts';
 import { RefIds } from '../engine/ref-ids.ts';
 import { SCENARIOS } from '../engine/scenarios.ts';
 import type { TestCase } from '../core/case.ts';
+import { matchOperationPath, usesFiatAccount } from '../core/operations.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
 import { describeStatus } from '../rules/checks/exchange-facts.ts';
@@ -174,7 +175,7 @@ class Replayer {
   /** Another target has accounts of its own: updates go to those, except the id probes. */
   private onAccount(testCase: TestCase, ruleId: RuleId): TestCase {
     const probesId = ruleId === 'fa.unknown-id-404' || testCase.violates === 'fa.malformed-id-4xx';
-    if (testCase.operation !== 'updateFiatAccount' || probesId || !this.accountIds.length) return testCase;
+    if (!usesFiatAccount(testCase.operation) || probesId || !this.accountIds.length) return testCase;
     return { ...testCase, fiatAccountId: this.accountIds[this.accountCursor++ % this.accountIds.length] };
   }
 }
@@ -182,9 +183,7 @@ class Replayer {
 /** Rebuilds the case a failure came from: the same body, intent and account id. */
 function toTestCase(failure: ReportFailure): TestCase {
   const { request } = failure;
-  const path = new URL(request.url).pathname;
-  // Not anchored at the start: a base URL may carry a path prefix before /v2.
-  const match = /\/v2\/transfer\/fiat-accounts\/([^/]+)$/.exec(path);
+  const pathParameters = matchOperationPath(new URL(request.url).pathname, failure.case.operation);
   return {
     operation: failure.case.operation,
     mode: failure.case.mode as TestCase['mode'],
@@ -193,6 +192,6 @@ function toTestCase(failure: ReportFailure): TestCase {
     ...(failure.case.exercises ? { exercises: failure.case.exercises as RuleId } : {}),
     ...(failure.case.auth ? { auth: failure.case.auth } : {}),
     ...(request.rawBody !== undefined ? { rawBody: request.rawBody } : { body: request.body }),
-    ...(match ? { fiatAccountId: decodeURIComponent(match[1]) } : {}),
+    ...pathParameters,
   };
 }

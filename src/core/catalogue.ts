@@ -6,7 +6,9 @@
  */
 
 export type Basis = 'documented' | 'convention';
-export type Operation = 'updateFiatAccount' | 'createIdentity';
+import type { Operation } from './operations.ts';
+
+export type { Operation };
 
 export interface RuleDefinition {
   id: string;

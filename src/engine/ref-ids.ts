@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TestCase } from '../core/case.ts';
+import { OPERATIONS } from '../core/operations.ts';
 import { isObject } from '../rules/checks/exchange-facts.ts';
 
 /**
@@ -21,7 +22,7 @@ export class RefIds {
 
   /** A copy of an identity case whose object body carries a fresh ref_id (unless it is a wrong-type probe of ref_id). */
   stamp(testCase: TestCase, refId: string = this.next()): TestCase {
-    if (testCase.operation !== 'createIdentity' || !isObject(testCase.body)) return testCase;
+    if (!OPERATIONS[testCase.operation].stampsRefId || !isObject(testCase.body)) return testCase;
     if (testCase.body.ref_id !== undefined && typeof testCase.body.ref_id !== 'string') return testCase;
     return { ...testCase, body: { ...testCase.body, ref_id: refId } };
   }

@@ -8,6 +8,7 @@ import { RULES, getRule, type Operation, type RuleDefinition, type RuleId } from
 import type { CheckContext, Problem } from '../rules/check.ts';
 import { caseFamilies, type CaseFamily } from './generators/families.ts';
 import type { TestCase } from '../core/case.ts';
+import { OPERATIONS, usesFiatAccount } from '../core/operations.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Finding, RuleOutcome, RunEvent, RunListener } from './events.ts';
 import type { Transport } from './transport/transport.ts';
@@ -69,7 +70,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
 
   /** Updates go to the accounts of the pool in turn, unless the case names its own id. */
   const withAccount = (c: TestCase): TestCase => {
-    if (c.operation !== 'updateFiatAccount' || c.fiatAccountId !== undefined) return c;
+    if (!usesFiatAccount(c.operation) || c.fiatAccountId !== undefined) return c;
     const inTurn = () => settings.fiatAccountIds[accountCursor++ % settings.fiatAccountIds.length];
     return { ...c, fiatAccountId: metadata.accountFor(c.body, settings.fiatAccountIds, inTurn) };
   };
@@ -198,15 +199,12 @@ export async function runConformance(transport: Transport, settings: RunSettings
   }
 
   // Rules judged on every exchange: when one failed, look for a minimal valid payload that shows it.
-  const validFamilies: Record<Operation, CaseFamily | undefined> = {
-    updateFiatAccount: families.find((f) => f.rule === 'fa.valid-accepted'),
-    createIdentity: families.find((f) => f.rule === 'id.valid-accepted'),
-  };
+  const validFamily = (op: Operation) => families.find((f) => f.rule === OPERATIONS[op].validAcceptedRule);
   for (const rule of selected) {
     if (finished.has(rule.id)) continue;
     await emit({ type: 'rule-start', rule });
     const entry = records.get(rule.id)!;
-    const family = validFamilies[rule.operation];
+    const family = validFamily(rule.operation);
     // Under --rule no case of the operation may have been sent: send them all for this rule.
     const own = families.filter((f) => getRule(f.rule).operation === rule.operation);
     if (!own.some((f) => finished.has(f.rule))) {

@@ -2,7 +2,7 @@
  * Response fields the document does not list (e.g. the Identity's summary_status and the
  * misspelled `passthrough_verifier_type'`). They are information for the report, never failures.
  */
-import type { Operation } from '../core/catalogue.ts';
+import { OPERATIONS, type Operation } from '../core/operations.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import { isObject, successBody } from './checks/exchange-facts.ts';
@@ -16,8 +16,6 @@ export interface UndocumentedField {
   count: number;
 }
 
-const RESPONSE_SCHEMA: Record<Operation, string> = { updateFiatAccount: 'fiat-account', createIdentity: 'identity' };
-
 export class UndocumentedFields {
   private readonly seen = new Map<string, UndocumentedField>();
 
@@ -27,7 +25,7 @@ export class UndocumentedFields {
     const body = successBody(e);
     if (!body) return;
     const operation = e.testCase.operation;
-    this.walk(body, this.schemas.schema(RESPONSE_SCHEMA[operation]), '', operation);
+    this.walk(body, this.schemas.schema(OPERATIONS[operation].responseSchema), '', operation);
   }
 
   list(): UndocumentedField[] {

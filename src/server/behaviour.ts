@@ -3,10 +3,11 @@
  * faithful behaviour as default. A fault (deviations.ts) overrides a few of these members and
  * nothing else, so each defect is one small named change, not ifs scattered through handlers.
  */
+import type { Operation } from '../core/operations.ts';
 import { codePoints } from './text.ts';
 
-/** The two operations of the document. */
-export type Operation = 'update-fiat-account' | 'create-identity';
+/** The operations of the document (src/core/operations.ts). */
+export type { Operation };
 
 /**
  * What a validation error is about: the document's limits and rules are told apart from plain

@@ -10,8 +10,8 @@ import { MAX_METADATA_LENGTH } from './validation.ts';
 import { firstCodePoints, hasAstral, hasNonAscii, isCalendarDate } from './text.ts';
 
 type Body = Record<string, unknown>;
-const UPDATE: Operation = 'update-fiat-account';
-const CREATE: Operation = 'create-identity';
+const UPDATE: Operation = 'updateFiatAccount';
+const CREATE: Operation = 'createIdentity';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The objects of a FiatAccount response that may carry status and metadata (2.1 shape note). */

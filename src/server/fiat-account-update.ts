@@ -11,7 +11,7 @@ import type { Reading } from './reading.ts';
 import { isUuid } from './text.ts';
 import { violations } from './validation.ts';
 
-const OPERATION = 'update-fiat-account';
+const OPERATION = 'updateFiatAccount';
 
 export function handleFiatAccountUpdate(
   accounts: ReadonlyMap<string, FiatAccountRecord>,

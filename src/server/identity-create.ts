@@ -7,7 +7,7 @@ import type { IdentityStore } from './identity-store.ts';
 import { sendProblem } from './problem.ts';
 import { violations } from './validation.ts';
 
-const OPERATION = 'create-identity';
+const OPERATION = 'createIdentity';
 
 export async function handleIdentityCreate(identities: IdentityStore, bytes: Buffer, context: HandlerContext, res: ServerResponse): Promise<void> {
   const body = parseBodyOrRefuse(bytes, OPERATION, context, res);

@@ -58,7 +58,7 @@ type Route =
   | { kind: 'unknown' };
 
 const ALLOWED_METHOD: Record<Exclude<Route['kind'], 'unknown'>, string> = { token: 'POST', 'fiat-account': 'PUT', identities: 'POST' };
-const OPERATION_OF: Partial<Record<Route['kind'], Operation>> = { 'fiat-account': 'update-fiat-account', identities: 'create-identity' };
+const OPERATION_OF: Partial<Record<Route['kind'], Operation>> = { 'fiat-account': 'updateFiatAccount', identities: 'createIdentity' };
 
 function routeOf(pathname: string): Route {
   if (pathname === '/oauth/token') return { kind: 'token' };

@@ -4,14 +4,10 @@
  * concern), so that a fault can bend exactly one of them.
  */
 import { registry, type SchemaError } from '../schema/registry.ts';
+import { OPERATIONS } from '../core/operations.ts';
 import type { Concern, Operation, ServerBehaviour, Violation } from './behaviour.ts';
 import { isPlainObject } from './json-body.ts';
 import { isCalendarDate } from './text.ts';
-
-const SCHEMA: Record<Operation, string> = {
-  'update-fiat-account': 'update-fiat-account-request',
-  'create-identity': 'create-identity-request',
-};
 
 /** Section 8: each metadata key and value at most 100 characters. */
 export const MAX_METADATA_LENGTH = 100;
@@ -20,7 +16,7 @@ export const MAX_METADATA_LENGTH = 100;
 export function violations(operation: Operation, body: Record<string, unknown>, behaviour: ServerBehaviour): Violation[] {
   const found = [
     ...schemaViolations(operation, body),
-    ...(operation === 'update-fiat-account' ? metadataViolations(body.metadata, behaviour) : identityRuleViolations(body, behaviour)),
+    ...(operation === 'updateFiatAccount' ? metadataViolations(body.metadata, behaviour) : identityRuleViolations(body, behaviour)),
     ...behaviour.extraViolations(operation, body),
   ];
   // The schema and the server's own count may both report one limit at one place: say it once.
@@ -35,7 +31,7 @@ export function violations(operation: Operation, body: Record<string, unknown>, 
 
 function schemaViolations(operation: Operation, body: Record<string, unknown>): Violation[] {
   return registry()
-    .validate(SCHEMA[operation], operation === 'create-identity' ? withTaxRuleSettled(body) : body)
+    .validate(OPERATIONS[operation].requestSchema, operation === 'createIdentity' ? withTaxRuleSettled(body) : body)
     .map((error) => ({ concern: concernOf(operation, error), instancePath: error.instancePath, message: error.message }));
 }
 
@@ -53,11 +49,11 @@ function withTaxRuleSettled(body: Record<string, unknown>): Record<string, unkno
 /** Which rule a schema error stands for; everything not a documented limit is shape. */
 function concernOf(operation: Operation, error: SchemaError): Concern {
   const path = error.instancePath;
-  if (operation === 'update-fiat-account' && (path === '/metadata' || path.startsWith('/metadata/'))) {
+  if (operation === 'updateFiatAccount' && (path === '/metadata' || path.startsWith('/metadata/'))) {
     if (error.keyword === 'maxProperties') return 'metadata-pairs';
     if (error.keyword === 'maxLength' || error.keyword === 'propertyNames') return 'metadata-length';
   }
-  if (operation === 'create-identity' && path === '/person_details/date_of_birth' && ['format', 'pattern'].includes(error.keyword)) {
+  if (operation === 'createIdentity' && path === '/person_details/date_of_birth' && ['format', 'pattern'].includes(error.keyword)) {
     return 'date-of-birth';
   }
   return 'shape';

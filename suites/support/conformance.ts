@@ -7,6 +7,7 @@ import { randomInt } from 'node:crypto';
 import { config as loadDotenv } from 'dotenv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RULES } from '../../src/core/catalogue.ts';
+import { OPERATIONS, describeOperation, type Operation } from '../../src/core/operations.ts';
 import { resolveRunConfig } from '../../src/run/run-config.ts';
 import { runOnce } from '../../src/run/prepare-run.ts';
 import type { ConformanceReport, ReportRule } from '../../src/report/model.ts';
@@ -28,16 +29,18 @@ export function expectRulePassed(rule: ReportRule | undefined): void {
 }
 
 /**
- * Declares one vitest test per catalogue rule whose id starts with `prefix`, all judged by one
- * harness run. A failed convention rule is annotated, and fails the test only under --strict.
+ * Declares one vitest test per catalogue rule of an operation, all judged by one harness run. A
+ * failed rule that does not block the verdict (a convention rule outside --strict) is annotated,
+ * and fails the test only when it blocks.
  */
-export function defineRuleSuite(title: string, prefix: string): void {
+export function defineOperationSuite(operation: Operation): void {
+  const { rulePrefix } = OPERATIONS[operation];
   let report: ConformanceReport;
   beforeAll(async () => {
-    report = await runRules([prefix]);
+    report = await runRules([rulePrefix]);
   });
-  describe(title, () => {
-    for (const rule of RULES.filter((r) => r.id.startsWith(prefix))) {
+  describe(describeOperation(operation), () => {
+    for (const rule of RULES.filter((r) => r.operation === operation)) {
       it(`${rule.id} (§${rule.section}, ${rule.basis}) ${rule.title}`, async (context) => {
         const result = report.rules.find((r) => r.id === rule.id);
         if (result?.status === 'skipped') context.skip(result.reason);

@@ -4,6 +4,7 @@
  * records the exchange. The target's misbehaviour is data for the checks, never an exception.
  */
 import type { TestCase } from '../../core/case.ts';
+import { OPERATIONS, operationUrl } from '../../core/operations.ts';
 import type { Exchange, RecordedRequest, RecordedResponse, TransportError } from '../../core/exchange.ts';
 import type { AuthConfig } from '../../core/auth-config.ts';
 import { httpCall, type HttpOutcome } from './http-call.ts';
@@ -112,7 +113,7 @@ class HttpTransport implements Transport {
   private async sendCase(testCase: TestCase, options: { auth?: 'none' | 'invalid' } | undefined, burst: boolean): Promise<Exchange> {
     const started = Date.now();
     const startedAt = new Date(started).toISOString();
-    let request: RecordedRequest = { method: methodOf(testCase), url: urlOf(this.baseUrl, testCase), headers: {} };
+    let request: RecordedRequest = { method: OPERATIONS[testCase.operation].method, url: operationUrl(this.baseUrl, testCase), headers: {} };
     const finish = (result: { response?: RecordedResponse; error?: TransportError }): Exchange => ({
       testCase,
       request,
@@ -167,8 +168,8 @@ class HttpTransport implements Transport {
 
   /** The request on the wire (real token) and as recorded (token redacted). */
   private build(testCase: TestCase, credential: Credential): { wire: WireRequest; recorded: RecordedRequest } {
-    const url = urlOf(this.baseUrl, testCase);
-    const method = methodOf(testCase);
+    const url = operationUrl(this.baseUrl, testCase);
+    const method = OPERATIONS[testCase.operation].method;
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/json',
@@ -228,23 +229,6 @@ interface WireRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
-}
-
-function methodOf(testCase: TestCase): string {
-  return testCase.operation === 'updateFiatAccount' ? 'PUT' : 'POST';
-}
-
-/** Document section 4: both paths start with the version segment v2. */
-function urlOf(baseUrl: string, testCase: TestCase): string {
-  if (testCase.operation === 'updateFiatAccount') {
-    return `${baseUrl}/v2/transfer/fiat-accounts/${encodeURIComponent(wellFormed(testCase.fiatAccountId ?? ''))}`;
-  }
-  return `${baseUrl}/v2/identity/identities`;
-}
-
-/** encodeURIComponent throws on a lone surrogate: it goes out as U+FFFD, as any UTF-8 client sends it. */
-function wellFormed(text: string): string {
-  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,15 +3,11 @@
  * cases must be accepted, invalid ones must not be, rejections should be 4xx, nothing should be 5xx.
  */
 import type { Check } from '../check.ts';
+import { OPERATIONS, usesFiatAccount } from '../../core/operations.ts';
 import { pass, problem } from '../check.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import { describeStatus, is2xx, is4xx, is5xx, isOperation, statusOf } from './exchange-facts.ts';
-
-const VALID_ACCEPTED: Record<Operation, RuleId> = {
-  updateFiatAccount: 'fa.valid-accepted',
-  createIdentity: 'id.valid-accepted',
-};
 
 /**
  * An answer that says something about the request: not a 429 still standing after the retries
@@ -26,12 +22,12 @@ const answered = (e: Exchange): boolean => e.response !== undefined && e.error?.
 function refusedAccess(e: Exchange, pool: readonly string[]): boolean {
   const status = statusOf(e) ?? 0;
   if ([401, 403, 407, 429].includes(status)) return true;
-  return status === 404 && e.testCase.operation === 'updateFiatAccount' && pool.includes(e.testCase.fiatAccountId ?? '');
+  return status === 404 && usesFiatAccount(e.testCase.operation) && pool.includes(e.testCase.fiatAccountId ?? '');
 }
 
 /** An update aimed at an account of the pool (the unknown-id cases aim elsewhere). */
 function targetsKnownAccount(e: Exchange, ids: readonly string[]): boolean {
-  return e.testCase.operation !== 'updateFiatAccount' || ids.includes(e.testCase.fiatAccountId ?? '');
+  return !usesFiatAccount(e.testCase.operation) || ids.includes(e.testCase.fiatAccountId ?? '');
 }
 
 /** The rule under which acceptance of a well-formed case is judged. */
@@ -39,7 +35,7 @@ export function acceptanceRule(e: Exchange): RuleId | undefined {
   const c = e.testCase;
   if (c.auth) return undefined;
   if (c.mode === 'boundary') return c.exercises;
-  if (c.mode === 'valid') return VALID_ACCEPTED[c.operation];
+  if (c.mode === 'valid') return OPERATIONS[c.operation].validAcceptedRule as RuleId;
   return undefined;
 }
 
@@ -122,7 +118,7 @@ export function unknownIdCheck(rule: RuleId): Check {
     rule,
     judge(e, context) {
       const c = e.testCase;
-      if (c.operation !== 'updateFiatAccount' || c.mode !== 'valid' || c.auth || !answered(e)) return null;
+      if (!usesFiatAccount(c.operation) || c.mode !== 'valid' || c.auth || !answered(e)) return null;
       if (context.fiatAccountIds.includes(c.fiatAccountId ?? '') || c.fiatAccountId === undefined) return null;
       return statusOf(e) === 404 ? pass : problem(`${c.label}: expected 404 for an unknown id, got ${describeStatus(e)}`);
     },
