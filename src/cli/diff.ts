@@ -3,13 +3,11 @@
  * between two reports, per section of the document, plus rules added or removed. Exit 1 when
  * something regressed, 0 otherwise, 2 when a file cannot be read or is not a report.
  */
-import { readFile } from 'node:fs/promises';
 import { type CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
-import type { ConformanceReport } from '../report/model.ts';
-import { REPORT_VERSION } from '../report/model.ts';
-import { registry } from '../schema/registry.ts';
+import { oneLine } from '../core/text.ts';
+import { readReport } from '../report/read-report.ts';
 import { diffReports, type ReportDiff, type RuleChange } from '../report/report-diff.ts';
 
 const HELP = `usage: conformance diff <old conformance.json> <new conformance.json> [--json]
@@ -18,33 +16,6 @@ Compares two reports rule by rule: newly failing, newly passing, still failing, 
 and rules added or removed. --json prints the comparison as JSON.
 Exit 1 when something regressed (a rule that passed fails now, or a new rule fails), 0 otherwise,
 2 when a file cannot be read or is not a conformance report.`;
-
-const REPORT_SCHEMA = 'conformance-report';
-
-async function readReport(file: string): Promise<ConformanceReport> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${file} is not JSON (${(error as Error).message.split('\n')[0]})`);
-  }
-  const version = (data as { reportVersion?: unknown } | null)?.reportVersion;
-  if (typeof version === 'string' && version.split('.')[0] !== REPORT_VERSION.split('.')[0]) {
-    throw new UsageError(`${file} is a version ${version} report; this tool reads version ${REPORT_VERSION.split('.')[0]}.x`);
-  }
-  const errors = registry().validate(REPORT_SCHEMA, data);
-  if (errors.length) {
-    const first = errors[0];
-    throw new UsageError(`${file} is not a valid conformance.json report: ${first.instancePath || '/'} ${first.message}`);
-  }
-  return data as ConformanceReport;
-}
 
 const LABEL: Record<RuleChange['kind'], string> = {
   'newly-failing': 'newly failing',
@@ -59,7 +30,7 @@ const LABEL: Record<RuleChange['kind'], string> = {
 function changeLine(c: RuleChange, width: number): string {
   const transition = `${c.before ?? '—'} → ${c.after ?? '—'}`;
   const mark = c.regression ? '✗' : c.kind === 'newly-passing' ? '✓' : ' ';
-  const message = c.message ? `  ${c.message.replace(/\s+/g, ' ').slice(0, 120)}` : '';
+  const message = c.message ? `  ${oneLine(c.message, 120)}` : '';
   return `  ${mark} ${LABEL[c.kind].padEnd(14)}  ${c.id.padEnd(width)}  ${transition}${message}`;
 }
 

@@ -3,7 +3,6 @@
  * same target or another one, and says for each whether it still fails. For checking a fix
  * without a full run. Exit 1 when any still fails, 0 when all pass now.
  */
-import { readFile } from 'node:fs/promises';
 import { type CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
@@ -11,7 +10,8 @@ import { checkUrl, optionPicker, resolveAuth } from '../run/run-config.ts';
 import { exitCodeOfError } from '../core/errors.ts';
 import { runConfig } from '../run/run-config.ts';
 import { prepareRun } from '../run/prepare-run.ts';
-import type { ConformanceReport, ReportFailure, ReportRule } from '../report/model.ts';
+import type { ReportFailure, ReportRule } from '../report/model.ts';
+import { readReport } from '../report/read-report.ts';
 import { isRuleId, type RuleId } from '../core/catalogue.ts';
 import { judge } from '../rules/judge.ts';
 import { MetadataState } from '../engine/metadata-state.ts';
@@ -99,22 +99,6 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
   }
   io.out(`${failing.length - notPassing} passed, ${notPassing} failed`);
   return notPassing ? 1 : 0;
-}
-
-async function readReport(file: string): Promise<ConformanceReport> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  try {
-    const report = JSON.parse(text) as ConformanceReport;
-    if (!Array.isArray(report.rules) || typeof report.target?.baseUrl !== 'string') throw new Error('not a conformance report');
-    return report;
-  } catch (error) {
-    throw new UsageError(`${file} is not a conformance.json report (${(error as Error).message})`);
-  }
 }
 
 class Replayer {

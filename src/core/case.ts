@@ -26,3 +26,22 @@ export interface TestCase {
   /** Send without credentials or with a wrong token instead of the configured ones. */
   auth?: 'none' | 'invalid';
 }
+
+/** A case's intent as the reports record it (conformance.json failures, HAR entries). */
+export interface CaseIntent {
+  operation: Operation;
+  label: string;
+  mode: Mode;
+  violates?: RuleId;
+  exercises?: RuleId;
+}
+
+export function caseIntent(c: TestCase): CaseIntent {
+  return {
+    operation: c.operation,
+    label: c.label,
+    mode: c.mode,
+    ...(c.violates ? { violates: c.violates } : {}),
+    ...(c.exercises ? { exercises: c.exercises } : {}),
+  };
+}

@@ -5,6 +5,7 @@
  */
 import type { ReportListener } from './report-events.ts';
 import type { ConformanceReport, ReportRule } from './model.ts';
+import { oneLine } from '../core/text.ts';
 import { Redactor } from './redact.ts';
 import { rerunCommand } from './rerun-command.ts';
 
@@ -22,20 +23,17 @@ const PROGRESS_INTERVAL_MS = 100;
 // Cursor up one line and clear it: `out` always ends with a newline, so the progress line is the previous one.
 const REWRITE = '\u001b[1A\u001b[2K';
 
-const oneLine = (text: string, max = 120): string => {
-  const flat = text.replace(/[\u0000-\u001F\u007F-\u009F]+/g, ' ').trim();
-  const chars = [...flat];
-  return chars.length > max ? chars.slice(0, max - 1).join('') + '…' : flat;
-};
+/** Longest failure message or reason shown on a rule's line. */
+const MESSAGE_WIDTH = 120;
 
 /** The plain line of a finished rule, e.g. `  ✓ fa.status.enum  (24 cases)`. */
 export function ruleLine(rule: ReportRule): string {
   const mark = MARK[rule.status];
   if (rule.status === 'passed') return `  ${mark} ${rule.id}  (${rule.cases} ${rule.cases === 1 ? 'case' : 'cases'})`;
-  if (rule.status === 'skipped') return `  ${mark} ${rule.id}  skipped${rule.reason ? `: ${oneLine(rule.reason)}` : ''}`;
+  if (rule.status === 'skipped') return `  ${mark} ${rule.id}  skipped${rule.reason ? `: ${oneLine(rule.reason, MESSAGE_WIDTH)}` : ''}`;
   const message = rule.failures[0]?.message ?? rule.reason ?? rule.status;
   const more = rule.failures.length > 1 ? ` (+${rule.failures.length - 1} more)` : '';
-  return `  ${mark} ${rule.id}  ${oneLine(message)}${more}`;
+  return `  ${mark} ${rule.id}  ${oneLine(message, MESSAGE_WIDTH)}${more}`;
 }
 
 /** The closing line: `N passed, N failed` counting rules, then `, N skipped` / `, N errors` when any. */

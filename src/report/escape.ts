@@ -2,6 +2,7 @@
  * Escaping for the markup formats. Payloads are hostile on purpose (emoji, RTL marks, combining
  * marks, `<script>`, control characters), so every piece of data goes through one of these.
  */
+import { oneLine } from '../core/text.ts';
 
 // Characters XML 1.0 forbids outright: C0 controls other than tab/LF/CR, lone surrogates,
 // U+FFFE and U+FFFF. (C1 controls are allowed but discouraged; they are made visible below.)
@@ -46,8 +47,7 @@ export function escapeHtml(text: string): string {
 
 /** A markdown table cell: one line, pipes and markup neutralised, bounded length. */
 export function escapeMarkdownCell(text: string, max = 160): string {
-  const oneLine = makeXmlSafe(text).replace(/\s+/g, ' ').trim();
-  const cut = [...oneLine].length > max ? [...oneLine].slice(0, max - 1).join('') + '…' : oneLine;
+  const cut = oneLine(makeXmlSafe(text), max);
   return cut
     .replace(/\\/g, '\\\\')
     .replace(/\|/g, '\\|')

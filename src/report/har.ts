@@ -5,6 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Exchange } from '../core/exchange.ts';
+import { caseIntent } from '../core/case.ts';
 
 export interface HarHeader {
   name: string;
@@ -119,13 +120,7 @@ function entry(exchange: Exchange): HarEntry {
     // Only the total is measured; HAR wants the phases, so the wait carries it.
     timings: { send: 0, wait: time, receive: 0 },
     ...(error ? { _error: { kind: error.kind, message: error.message } } : !response ? { _error: { kind: 'other', message: 'no response recorded' } } : {}),
-    _case: {
-      operation: testCase.operation,
-      label: testCase.label,
-      mode: testCase.mode,
-      ...(testCase.violates ? { violates: testCase.violates } : {}),
-      ...(testCase.exercises ? { exercises: testCase.exercises } : {}),
-    },
+    _case: caseIntent(testCase),
   };
 }
 

@@ -4,6 +4,7 @@
  * suites and the fault matrix read `blocking` instead of deciding again.
  */
 import { RULES, type RuleDefinition } from '../core/catalogue.ts';
+import { caseIntent } from '../core/case.ts';
 import type { Finding, RuleOutcome, RunEvent, RunListener } from '../engine/events.ts';
 import { toCurl } from '../engine/transport/curl.ts';
 import { registry } from '../schema/registry.ts';
@@ -31,14 +32,7 @@ function toFailure(finding: Finding, seed: number): ReportFailure {
   return {
     message: problem.message,
     ...(problem.instancePath !== undefined ? { instancePath: problem.instancePath } : {}),
-    case: {
-      operation: c.operation,
-      label: c.label,
-      mode: c.mode,
-      ...(c.violates ? { violates: c.violates } : {}),
-      ...(c.exercises ? { exercises: c.exercises } : {}),
-      ...(c.auth ? { auth: c.auth } : {}),
-    },
+    case: { ...caseIntent(c), ...(c.auth ? { auth: c.auth } : {}) },
     request: exchange.request,
     ...(exchange.response ? { response: exchange.response } : {}),
     ...(exchange.error ? { error: exchange.error } : {}),

@@ -1,9 +1,10 @@
 import type { ConformanceReport } from './model.ts';
 import { PROFILES } from '../engine/profiles.ts';
+import { shellQuote } from '../engine/transport/curl.ts';
 import { DEFAULT_READING, READING_KEYS } from '../server/reading.ts';
 
-/** Keeps a value shell-safe for display: plain words as they are, anything else single-quoted. */
-const shellWord = (value: string): string => (/^[\w./:@%+=,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
+/** Keeps a value shell-safe for display: plain words as they are, anything else quoted as curl lines are. */
+const shellWord = (value: string): string => (/^[\w./:@%+=,-]+$/.test(value) ? value : shellQuote(value));
 
 /**
  * The command that runs the same cases again: same seed and number of random cases, same rules,

@@ -4,7 +4,7 @@
  * nothing else, so each defect is one small named change, not ifs scattered through handlers.
  */
 import type { Operation } from '../core/operations.ts';
-import { codePoints } from './text.ts';
+import { codePoints } from '../core/text.ts';
 
 /** The operations of the document (src/core/operations.ts). */
 export type { Operation };

@@ -1,7 +1,4 @@
-/** Text measures. The document's "characters" are Unicode code points. */
-
-/** Characters as the document counts them: code points, not bytes nor UTF-16 units. */
-export const codePoints = (text: string): number => [...text].length;
+/** Text measures. The document's "characters" are Unicode code points (core/text.ts counts them). */
 
 /** The first `max` code points of `text`. */
 export const firstCodePoints = (text: string, max: number): string => [...text].slice(0, max).join('');

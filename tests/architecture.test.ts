@@ -1,0 +1,37 @@
+/** The folders of src/ are layers that import downward only (DESIGN.md section 3). */
+import { describe, expect, it } from 'vitest';
+import { cycles, folderGraph, formatGraph } from '../scripts/import-graph.ts';
+
+/** Bottom to top. The embedded server (an independent oracle) uses core and schema only. */
+const LAYERS = ['core', 'schema', 'rules', 'engine', 'report', 'run', 'cli'];
+const SERVER_MAY_IMPORT = ['core', 'schema'];
+/** Layers that may use the embedded server: report (its reading flags), run (starts it), cli (serve). */
+const SERVER_USERS = ['report', 'run', 'cli'];
+
+describe('import graph of src/', () => {
+  const graph = folderGraph();
+
+  it('has no cycle', () => {
+    expect(cycles(graph), formatGraph(graph).join('\n')).toEqual([]);
+  });
+
+  it('finds a cycle when there is one (the check can fail)', () => {
+    const looped = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+      ['d', new Set(['a'])],
+    ]);
+    expect(cycles(looped)).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('every layer imports only layers below it, and the server only core and schema', () => {
+    expect([...graph.keys()].sort()).toEqual([...LAYERS, 'server'].sort());
+    for (const [folder, imports] of graph) {
+      const below = LAYERS.slice(0, LAYERS.indexOf(folder));
+      const allowed = folder === 'server' ? SERVER_MAY_IMPORT : SERVER_USERS.includes(folder) ? [...below, 'server'] : below;
+      const upward = [...imports].filter((to) => !allowed.includes(to));
+      expect(upward, `${folder} imports ${upward.join(', ')}`).toEqual([]);
+    }
+  });
+});
