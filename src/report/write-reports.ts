@@ -13,14 +13,26 @@ import { renderHtmlReport } from './html-report.ts';
 import { renderMarkdownSummary } from './markdown-summary.ts';
 import { buildHar } from './har.ts';
 
-/** The files written into the report folder, by writer name. */
-export const REPORT_FILES = {
-  json: 'conformance.json',
-  junit: 'junit.xml',
-  html: 'report.html',
-  markdown: 'summary.md',
-  har: 'exchanges.har',
-} as const;
+/**
+ * Every report format: its file in the report folder and how it renders the (already redacted)
+ * report and exchanges. Adding a format is adding one entry here.
+ */
+const REPORT_FORMATS = [
+  { name: 'json', file: 'conformance.json', render: (report: ConformanceReport) => renderJsonReport(report) },
+  { name: 'junit', file: 'junit.xml', render: (report: ConformanceReport) => renderJunit(report) },
+  { name: 'html', file: 'report.html', render: (report: ConformanceReport) => renderHtmlReport(report) },
+  { name: 'markdown', file: 'summary.md', render: (report: ConformanceReport) => renderMarkdownSummary(report) },
+  {
+    name: 'har',
+    file: 'exchanges.har',
+    render: (report: ConformanceReport, exchanges: () => Exchange[]) => JSON.stringify(buildHar(exchanges(), report.tool), null, 2) + '\n',
+  },
+] as const;
+
+type FormatName = (typeof REPORT_FORMATS)[number]['name'];
+
+/** The files written into the report folder, by format name. */
+export const REPORT_FILES = Object.fromEntries(REPORT_FORMATS.map((f) => [f.name, f.file])) as Record<FormatName, string>;
 
 export interface WriteReportsOptions {
   /** The configured token, client secret and every access token issued during the run. */
@@ -80,17 +92,10 @@ export async function writeReports(
   const report_ = () => (safeReport ??= redactor.value(report));
   const exchanges_ = () => (safeExchanges ??= redactor.value(exchanges));
 
-  const writers: { name: string; file: string; render: () => string }[] = [
-    { name: 'json', file: REPORT_FILES.json, render: () => renderJsonReport(report_()) },
-    { name: 'junit', file: REPORT_FILES.junit, render: () => renderJunit(report_()) },
-    { name: 'html', file: REPORT_FILES.html, render: () => renderHtmlReport(report_()) },
-    { name: 'markdown', file: REPORT_FILES.markdown, render: () => renderMarkdownSummary(report_()) },
-    { name: 'har', file: REPORT_FILES.har, render: () => JSON.stringify(buildHar(exchanges_(), report.tool), null, 2) + '\n' },
-  ];
-  for (const writer of writers) {
+  for (const writer of REPORT_FORMATS) {
     const target = path.join(dir, writer.file);
     try {
-      const text = redactor.text(writer.render());
+      const text = redactor.text(writer.render(report_(), exchanges_));
       await writeFile(target, text, 'utf8');
       written.push(target);
       if (writer.name === 'markdown' && options.stepSummaryPath) {
