@@ -5,7 +5,7 @@
  */
 import { config as loadDotenv } from 'dotenv';
 import { processIO, type CliIO } from './io.ts';
-import { UsageError } from '../core/errors.ts';
+import { exitCodeOfError } from '../core/errors.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
 
 export type Command = (argv: string[], io: CliIO) => Promise<number>;
@@ -51,10 +51,10 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   try {
     return await (await command.load())(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`conformance ${name}: ${error.message}`);
-      return error.exitCode;
-    }
-    throw error;
+    // An error meant for the user is one line and its exit code; anything else is a bug: the stack.
+    const exitCode = exitCodeOfError(error);
+    if (exitCode === undefined) throw error;
+    io.err(`conformance ${name}: ${(error as Error).message}`);
+    return exitCode;
   }
 }
