@@ -3,6 +3,13 @@
  * array; this bounds every send of a transport, wherever the calls come from (scenarios send
  * concurrent duplicates on their own).
  */
+import type { Layer } from './send.ts';
+
+/** The layer: each request holds a place in flight until its outcome is in. */
+export function concurrency(limit: ConcurrencyLimit): Layer {
+  return (next) => (request) => limit.run(() => next(request));
+}
+
 export class ConcurrencyLimit {
   private active = 0;
   private readonly waiting: (() => void)[] = [];

@@ -2,6 +2,16 @@
  * Spaces request starts at least 1000/N ms apart, whoever sends them: concurrent sends queue for
  * the next free start slot. A sandbox with a quota is then never hit faster than configured.
  */
+import type { Layer } from './send.ts';
+
+/** The layer: each request waits for its start slot. */
+export function rate(limiter: RateLimiter): Layer {
+  return (next) => async (request) => {
+    await limiter.acquire();
+    return next(request);
+  };
+}
+
 export class RateLimiter {
   private readonly intervalMs: number;
   private nextStart = 0;

@@ -1,0 +1,48 @@
+/**
+ * Bearer authentication (document section 5): puts the credential a request asks for into its
+ * Authorization header, and keeps the run's own token out of the record.
+ */
+import { UnreachableError } from '../../core/errors.ts';
+import { REDACTED } from '../../core/redaction.ts';
+import { withHeader, type Layer, type Request } from './send.ts';
+
+/**
+ * The bearer token sent for `auth: 'invalid'` cases. Made up and not a secret: it is recorded
+ * and shown in curl lines as it is, so the case can be reproduced exactly.
+ */
+export const INVALID_TOKEN = 'conformance-invalid-token-0000';
+
+/** What the recorded request shows instead of the real bearer token. */
+export const REDACTED_BEARER = `Bearer ${REDACTED}`;
+
+/** The run's own token (static, or from the token endpoint); undefined when the run sends none. */
+export type OwnToken = (() => Promise<string>) | undefined;
+
+export const withBearer = (request: Request, token: string): Request => withHeader(request, 'authorization', `Bearer ${token}`);
+
+/** The bearer token a request carries, if any. */
+export function bearerToken(request: Request): string | undefined {
+  const value = request.headers.authorization;
+  return value?.startsWith('Bearer ') ? value.slice('Bearer '.length) : undefined;
+}
+
+export function bearerAuth(ownToken: OwnToken): Layer {
+  return (next) => async (request) => {
+    if (request.auth === 'none') return next(request);
+    if (request.auth === 'invalid') return next(withBearer(request, INVALID_TOKEN));
+    if (!ownToken) return next(request);
+    let token: string;
+    try {
+      token = await ownToken();
+    } catch (error) {
+      // The token endpoint failed mid-run: this case cannot be sent, the run goes on.
+      return {
+        request: withHeader(request, 'authorization', REDACTED_BEARER),
+        error: { kind: error instanceof UnreachableError ? 'connection' : 'other', message: `no access token: ${(error as Error).message}` },
+      };
+    }
+    const outcome = await next(withBearer(request, token));
+    // Redacted here, where the token is known to be ours: also a renewed one sent further down.
+    return { ...outcome, request: withHeader(outcome.request, 'authorization', REDACTED_BEARER) };
+  };
+}

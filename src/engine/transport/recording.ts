@@ -1,0 +1,52 @@
+/**
+ * The top of the stack: turns a test case into a request (document section 4) and what came back
+ * into the Exchange the checks judge. The target's misbehaviour, and any failure to send, is
+ * recorded, never thrown.
+ */
+import type { TestCase } from '../../core/case.ts';
+import type { Exchange, RecordedRequest } from '../../core/exchange.ts';
+import { OPERATIONS, operationUrl } from '../../core/operations.ts';
+import { USER_AGENT } from '../../core/version.ts';
+import type { Outcome, Request, Send } from './send.ts';
+
+export type SendCase = (testCase: TestCase, options?: { auth?: 'none' | 'invalid' }) => Promise<Exchange>;
+
+export function recording(baseUrl: string): (next: Send) => SendCase {
+  return (next) => async (testCase, options) => {
+    const started = Date.now();
+    const method = OPERATIONS[testCase.operation].method;
+    const url = operationUrl(baseUrl, testCase);
+    const finish = (request: RecordedRequest, result: Pick<Outcome, 'response' | 'error'>): Exchange => ({
+      testCase,
+      request,
+      ...(result.response ? { response: result.response } : {}),
+      ...(result.error ? { error: result.error } : {}),
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+    });
+    let outcome: Outcome;
+    try {
+      outcome = await next(caseRequest(testCase, method, url, options?.auth ?? testCase.auth));
+    } catch (error) {
+      // A body JSON cannot hold (a BigInt) or a bug of ours: recorded, not thrown.
+      return finish({ method, url, headers: {} }, { error: { kind: 'other', message: `the request could not be sent: ${(error as Error).message}` } });
+    }
+    // The headers as the last request carried them (credentials already redacted by bearerAuth);
+    // the body as the case holds it, so the record shows JSON, not its serialization.
+    const { request } = outcome;
+    const body = testCase.rawBody !== undefined ? { rawBody: testCase.rawBody } : testCase.body !== undefined ? { body: testCase.body } : {};
+    return finish({ method: request.method, url: request.url, headers: { ...request.headers }, ...body }, outcome);
+  };
+}
+
+/** The request a case makes; throws when its body cannot be serialized. */
+function caseRequest(testCase: TestCase, method: string, url: string, auth: Request['auth']): Request {
+  const body = testCase.rawBody !== undefined ? testCase.rawBody : testCase.body !== undefined ? JSON.stringify(testCase.body) : undefined;
+  return {
+    method,
+    url,
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT },
+    ...(body !== undefined ? { body } : {}),
+    ...(auth ? { auth } : {}),
+  };
+}

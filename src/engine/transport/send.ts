@@ -1,0 +1,35 @@
+/**
+ * The shape every transport policy shares (like undici's interceptors): a `Send` takes a request
+ * and gives back its outcome, and a `Layer` wraps a Send in one policy. transport.ts stacks the
+ * layers around the one HTTP call; each layer can be tested alone with a fake `next`.
+ */
+import type { RecordedResponse, TransportError } from '../../core/exchange.ts';
+import { httpCall, type HttpRequest } from './http-call.ts';
+
+/** A request on its way down the stack. */
+export interface Request extends HttpRequest {
+  /** The credential it asks for: the run's own (absent), none, or the made-up wrong one. */
+  auth?: 'none' | 'invalid';
+}
+
+/** What came back, and for which request: a layer that resends (a renewal) answers with the last one. */
+export interface Outcome {
+  request: Request;
+  response?: RecordedResponse;
+  error?: TransportError;
+  /** The system error code when no response came (ECONNREFUSED ...), for one-line messages. */
+  code?: string;
+}
+
+export type Send = (request: Request) => Promise<Outcome>;
+export type Layer = (next: Send) => Send;
+
+/** The bottom of every stack: one request on the wire. Never throws (httpCall does not). */
+export function httpSend(timeoutMs: number): Send {
+  return async (request) => ({ request, ...(await httpCall(request, timeoutMs)) });
+}
+
+/** The request with one header set; the original is left as it was (the record may hold it). */
+export function withHeader(request: Request, name: string, value: string): Request {
+  return { ...request, headers: { ...request.headers, [name]: value } };
+}

@@ -1,0 +1,159 @@
+/**
+ * Each transport layer alone, around a fake `next`: what it changes on the way down, what it
+ * changes on the way up, and when it calls `next` again or not at all.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { bearerAuth, INVALID_TOKEN, REDACTED_BEARER, withBearer } from '../../../src/engine/transport/auth.ts';
+import { renewOn401 } from '../../../src/engine/transport/renew-on-401.ts';
+import { retry429 } from '../../../src/engine/transport/retry-429.ts';
+import { counting } from '../../../src/engine/transport/counting.ts';
+import { paidFirst } from '../../../src/engine/transport/paid-first.ts';
+import { RateLimiter, rate } from '../../../src/engine/transport/rate-limiter.ts';
+import { ConcurrencyLimit, concurrency } from '../../../src/engine/transport/concurrency-limit.ts';
+import { AuthenticationError, UnreachableError } from '../../../src/core/errors.ts';
+import { fakeSend, request, response } from './fake-send.ts';
+
+describe('bearerAuth', () => {
+  it('sends the own token and shows it redacted, also when a layer below resent with another one', async () => {
+    const next = fakeSend();
+    const outcome = await bearerAuth(async () => 'tok-1')(next)(request());
+    expect(next.calls[0].headers.authorization).toBe('Bearer tok-1');
+    expect(outcome.request.headers.authorization).toBe(REDACTED_BEARER);
+
+    const resending = vi.fn(async () => ({ request: withBearer(request(), 'tok-2'), response: response(200) }));
+    const renewed = await bearerAuth(async () => 'tok-1')(resending)(request());
+    expect(JSON.stringify(renewed)).not.toContain('tok-');
+  });
+
+  it('sends the made-up token for "invalid" and shows it as it is; nothing for "none" or without an own token', async () => {
+    const ownToken = vi.fn(async () => 'tok-1');
+    const next = fakeSend();
+    const invalid = await bearerAuth(ownToken)(next)(request('invalid'));
+    expect(invalid.request.headers.authorization).toBe(`Bearer ${INVALID_TOKEN}`);
+    await bearerAuth(ownToken)(next)(request('none'));
+    await bearerAuth(undefined)(next)(request());
+    expect(next.calls.map((r) => r.headers.authorization)).toEqual([`Bearer ${INVALID_TOKEN}`, undefined, undefined]);
+    expect(ownToken).not.toHaveBeenCalled();
+  });
+
+  it('answers for the token endpoint when no token comes: nothing is sent, the placeholder is shown', async () => {
+    const next = fakeSend();
+    const unreachable = await bearerAuth(() => Promise.reject(new UnreachableError('cannot reach the token endpoint')))(next)(request());
+    const refused = await bearerAuth(() => Promise.reject(new AuthenticationError('refused')))(next)(request());
+    expect(next.calls).toHaveLength(0);
+    expect(unreachable.error).toEqual({ kind: 'connection', message: 'no access token: cannot reach the token endpoint' });
+    expect(refused.error).toEqual({ kind: 'other', message: 'no access token: refused' });
+    expect(unreachable.request.headers.authorization).toBe(REDACTED_BEARER);
+    expect(unreachable.response).toBeUndefined();
+  });
+});
+
+describe('renewOn401', () => {
+  const own = withBearer(request(), 'tok-1');
+
+  it('renews the rejected token once and sends once more with the new one', async () => {
+    const renew = vi.fn(async () => 'tok-2');
+    const next = fakeSend(401, 200);
+    const outcome = await renewOn401(renew)(next)(own);
+    expect(renew).toHaveBeenCalledWith('tok-1');
+    expect(next.calls.map((r) => r.headers.authorization)).toEqual(['Bearer tok-1', 'Bearer tok-2']);
+    expect(outcome.response?.status).toBe(200);
+    expect(outcome.request.headers.authorization).toBe('Bearer tok-2');
+  });
+
+  it('does not loop when the new token gets a 401 too', async () => {
+    const next = fakeSend(401);
+    const outcome = await renewOn401(async () => 'tok-2')(next)(own);
+    expect(next.calls).toHaveLength(2);
+    expect(outcome.response?.status).toBe(401);
+  });
+
+  it('keeps the 401 when no new token comes, and leaves other answers and other credentials alone', async () => {
+    const failing = vi.fn(() => Promise.reject(new Error('token endpoint down')));
+    const next = fakeSend(401);
+    const kept = await renewOn401(failing)(next)(own);
+    expect(kept.response?.status).toBe(401);
+    expect(next.calls).toHaveLength(1);
+
+    const renew = vi.fn(async () => 'tok-2');
+    await renewOn401(renew)(fakeSend(401))(withBearer(request('invalid'), INVALID_TOKEN));
+    await renewOn401(renew)(fakeSend(401))(request('none'));
+    await renewOn401(renew)(fakeSend(403))(own);
+    expect(renew).not.toHaveBeenCalled();
+  });
+});
+
+describe('retry429', () => {
+  const tooMany = { response: response(429, { 'retry-after': '0' }) };
+
+  it('sends again after a 429 until another answer comes', async () => {
+    const next = fakeSend(tooMany, tooMany, 201);
+    const outcome = await retry429(2)(next)(request());
+    expect(next.calls).toHaveLength(3);
+    expect(outcome.response?.status).toBe(201);
+    expect(outcome.error).toBeUndefined();
+  });
+
+  it('keeps a 429 still standing after maxRetries and marks it rate-limited', async () => {
+    for (const [maxRetries, message] of [[1, 'still 429 Too Many Requests after 1 retry'], [3, 'still 429 Too Many Requests after 3 retries']] as const) {
+      const next = fakeSend(tooMany);
+      const outcome = await retry429(maxRetries)(next)(request());
+      expect(next.calls).toHaveLength(maxRetries + 1);
+      expect(outcome.response?.status).toBe(429);
+      expect(outcome.error).toEqual({ kind: 'rate-limited', message });
+    }
+  });
+
+  it('does not retry a failure without a response', async () => {
+    const next = fakeSend({ error: { kind: 'connection', message: 'ECONNRESET' }, code: 'ECONNRESET' });
+    const outcome = await retry429(3)(next)(request());
+    expect(next.calls).toHaveLength(1);
+    expect(outcome).toMatchObject({ error: { kind: 'connection' }, code: 'ECONNRESET' });
+  });
+});
+
+describe('counting', () => {
+  it('counts every request passed down', async () => {
+    let count = 0;
+    const send = counting(() => count++)(fakeSend());
+    await Promise.all([send(request()), send(request()), send(request())]);
+    expect(count).toBe(3);
+  });
+});
+
+describe('rate and concurrency', () => {
+  it('rate: each request waits for its own start slot', async () => {
+    const send = rate(new RateLimiter(50))(fakeSend()); // 20 ms apart
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 4 }, () => send(request())));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55); // 3 gaps of 20 ms, with timer slack
+  });
+
+  it('concurrency: a request holds its place until its outcome is in', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const slow = async (r: ReturnType<typeof request>) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      return { request: r, response: response(200) };
+    };
+    const send = concurrency(new ConcurrencyLimit(2))(slow);
+    await Promise.all(Array.from({ length: 6 }, () => send(request())));
+    expect(most).toBe(2);
+  });
+});
+
+describe('paidFirst', () => {
+  it('sends the first request straight out and every later one through the limits', async () => {
+    const direct = fakeSend();
+    const limited = fakeSend();
+    const send = paidFirst(direct)(limited);
+    await send(request());
+    await send(request());
+    await send(request());
+    expect([direct.calls.length, limited.calls.length]).toEqual([1, 2]);
+    await paidFirst(direct)(limited)(request()); // another case: its own first request
+    expect(direct.calls).toHaveLength(2);
+  });
+});

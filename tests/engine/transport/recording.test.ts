@@ -1,0 +1,70 @@
+/**
+ * The recording layer alone, around a fake `next`: the request a case makes, and the Exchange
+ * built from whatever came back, including failures to send.
+ */
+import { describe, expect, it } from 'vitest';
+import { recording } from '../../../src/engine/transport/recording.ts';
+import { withHeader } from '../../../src/engine/transport/send.ts';
+import type { TestCase } from '../../../src/core/case.ts';
+import { USER_AGENT } from '../../../src/core/version.ts';
+import { fakeSend, response } from './fake-send.ts';
+
+const update: TestCase = { operation: 'updateFiatAccount', mode: 'valid', label: 'update', body: { metadata: { k: 'v' } }, fiatAccountId: 'acc 1' };
+
+describe('recording', () => {
+  it('sends the serialized body with JSON headers and records the body as JSON', async () => {
+    const next = fakeSend(200);
+    const exchange = await recording('http://target')(next)(update);
+    expect(next.calls).toEqual([
+      {
+        method: 'PUT',
+        url: 'http://target/v2/transfer/fiat-accounts/acc%201',
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT },
+        body: '{"metadata":{"k":"v"}}',
+      },
+    ]);
+    expect(exchange.request).toEqual({ ...next.calls[0], body: { metadata: { k: 'v' } } });
+    expect(exchange.testCase).toBe(update);
+    expect(exchange.response?.status).toBe(200);
+    expect(exchange).not.toHaveProperty('error');
+    expect(Date.parse(exchange.startedAt)).not.toBeNaN();
+  });
+
+  it('sends and records rawBody verbatim', async () => {
+    const next = fakeSend(400);
+    const exchange = await recording('http://target')(next)({ ...update, body: undefined, rawBody: '{"a":' });
+    expect(next.calls[0].body).toBe('{"a":');
+    expect(exchange.request.rawBody).toBe('{"a":');
+    expect(exchange.request).not.toHaveProperty('body');
+  });
+
+  it('passes the credential asked for down, the option before the case', async () => {
+    const next = fakeSend(401);
+    await recording('http://target')(next)({ ...update, auth: 'invalid' });
+    await recording('http://target')(next)({ ...update, auth: 'invalid' }, { auth: 'none' });
+    await recording('http://target')(next)(update);
+    expect(next.calls.map((r) => r.auth)).toEqual(['invalid', 'none', undefined]);
+  });
+
+  it('records the headers of the request the outcome answers (the last one sent, as the layers below show it)', async () => {
+    const resent = async () => ({ request: withHeader({ method: 'PUT', url: 'http://target/x', headers: {} }, 'authorization', 'Bearer [REDACTED]'), response: response(200) });
+    const exchange = await recording('http://target')(resent)(update);
+    expect(exchange.request.headers).toEqual({ authorization: 'Bearer [REDACTED]' });
+  });
+
+  it('records a response and an error together (a 429 still standing)', async () => {
+    const next = fakeSend({ response: response(429), error: { kind: 'rate-limited', message: 'still 429' } });
+    const exchange = await recording('http://target')(next)(update);
+    expect(exchange.response?.status).toBe(429);
+    expect(exchange.error).toEqual({ kind: 'rate-limited', message: 'still 429' });
+  });
+
+  it('records a body JSON cannot hold as "could not be sent", without sending', async () => {
+    const next = fakeSend(200);
+    const exchange = await recording('http://target')(next)({ ...update, body: { n: 1n } });
+    expect(next.calls).toHaveLength(0);
+    expect(exchange.request).toEqual({ method: 'PUT', url: 'http://target/v2/transfer/fiat-accounts/acc%201', headers: {} });
+    expect(exchange.error?.kind).toBe('other');
+    expect(exchange.error?.message).toMatch(/^the request could not be sent: .*BigInt/);
+  });
+});
