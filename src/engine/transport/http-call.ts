@@ -6,6 +6,7 @@
 import zlib from 'node:zlib';
 import pactum from 'pactum';
 import type { RecordedResponse, TransportError } from '../../core/exchange.ts';
+import { oneLine } from '../../core/text.ts';
 
 // pactum logs failed requests with their headers (tokens included) at its default level: the
 // harness prints nothing it did not decide to print. Global on purpose: a per-spec
@@ -114,4 +115,3 @@ function failure(raw: unknown, timeoutMs: number): HttpOutcome {
   return { error: { kind: 'other', message }, ...(code ? { code } : {}) };
 }
 
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
