@@ -11,24 +11,29 @@ export type ErrorCode = 'usage' | 'unknown-accounts' | 'unreachable' | 'authenti
 
 /** An error the user can act on; anything else is a bug of ours and keeps its stack. */
 export abstract class ConformanceError extends Error {
-  abstract readonly code: ErrorCode;
-  abstract readonly exitCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly exitCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
 }
 
 /** A flag, a setting or an input file is wrong. */
 export class UsageError extends ConformanceError {
-  override name = 'UsageError';
-  readonly code = 'usage';
-  readonly exitCode = EXIT.usage;
+  constructor(message: string) {
+    super('usage', EXIT.usage, message);
+  }
 }
 
 /** The fiat account ids the user gave do not exist on the target (404 to an empty update). */
 export class UnknownAccountsError extends ConformanceError {
-  override name = 'UnknownAccountsError';
-  readonly code = 'unknown-accounts';
-  readonly exitCode = EXIT.usage;
   constructor(readonly ids: string[]) {
     super(
+      'unknown-accounts',
+      EXIT.usage,
       `the target has no fiat account ${ids.join(', ')} (HTTP 404 to an empty update): give ids of existing accounts with --fiat-account-id (or CONFORMANCE_FIAT_ACCOUNT_IDS)`,
     );
   }
@@ -36,16 +41,16 @@ export class UnknownAccountsError extends ConformanceError {
 
 /** The target or the token endpoint gave no HTTP answer: "cannot reach http://...: ECONNREFUSED". */
 export class UnreachableError extends ConformanceError {
-  override name = 'UnreachableError';
-  readonly code = 'unreachable';
-  readonly exitCode = EXIT.unreachable;
+  constructor(message: string) {
+    super('unreachable', EXIT.unreachable, message);
+  }
 }
 
 /** The token endpoint or the target refused the credentials, or no usable token came back. */
 export class AuthenticationError extends ConformanceError {
-  override name = 'AuthenticationError';
-  readonly code = 'authentication';
-  readonly exitCode = EXIT.unreachable;
+  constructor(message: string) {
+    super('authentication', EXIT.unreachable, message);
+  }
 }
 
 /** The exit code for an error a command ends with, or undefined for a bug (rethrow it). */
