@@ -8,7 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { type CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
-import { registry, type SchemaError, type SchemaRegistry } from '../schema/registry.ts';
+import { registry, type SchemaRegistry } from '../schema/registry.ts';
+import { formatSchemaError } from '../schema/format-error.ts';
 
 const HELP = `usage: conformance validate <schema> <file|->
        conformance validate --list
@@ -20,11 +21,6 @@ name is accepted too). --list prints the names with their titles.
 Exit 0 valid, 1 invalid, 2 unknown schema, unreadable file or not JSON.`;
 
 const SUFFIX = '.schema.json';
-
-/** One printed line per validation error. */
-export function formatSchemaError(error: SchemaError): string {
-  return `${error.instancePath || '(root)'}: ${error.message}${error.section ? ` [section ${error.section}]` : ''}`;
-}
 
 function schemaLines(schemas: SchemaRegistry): string[] {
   const names = [...schemas.names()].sort();

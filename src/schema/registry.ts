@@ -18,12 +18,16 @@ const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).de
 export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
 const SUFFIX = '.schema.json';
 
-/** One validation error, as data. `section` is the document section of the failing keyword's schema, when known. */
+/**
+ * One validation error, as data. `section` is the document section of the failing keyword's
+ * schema, when known; `rule` is the catalogue rule that owns the error, when that schema names one.
+ */
 export interface SchemaError {
   instancePath: string;
   keyword: string;
   message: string;
   section?: string;
+  rule?: string;
   params?: Record<string, unknown>;
 }
 
@@ -38,22 +42,31 @@ export interface SchemaRegistry {
   readonly hash: string;
 }
 
+// With verbose: true, parentSchema is the subschema holding the failing keyword: its annotations
+// say where the error comes from (x-section) and which rule owns it (x-rule).
 function toError(e: ErrorObject): SchemaError {
-  const section = (e.parentSchema as Record<string, unknown> | undefined)?.['x-section'];
+  const schema = e.parentSchema as Record<string, unknown> | undefined;
+  const section = schema?.['x-section'];
+  const rule = schema?.['x-rule'];
   return {
     instancePath: e.instancePath,
     keyword: e.keyword,
     message: e.message ?? e.keyword,
     ...(typeof section === 'string' ? { section } : {}),
+    ...(typeof rule === 'string' ? { rule } : {}),
     params: e.params as Record<string, unknown>,
   };
 }
 
 export function createRegistry(dir: string = SCHEMA_DIR): SchemaRegistry {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+  // Union types: a response metadata value is a string or an integer, and only strings have a
+  // length limit; one `type` keeps a wrong type apart from an exceeded limit.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true });
   addFormats(ajv, ['date-time', 'date', 'uuid', 'email']);
-  // The section of the API document a property comes from; annotation only.
+  // Annotations only (they never change validity): the section of the API document a subschema
+  // comes from, and the rule of the catalogue that owns the errors of a response subschema.
   ajv.addKeyword({ keyword: 'x-section', schemaType: 'string' });
+  ajv.addKeyword({ keyword: 'x-rule', schemaType: 'string' });
 
   const files = readdirSync(dir).filter((f) => f.endsWith(SUFFIX)).sort();
   const hash = createHash('sha256');

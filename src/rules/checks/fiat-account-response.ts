@@ -1,11 +1,16 @@
-/** Checks of the FiatAccount returned by a successful update (sections 2.1, 2.2, 8). */
+/**
+ * Checks of the FiatAccount returned by a successful update (sections 2.1, 2.2, 8). What the
+ * schema states (required fields, where status sits and its values, the metadata limits) is judged
+ * from its errors, tagged with their rule (x-rule in schemas/fiat-account*.schema.json); the code
+ * here judges only what a schema cannot say.
+ */
 import type { Check, Problem } from '../check.ts';
 import { pass, problem } from '../check.ts';
-import type { RuleId } from '../../core/catalogue.ts';
-import { codePoints, dig, isObject, isRfc3339, requestBody, sameText, successBody } from './exchange-facts.ts';
-import { schemaCheck } from './schema-errors.ts';
+import type { Operation, RuleId } from '../../core/catalogue.ts';
+import { dig, isObject, isRfc3339, requestBody, sameText, successBody } from './exchange-facts.ts';
+import { schemaCheck, schemaRuleCheck } from './schema-errors.ts';
 
-const FIAT_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'];
+const UPDATE: Operation = 'updateFiatAccount';
 
 /** Where the document allows status and metadata to sit (2.1 shape note). */
 const PLACEMENTS: string[][] = [[], ['fiat_network_instructions'], ['fiat_account_owner', 'fiat_network_instructions']];
@@ -28,39 +33,24 @@ function onUpdate(rule: RuleId, judge: (body: Record<string, unknown>, request: 
   };
 }
 
+/**
+ * The timestamps the schema tags with fa.timestamps.rfc3339. Each of ajv's date-time and
+ * isRfc3339 takes what the other refuses (ajv a space for the T and an offset without its colon,
+ * isRfc3339 a leap second at another time than 23:59:60 UTC), so a timestamp must pass both.
+ */
 const TIMESTAMPS = ['created_at', 'updated_at'];
 
 export const fiatAccountChecks: Check[] = [
-  schemaCheck('fa.response.schema', 'updateFiatAccount', 'fiat-account', [
-    /\/status\|/, // status values: fa.status.enum
-    /^\|(required|anyOf)\|/, // root-level required/anyOf: fa.response.required and fa.status.present
-    /^\/(created_at|updated_at)\|/, // timestamps: fa.timestamps.rfc3339
-    /\/metadata(\/|\|)/, // metadata limits: fa.response.metadata-limits
-    /^\/fiat_account_owner(\/fiat_network_instructions)?\|(required|anyOf)\|/,
-  ]),
-  onUpdate('fa.response.required', (body) => {
-    const missing = ['id', 'created_at'].filter((k) => body[k] === undefined);
-    if (dig(body, 'fiat_network_instructions') === undefined && dig(body, 'fiat_account_owner', 'fiat_network_instructions') === undefined) {
-      missing.push('fiat_network_instructions (top level or in fiat_account_owner)');
-    }
-    return missing.length ? problem(`required field(s) missing: ${missing.join(', ')}`) : pass;
-  }),
-  onUpdate('fa.status.present', (body) =>
-    placed(body, 'status').length ? pass : problem('status is neither at the top level nor inside fiat_network_instructions'),
-  ),
-  onUpdate('fa.status.enum', (body) =>
-    placed(body, 'status').flatMap(({ path, value }) =>
-      FIAT_STATUSES.includes(value as string) ? [] : problem(`${path} is ${JSON.stringify(value)}, not one of ${FIAT_STATUSES.join(', ')}`, path),
-    ),
-  ),
-  onUpdate('fa.timestamps.rfc3339', (body) =>
+  schemaCheck('fa.response.schema', UPDATE),
+  schemaRuleCheck('fa.response.required', UPDATE),
+  schemaRuleCheck('fa.status.present', UPDATE),
+  schemaRuleCheck('fa.status.enum', UPDATE),
+  schemaRuleCheck('fa.timestamps.rfc3339', UPDATE, (body) =>
     TIMESTAMPS.filter((k) => body[k] !== undefined && !isRfc3339(body[k])).flatMap((k) =>
       problem(`/${k} is ${JSON.stringify(body[k])}, not an RFC 3339 timestamp with an offset`, `/${k}`),
     ),
   ),
-  onUpdate('fa.response.metadata-limits', (body) =>
-    placed(body, 'metadata').flatMap(({ path, value }) => metadataLimitProblems(path, value)),
-  ),
+  schemaRuleCheck('fa.response.metadata-limits', UPDATE),
   onUpdate('fa.response.id-matches-path', (body, _request, pathId) =>
     body.id === undefined || body.id === pathId ? pass : problem(`response id ${JSON.stringify(body.id)} differs from the path id ${pathId}`, '/id'),
   ),
@@ -72,20 +62,6 @@ export const fiatAccountChecks: Check[] = [
     return updated >= created ? pass : problem(`updated_at ${String(body.updated_at)} is before created_at ${String(body.created_at)}`, '/updated_at');
   }),
 ];
-
-function metadataLimitProblems(path: string, metadata: unknown): Problem[] {
-  if (!isObject(metadata)) return [];
-  const entries = Object.entries(metadata);
-  const problems: Problem[] = [];
-  if (entries.length > 6) problems.push({ message: `${path} holds ${entries.length} pairs (at most 6)`, instancePath: path });
-  for (const [key, value] of entries) {
-    if (codePoints(key) > 100) problems.push({ message: `${path} key of ${codePoints(key)} characters (at most 100)`, instancePath: path });
-    if (typeof value === 'string' && codePoints(value) > 100) {
-      problems.push({ message: `${path}/${key} value of ${codePoints(value)} characters (at most 100)`, instancePath: `${path}/${key}` });
-    }
-  }
-  return problems;
-}
 
 /**
  * Owner names sent come back; every metadata pair sent is in the response (replace or merge).

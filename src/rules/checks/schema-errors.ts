@@ -1,14 +1,32 @@
 /**
- * The schema check for a whole response, minus the errors that a more specific rule owns, so
- * that one defect fails one rule (a lowercase status fails the enum rule, not also the schema rule).
+ * The schema errors of a success response, split by rule so that one defect fails one rule: an
+ * error whose failing subschema carries `x-rule` belongs to that rule (a lowercase status fails
+ * the enum rule), and the response-schema rule takes the errors that carry none.
  */
 import type { Check, Problem } from '../check.ts';
 import { pass } from '../check.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
-import { registry } from '../../schema/registry.ts';
-import { isObject, successBody, isOperation } from './exchange-facts.ts';
+import { OPERATIONS } from '../../core/operations.ts';
+import { registry, type SchemaError } from '../../schema/registry.ts';
+import { formatSchemaError } from '../../schema/format-error.ts';
+import { isObject, isOperation, requestBody, successBody } from './exchange-facts.ts';
 
-export function schemaCheck(rule: RuleId, operation: Operation, schemaName: string, ownedElsewhere: RegExp[]): Check {
+/** The errors of the operation's response schema for a body. */
+export const responseErrors = (operation: Operation, body: unknown): SchemaError[] =>
+  registry().validate(OPERATIONS[operation].responseSchema, body);
+
+/** One problem per line: combinator branches and shared schemas can report one failure twice. */
+function problemsOf(errors: SchemaError[]): Problem[] {
+  const byLine = new Map<string, Problem>();
+  for (const error of errors) {
+    const message = formatSchemaError(error);
+    if (!byLine.has(message)) byLine.set(message, { message, instancePath: error.instancePath });
+  }
+  return [...byLine.values()];
+}
+
+/** The response-schema rule: a success that is not a JSON object, or errors that no rule claims. */
+export function schemaCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
     judge(e) {
@@ -20,17 +38,39 @@ export function schemaCheck(rule: RuleId, operation: Operation, schemaName: stri
       }
       const body = successBody(e);
       if (!body) return null;
-      const problems: Problem[] = registry()
-        .validate(schemaName, body)
-        .filter((err) => {
-          const where = `${err.instancePath}|${err.keyword}|${String(err.params?.missingProperty ?? '')}`;
-          return !ownedElsewhere.some((pattern) => pattern.test(where));
-        })
-        .map((err) => ({
-          message: `${err.instancePath || '(root)'} ${err.message}${err.section ? ` [section ${err.section}]` : ''}`,
-          instancePath: err.instancePath,
-        }));
+      const problems = problemsOf(responseErrors(operation, body).filter((error) => error.rule === undefined));
       return problems.length ? problems : pass;
     },
   };
+}
+
+/** What a rule adds to its tagged errors: null when the exchange says nothing about the rule. */
+type MoreJudge = (body: Record<string, unknown>, request: Record<string, unknown>) => Problem[] | null;
+
+const judgedByTagChecks = new WeakSet<Check>();
+
+/** True for a check built by `schemaRuleCheck` (tests prove the schemas tag its rule). */
+export const judgedByTag = (check: Check): boolean => judgedByTagChecks.has(check);
+
+/**
+ * A rule judged from the response-schema errors tagged with its id. `more` judges what the schema
+ * cannot say; its problems stand in for tagged errors at the same path (their messages say more).
+ */
+export function schemaRuleCheck(rule: RuleId, operation: Operation, more?: MoreJudge): Check {
+  const check: Check = {
+    rule,
+    judge(e) {
+      if (!isOperation(e, operation)) return null;
+      const body = successBody(e);
+      if (!body) return null;
+      const extra = more ? more(body, requestBody(e)) : [];
+      if (extra === null) return null;
+      const covered = new Set(extra.map((p) => p.instancePath));
+      const tagged = problemsOf(responseErrors(operation, body).filter((error) => error.rule === rule));
+      const problems = [...extra, ...tagged.filter((p) => !covered.has(p.instancePath))];
+      return problems.length ? problems : pass;
+    },
+  };
+  judgedByTagChecks.add(check);
+  return check;
 }
