@@ -81,11 +81,10 @@ export async function runConformance(transport: Transport, settings: RunSettings
     const entry = records.get(rule);
     if (!entry) return;
     entry.cases += 1;
-    for (const problem of problems) {
-      const finding: Finding = { problem, exchange, ...(path ? { path } : {}) };
-      if (front) entry.findings.unshift(finding);
-      else if (entry.findings.length < MAX_FAILURES_PER_RULE) entry.findings.push(finding);
-    }
+    const found = problems.map((problem): Finding => ({ problem, exchange, ...(path ? { path } : {}) }));
+    // The minimal counterexample goes in front, its problems in the order the checks gave them.
+    if (front) entry.findings.unshift(...found);
+    else entry.findings.push(...found);
     if (entry.findings.length > MAX_FAILURES_PER_RULE) entry.findings.length = MAX_FAILURES_PER_RULE;
   };
 

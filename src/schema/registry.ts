@@ -29,6 +29,8 @@ export interface SchemaError {
   section?: string;
   rule?: string;
   params?: Record<string, unknown>;
+  /** The value that failed the keyword. */
+  data?: unknown;
 }
 
 export interface SchemaRegistry {
@@ -44,6 +46,8 @@ export interface SchemaRegistry {
 
 // With verbose: true, parentSchema is the subschema holding the failing keyword: its annotations
 // say where the error comes from (x-section) and which rule owns it (x-rule).
+const COMBINATORS = new Set(['anyOf', 'oneOf']);
+
 function toError(e: ErrorObject): SchemaError {
   const schema = e.parentSchema as Record<string, unknown> | undefined;
   const section = schema?.['x-section'];
@@ -51,10 +55,13 @@ function toError(e: ErrorObject): SchemaError {
   return {
     instancePath: e.instancePath,
     keyword: e.keyword,
-    message: e.message ?? e.keyword,
+    // A failed anyOf says only "must match a schema in anyOf": its description says what was wanted.
+    message: COMBINATORS.has(e.keyword) && typeof schema?.description === 'string' ? schema.description : (e.message ?? e.keyword),
     ...(typeof section === 'string' ? { section } : {}),
     ...(typeof rule === 'string' ? { rule } : {}),
     params: e.params as Record<string, unknown>,
+    // verbose: the value that failed, so a finding can say what came back.
+    ...(e.data !== undefined ? { data: e.data } : {}),
   };
 }
 

@@ -15,11 +15,20 @@ import { isObject, isOperation, requestBody, successBody } from './exchange-fact
 export const responseErrors = (operation: Operation, body: unknown): SchemaError[] =>
   registry().validate(OPERATIONS[operation].responseSchema, body);
 
+/** For a value outside an enum: what came back and what is allowed (ajv's message says neither). */
+function enumDetail(error: SchemaError): string {
+  const allowed = error.params?.allowedValues;
+  if (error.keyword !== 'enum' || !Array.isArray(allowed)) return '';
+  return `: got ${JSON.stringify(error.data)}, allowed ${allowed.map(String).join(', ')}`;
+}
+
 /** One problem per line: combinator branches and shared schemas can report one failure twice. */
 function problemsOf(errors: SchemaError[]): Problem[] {
   const byLine = new Map<string, Problem>();
-  for (const error of errors) {
-    const message = formatSchemaError(error);
+  // A failed anyOf first: it says what was wanted; its branches' errors follow as detail.
+  const ordered = [...errors].sort((a, b) => Number(b.keyword === 'anyOf') - Number(a.keyword === 'anyOf'));
+  for (const error of ordered) {
+    const message = formatSchemaError(error) + enumDetail(error);
     if (!byLine.has(message)) byLine.set(message, { message, instancePath: error.instancePath });
   }
   return [...byLine.values()];
