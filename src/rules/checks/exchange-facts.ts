@@ -60,5 +60,3 @@ export const describeStatus = (e: Exchange): string =>
 export const sameText = (a: unknown, b: unknown): boolean =>
   typeof a === 'string' && typeof b === 'string' ? a.normalize('NFC') === b.normalize('NFC') : Object.is(a, b);
 
-/** Characters as the document counts them: Unicode code points. */
-export const codePoints = (s: string): number => [...s].length;
