@@ -1,7 +1,7 @@
 /**
  * The runner: sends every family of cases through the transport, judges each exchange with all
  * checks, shrinks failures with fast-check against the live target, runs the stateful scenarios
- * and turns it all into a verdict per rule. It emits events; the console and reporters consume them.
+ * and gathers an outcome per rule. It emits events; src/report folds them into the verdict and the reports.
  */
 import fc from 'fast-check';
 import { RULES, getRule, type Operation, type RuleDefinition, type RuleId } from '../core/catalogue.ts';
@@ -13,6 +13,7 @@ import type { Exchange } from '../core/exchange.ts';
 import type { Finding, RuleOutcome, RunEvent, RunListener } from './events.ts';
 import type { Transport } from './transport/transport.ts';
 import { AuthenticationError, UnknownAccountsError } from '../core/errors.ts';
+import { notifyAll } from '../core/notify.ts';
 import { judge } from '../rules/judge.ts';
 import { MetadataState } from './metadata-state.ts';
 import { RefIds } from './ref-ids.ts';
@@ -57,15 +58,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
     fiatAccountIds: settings.fiatAccountIds,
     mergeMayExceedLimit: (e) => metadata.mergeMayExceedLimit(e),
   };
-  const emit = async (event: RunEvent) => {
-    for (const listener of listeners) {
-      try {
-        await listener(event);
-      } catch {
-        // A failing listener must not take the run or the other listeners down (DESIGN 4.5).
-      }
-    }
-  };
+  const emit = (event: RunEvent) => notifyAll(listeners, event);
   let accountCursor = 0;
 
   /** Updates go to the accounts of the pool in turn, unless the case names its own id. */

@@ -5,6 +5,7 @@
  */
 import { RULES, type RuleDefinition } from '../core/catalogue.ts';
 import { caseIntent } from '../core/case.ts';
+import { notifyAll } from '../core/notify.ts';
 import type { Finding, RuleOutcome, RunEvent, RunListener } from '../engine/events.ts';
 import { toCurl } from '../engine/transport/curl.ts';
 import { registry } from '../schema/registry.ts';
@@ -122,15 +123,7 @@ export function abortedReport(facts: RunFacts, reason: string): ConformanceRepor
  */
 export function createReportBuilder(facts: RunFacts, listeners: ReportListener[] = []): { listener: RunListener; report(): ConformanceReport } {
   let finished: ConformanceReport | undefined;
-  const emit = async (event: ReportEvent) => {
-    for (const listener of listeners) {
-      try {
-        await listener(event);
-      } catch {
-        // A failing reporter must not take the run or the other reporters down.
-      }
-    }
-  };
+  const emit = (event: ReportEvent) => notifyAll(listeners, event);
   const listener = async (event: RunEvent): Promise<void> => {
     switch (event.type) {
       case 'run-start':
