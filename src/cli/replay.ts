@@ -5,10 +5,8 @@
  */
 import { type CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
-import { UsageError } from '../core/errors.ts';
-import { checkUrl, optionPicker, resolveAuth } from '../run/run-config.ts';
-import { exitCodeOfError } from '../core/errors.ts';
-import { runConfig } from '../run/run-config.ts';
+import { UsageError, exitCodeOfError } from '../core/errors.ts';
+import { checkUrl, optionPicker, resolveAuth, runConfig } from '../run/run-config.ts';
 import { prepareRun } from '../run/prepare-run.ts';
 import type { ReportFailure, ReportRule } from '../report/model.ts';
 import { readReport } from '../report/read-report.ts';
