@@ -1,7 +1,6 @@
 import type fc from 'fast-check';
-import type { RuleId } from '../../core/catalogue.ts';
+import type { Operation, RuleId } from '../../core/catalogue.ts';
 import type { Mode, TestCase } from '../../core/case.ts';
-import type { Operation } from '../../core/catalogue.ts';
 
 /**
  * The cases of one rule: deterministic examples that always run (the exact boundaries), and an
