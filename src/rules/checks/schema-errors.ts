@@ -11,9 +11,15 @@ import { registry, type SchemaError } from '../../schema/registry.ts';
 import { formatSchemaError } from '../../schema/format-error.ts';
 import { isObject, isOperation, requestBody, successBody } from './exchange-facts.ts';
 
+/** Every check of an exchange reads the same body: validate it once, not once per tagged rule. */
+const validated = new WeakMap<object, SchemaError[]>();
+
 /** The errors of the operation's response schema for a body. */
-export const responseErrors = (operation: Operation, body: unknown): SchemaError[] =>
-  registry().validate(OPERATIONS[operation].responseSchema, body);
+export function responseErrors(operation: Operation, body: Record<string, unknown>): SchemaError[] {
+  let errors = validated.get(body);
+  if (!errors) validated.set(body, (errors = registry().validate(OPERATIONS[operation].responseSchema, body)));
+  return errors;
+}
 
 /** For a value outside an enum: what came back and what is allowed (ajv's message says neither). */
 function enumDetail(error: SchemaError): string {
