@@ -33,3 +33,9 @@ export interface Exchange {
   startedAt: string;
   durationMs: number;
 }
+
+/** The text a body goes out as: a raw (malformed) body verbatim, else the JSON; undefined for none. */
+export function bodyText(holder: { body?: unknown; rawBody?: string }): string | undefined {
+  if (holder.rawBody !== undefined) return holder.rawBody;
+  return holder.body !== undefined ? JSON.stringify(holder.body) : undefined;
+}

@@ -5,6 +5,7 @@
  * one entry here plus its schemas, case families and checks.
  */
 import type { TestCase } from './case.ts';
+import type { RuleId } from './catalogue.ts';
 
 export type Operation = 'updateFiatAccount' | 'createIdentity';
 
@@ -21,7 +22,7 @@ export interface OperationSpec {
   /** The rule ids of the operation start with this. */
   rulePrefix: string;
   /** The rule under which a valid request must be accepted. */
-  validAcceptedRule: string;
+  validAcceptedRule: RuleId;
   /** The runner stamps a fresh ref_id into each object body (the run tag keeps runs apart). */
   stampsRefId: boolean;
 }

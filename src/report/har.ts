@@ -4,7 +4,7 @@
  * and an `_error` field, as browsers record aborted requests.
  */
 import { STATUS_CODES } from 'node:http';
-import type { Exchange } from '../core/exchange.ts';
+import { bodyText, type Exchange } from '../core/exchange.ts';
 import { caseIntent } from '../core/case.ts';
 
 export interface HarHeader {
@@ -63,15 +63,9 @@ function queryString(url: string): HarHeader[] {
   }
 }
 
-function requestBody(exchange: Exchange): string | undefined {
-  if (exchange.request.rawBody !== undefined) return exchange.request.rawBody;
-  if (exchange.request.body !== undefined) return JSON.stringify(exchange.request.body);
-  return undefined;
-}
-
 function entry(exchange: Exchange): HarEntry {
   const { request, response, error, testCase } = exchange;
-  const body = requestBody(exchange);
+  const body = bodyText(exchange.request);
   const time = Math.max(0, exchange.durationMs);
   return {
     startedDateTime: exchange.startedAt,

@@ -7,8 +7,6 @@
 
 import { REDACTED } from '../core/redaction.ts';
 
-export { REDACTED };
-
 /** Header names whose values are credentials whatever they hold. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 /** JSON / form fields of OAuth token requests and responses. */

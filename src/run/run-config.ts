@@ -12,8 +12,6 @@ import { parseReading, type Reading } from '../server/reading.ts';
 
 import { PROFILES, type Profile } from '../engine/profiles.ts';
 
-export { PROFILES, type Profile };
-
 /** Requests per second against a remote target unless told otherwise: gentle on shared sandboxes. */
 export const REMOTE_RATE_LIMIT = 10;
 
@@ -39,28 +37,29 @@ export interface RunConfig {
 }
 
 /**
- * Every setting's default, in one place: `resolveRunConfig` starts from these, and so do the
- * in-process runs (self-test, fault matrix, benchmark) and replay.
+ * A config with every setting's default for what is not given: the one place defaults live.
+ * `resolveRunConfig` starts from it, and so do the in-process runs (self-test, fault matrix,
+ * benchmark) and replay. Fresh lists each call, so no caller shares another's.
  */
-export const RUN_DEFAULTS = {
-  auth: { kind: 'none' },
-  fiatAccountIds: [],
-  profile: 'standard',
-  runs: PROFILES.standard,
-  reportDir: 'reports',
-  strict: false,
-  timeoutMs: 10_000,
-  rateLimitPerSecond: null,
-  concurrency: 10,
-  maxRetries: 3,
-  ruleFilter: [],
-  reading: {},
-} as const satisfies Omit<RunConfig, 'seed'>;
-
-/** A config with the defaults for everything not given. */
 export function runConfig(overrides: Partial<RunConfig> & Pick<RunConfig, 'seed'>): RunConfig {
-  return { ...RUN_DEFAULTS, fiatAccountIds: [], ruleFilter: [], reading: {}, ...overrides };
+  return {
+    auth: { kind: 'none' },
+    fiatAccountIds: [],
+    profile: 'standard',
+    runs: PROFILES.standard,
+    reportDir: 'reports',
+    strict: false,
+    timeoutMs: 10_000,
+    rateLimitPerSecond: null,
+    concurrency: 10,
+    maxRetries: 3,
+    ruleFilter: [],
+    reading: {},
+    ...overrides,
+  };
 }
+
+const DEFAULTS = runConfig({ seed: 0 });
 
 /** Every flag, its environment twin and its help line. */
 export const RUN_OPTIONS = {
@@ -140,7 +139,7 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
   }
 
   const reading = parseReading(readingPairs);
-  const profileName = pick('profile') ?? RUN_DEFAULTS.profile;
+  const profileName = pick('profile') ?? DEFAULTS.profile;
   if (!(profileName in PROFILES)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(', ')}, got "${profileName}"`);
   const profile = profileName as Profile;
   const seedRaw = pick('seed');
@@ -162,12 +161,12 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
     seed,
     profile,
     runs: int('runs', PROFILES[profile]),
-    reportDir: pick('report-dir') ?? RUN_DEFAULTS.reportDir,
+    reportDir: pick('report-dir') ?? DEFAULTS.reportDir,
     strict: values.strict === true || /^(1|true|yes)$/i.test(env.CONFORMANCE_STRICT ?? ''),
-    timeoutMs: int('timeout', RUN_DEFAULTS.timeoutMs, 1),
+    timeoutMs: int('timeout', DEFAULTS.timeoutMs, 1),
     rateLimitPerSecond: rate === 0 ? null : rate,
-    concurrency: int('concurrency', RUN_DEFAULTS.concurrency, 1),
-    maxRetries: int('max-retries', RUN_DEFAULTS.maxRetries),
+    concurrency: int('concurrency', DEFAULTS.concurrency, 1),
+    maxRetries: int('max-retries', DEFAULTS.maxRetries),
     ruleFilter,
     ...(fault ? { fault } : {}),
     reading,

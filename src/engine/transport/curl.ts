@@ -3,7 +3,7 @@
  * configured credential appears as "$CONFORMANCE_TOKEN", which the user's shell expands; every
  * other word is quoted so that any body (quotes, emoji, newlines) reaches the server unchanged.
  */
-import type { RecordedRequest } from '../../core/exchange.ts';
+import { bodyText, type RecordedRequest } from '../../core/exchange.ts';
 
 /** Recorded Authorization values that stand for the run's real credential. */
 const REDACTED_CREDENTIAL = /^(?:Bearer\s+)?(?:\[REDACTED\]|<redacted>|REDACTED|\*+|\$\{?CONFORMANCE_TOKEN\}?)$/i;
@@ -26,7 +26,7 @@ export function toCurl(request: RecordedRequest): string {
       parts.push('-H', shellQuote(`${displayName(name)}: ${value}`));
     }
   }
-  const body = request.rawBody !== undefined ? request.rawBody : request.body !== undefined ? JSON.stringify(request.body) : undefined;
+  const body = bodyText(request);
   if (body !== undefined) parts.push('--data-raw', shellQuote(body));
   return parts.join(' ');
 }

@@ -4,7 +4,7 @@
  * recorded, never thrown.
  */
 import type { TestCase } from '../../core/case.ts';
-import type { Exchange, RecordedRequest } from '../../core/exchange.ts';
+import { bodyText, type Exchange, type RecordedRequest } from '../../core/exchange.ts';
 import { OPERATIONS, operationUrl } from '../../core/operations.ts';
 import { USER_AGENT } from '../../core/version.ts';
 import type { Outcome, Request, Send } from './send.ts';
@@ -41,7 +41,7 @@ export function recording(baseUrl: string): (next: Send) => SendCase {
 
 /** The request a case makes; throws when its body cannot be serialized. */
 function caseRequest(testCase: TestCase, method: string, url: string, auth: Request['auth']): Request {
-  const body = testCase.rawBody !== undefined ? testCase.rawBody : testCase.body !== undefined ? JSON.stringify(testCase.body) : undefined;
+  const body = bodyText(testCase);
   return {
     method,
     url,

@@ -22,7 +22,6 @@ import { counting } from './counting.ts';
 import { paidFirst } from './paid-first.ts';
 import { TokenSource } from './token-source.ts';
 
-export { UnreachableError, AuthenticationError } from '../../core/errors.ts';
 export { INVALID_TOKEN, REDACTED_BEARER } from './auth.ts';
 
 export interface TransportOptions {

@@ -4,7 +4,8 @@
  * one line that never holds the secret.
  */
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, UnreachableError, createTransport, type TransportOptions } from '../../../src/engine/transport/transport.ts';
+import { AuthenticationError, UnreachableError } from '../../../src/core/errors.ts';
+import { createTransport, type TransportOptions } from '../../../src/engine/transport/transport.ts';
 import { TokenSource } from '../../../src/engine/transport/token-source.ts';
 import type { TestCase } from '../../../src/core/case.ts';
 import { closedPortUrl, json, localServers } from './local-server.ts';

@@ -4,7 +4,8 @@
  */
 import zlib from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { createTransport, INVALID_TOKEN, UnreachableError, type TransportOptions } from '../../../src/engine/transport/transport.ts';
+import { UnreachableError } from '../../../src/core/errors.ts';
+import { createTransport, INVALID_TOKEN, type TransportOptions } from '../../../src/engine/transport/transport.ts';
 import { toCurl } from '../../../src/engine/transport/curl.ts';
 import type { TestCase } from '../../../src/core/case.ts';
 import { USER_AGENT } from '../../../src/core/version.ts';
