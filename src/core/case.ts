@@ -3,9 +3,11 @@ import type { Operation, RuleId } from './catalogue.ts';
 /**
  * How a case relates to the document: `valid` payloads must be accepted, `boundary` payloads sit
  * exactly on a documented limit and must be accepted, `invalid` payloads break the rule named in
- * `violates` and must not be accepted.
+ * `violates` and must not be accepted. A `duplicate` repeats a used ref_id: a rejection and the
+ * same resource back are both right (its scenario judges which), and a 2xx body is still a
+ * response the shape rules judge.
  */
-export type Mode = 'valid' | 'boundary' | 'invalid';
+export type Mode = 'valid' | 'boundary' | 'invalid' | 'duplicate';
 
 /** One generated request with its intent, so an oracle knows what answer is right. */
 export interface TestCase {
@@ -25,6 +27,12 @@ export interface TestCase {
   fiatAccountId?: string;
   /** Send without credentials or with a wrong token instead of the configured ones. */
   auth?: 'none' | 'invalid';
+  /**
+   * invalid and boundary cases: the nearest valid twin (the same payload with the one defect
+   * removed, or moved off the limit). When this case is refused, the runner sends the twin: a
+   * refused twin means the refusal is about something else, and this case judges nothing.
+   */
+  control?: TestCase;
 }
 
 /** A case's intent as the reports record it (conformance.json failures, HAR entries). */

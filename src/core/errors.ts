@@ -5,7 +5,7 @@
  */
 
 /** The CLI's exit codes (DESIGN.md section 5). */
-export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, unreachable: 3 } as const;
+export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, unreachable: 3, inconclusive: 4 } as const;
 
 export type ErrorCode = 'usage' | 'unknown-accounts' | 'unreachable' | 'authentication';
 

@@ -15,11 +15,36 @@ export interface Finding {
   path?: string;
 }
 
+/**
+ * How well a rule was judged: cases from the deterministic examples and scenarios (`fixed`) and
+ * from random generation (`random`) counted apart, how many different request bodies they were,
+ * and the minimum the run's profile asks of the rule. `shortfall` says, in one line, why a rule
+ * stayed below its minimum and what would fix it; it is absent when the minimum was met.
+ */
+export interface Coverage {
+  fixed: number;
+  random: number;
+  distinctInputs: number;
+  minimum: { fixed: number; random: number };
+  shortfall?: string;
+}
+
+/** Why a run stopped before its end: the target stopped answering. */
+export interface Stop {
+  kind: 'unreachable';
+  message: string;
+  /** Requests sent when the run stopped. */
+  requests: number;
+  /** The rule being judged when it stopped. */
+  rule?: string;
+}
+
 /** What a run found for one rule. */
 export interface RuleOutcome {
   rule: RuleDefinition;
   /** Exchanges or scenario outcomes that judged the rule. */
   cases: number;
+  coverage: Coverage;
   /** The evidence kept: the first is the minimal one when a property shrank it. */
   findings: Finding[];
   /** A check of this rule threw. */
@@ -39,6 +64,8 @@ export type RunEvent =
       durationMs: number;
       requests: number;
       undocumentedFields: UndocumentedField[];
+      /** Set when the run ended early; the outcomes then cover what was judged until then. */
+      stopped?: Stop;
     };
 
 export type RunListener = (event: RunEvent) => void | Promise<void>;

@@ -49,7 +49,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const startedAt = new Date(started).toISOString();
   const selected = RULES.filter((r) => !settings.ruleFilter?.length || settings.ruleFilter.some((p) => r.id.startsWith(p)));
   const selectedIds = new Set<string>(selected.map((r) => r.id));
-  const records = new Map<RuleId, RuleRecord>(selected.map((r) => [r.id, { cases: 0, findings: [], crashed: false }]));
+  const records = new Map<RuleId, RuleRecord>(selected.map((r) => [r.id, { cases: 0, findings: [], crashed: false, coverage: { fixed: 0, random: 0, distinctInputs: 0, minimum: { fixed: 0, random: 0 } } }]));
   const exchanges: Exchange[] = [];
   const metadata = new MetadataState();
   const refIds = new RefIds(settings.seed);

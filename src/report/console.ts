@@ -17,7 +17,7 @@ export interface ConsoleIO {
   secrets?: () => string[];
 }
 
-const MARK: Record<ReportRule['status'], string> = { passed: '✓', failed: '✗', skipped: '-', error: '!' };
+const MARK: Record<ReportRule['status'], string> = { passed: '✓', failed: '✗', inconclusive: '?', skipped: '-', error: '!' };
 /** Least time between two progress rewrites on a terminal. */
 const PROGRESS_INTERVAL_MS = 100;
 // Cursor up one line and clear it: `out` always ends with a newline, so the progress line is the previous one.

@@ -20,6 +20,7 @@ const BODY_LIMIT = 20_000;
 const VERDICT_TITLE: Record<ConformanceReport['summary']['verdict'], string> = {
   conformant: 'Conformant',
   'non-conformant': 'Non-conformant',
+  inconclusive: 'Inconclusive: a rule was not judged by enough cases',
   error: 'Error: the target could not be judged',
 };
 

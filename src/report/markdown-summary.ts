@@ -9,6 +9,7 @@ import { rerunCommand } from './rerun-command.ts';
 const VERDICT_LINE: Record<ConformanceReport['summary']['verdict'], string> = {
   conformant: '✅ **Conformant**',
   'non-conformant': '❌ **Non-conformant**',
+  inconclusive: '❔ **Inconclusive**: nothing failed, but a rule was not judged by enough cases',
   error: '⚠️ **Error**: the run could not judge the target',
 };
 

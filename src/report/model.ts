@@ -4,11 +4,17 @@
  */
 import type { Basis, Operation } from '../core/catalogue.ts';
 import type { RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.ts';
+import { EXIT } from '../core/errors.ts';
 
-export const REPORT_VERSION = '1.2.0';
+export const REPORT_VERSION = '1.3.0';
 
-export type RuleStatus = 'passed' | 'failed' | 'skipped' | 'error';
-export type Verdict = 'conformant' | 'non-conformant' | 'error';
+/**
+ * `inconclusive` (since 1.3.0): judged by fewer cases than the profile's minimum, so neither
+ * passed nor failed. `skipped`: not judged at all because the run could not start.
+ */
+export type RuleStatus = 'passed' | 'failed' | 'inconclusive' | 'skipped' | 'error';
+/** `inconclusive` (since 1.3.0): nothing failed, but a blocking rule was not judged enough. */
+export type Verdict = 'conformant' | 'non-conformant' | 'inconclusive' | 'error';
 
 export interface ReportFailure {
   message: string;
@@ -25,8 +31,29 @@ export interface ReportFailure {
   path?: string;
 }
 
-/** The exit code of a run with this report: 0 conformant, 1 otherwise (usage and reach errors never get a report verdict of their own). */
-export const exitCodeOf = (report: ConformanceReport): 0 | 1 => (report.summary.verdict === 'conformant' ? 0 : 1);
+/**
+ * The exit code of a run with this report (DESIGN section 5): 0 conformant, 1 non-conformant or a
+ * crashed check, 3 when the target stopped answering mid-run, 4 inconclusive.
+ */
+export function exitCodeOf(report: ConformanceReport): number {
+  if (report.stopped?.kind === 'unreachable') return EXIT.unreachable;
+  switch (report.summary.verdict) {
+    case 'conformant':
+      return EXIT.conformant;
+    case 'inconclusive':
+      return EXIT.inconclusive;
+    default:
+      return EXIT.nonConformant;
+  }
+}
+
+/** How well a rule was judged (since 1.3.0); see Coverage in src/engine/events.ts. */
+export interface RuleCoverage {
+  fixed: number;
+  random: number;
+  distinctInputs: number;
+  minimum: { fixed: number; random: number };
+}
 
 export interface ReportRule {
   id: string;
@@ -42,7 +69,9 @@ export interface ReportRule {
   blocking: boolean;
   /** How many exchanges or scenarios judged this rule. */
   cases: number;
-  /** Why a rule was skipped or errored. */
+  /** Fixed and random cases apart, distinct inputs, and the minimum asked (since 1.3.0). */
+  coverage?: RuleCoverage;
+  /** Why a rule was skipped, inconclusive or errored: one line, with what would fix it. */
   reason?: string;
   failures: ReportFailure[];
 }
@@ -68,9 +97,13 @@ export interface ConformanceReport {
     passed: number;
     failed: number;
     skipped: number;
+    /** Since 1.3.0. */
+    inconclusive?: number;
     errors: number;
     requests: number;
   };
+  /** Set when the run ended early (since 1.3.0): the target stopped answering. The rules then show what was judged until then. */
+  stopped?: { kind: 'unreachable'; message: string; requests: number; rule?: string };
   rules: ReportRule[];
   /** Response fields the document does not list, with the paths where they were seen. */
   undocumentedFields: { path: string; operation: Operation; count: number }[];

@@ -6,11 +6,11 @@
 import { RULES, type RuleDefinition } from '../core/catalogue.ts';
 import { caseIntent } from '../core/case.ts';
 import { notifyAll } from '../core/notify.ts';
-import type { Finding, RuleOutcome, RunEvent, RunListener } from '../engine/events.ts';
+import type { Finding, RuleOutcome, RunEvent, RunListener, Stop } from '../engine/events.ts';
 import { toCurl } from '../engine/transport/curl.ts';
 import { registry } from '../schema/registry.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
-import { REPORT_VERSION, type ConformanceReport, type ReportFailure, type ReportRule, type RuleStatus } from './model.ts';
+import { REPORT_VERSION, type ConformanceReport, type ReportFailure, type ReportRule, type RuleStatus, type Verdict } from './model.ts';
 import type { ReportEvent, ReportListener } from './report-events.ts';
 
 /** What the report says about the run beyond what the engine found. */
@@ -43,21 +43,26 @@ function toFailure(finding: Finding, seed: number): ReportFailure {
   };
 }
 
-/** A rule's status, and whether it blocks a conformant verdict: a failed documented rule, a failed convention rule under --strict, a crashed check. */
+/**
+ * A rule's status, and whether it blocks a conformant verdict. Blocking: a crashed check; a
+ * documented rule (any rule under --strict) that failed, or that was judged by fewer cases than
+ * its minimum ("conformant" is earned, DESIGN section 5).
+ */
 export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' | 'strict'>): ReportRule {
-  const { rule } = outcome;
+  const { rule, coverage } = outcome;
   let status: RuleStatus;
   let reason: string | undefined;
   if (outcome.crashed) {
     status = 'error';
     reason = 'a check crashed; see the failures';
   } else if (outcome.findings.length) status = 'failed';
-  else if (outcome.cases > 0) status = 'passed';
-  else {
-    status = 'skipped';
-    reason = 'no exchange of this run could judge the rule (see the closing notes of the report)';
-  }
-  const blocking = status === 'error' || (status === 'failed' && (rule.basis === 'documented' || facts.strict));
+  else if (coverage.shortfall !== undefined) {
+    status = 'inconclusive';
+    reason = coverage.shortfall;
+  } else status = 'passed';
+  const counts = rule.basis === 'documented' || facts.strict;
+  const blocking = status === 'error' || ((status === 'failed' || status === 'inconclusive') && counts);
+  const { shortfall: _said, ...measured } = coverage;
   return {
     id: rule.id,
     operation: rule.operation,
@@ -67,18 +72,29 @@ export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' 
     status,
     blocking,
     cases: outcome.cases,
+    coverage: measured,
     ...(reason ? { reason } : {}),
     failures: outcome.findings.map((f) => toFailure(f, facts.seed)),
   };
 }
 
+/** Failed beats error beats inconclusive: the verdict names the worst thing that blocks. */
+function verdictOf(rules: ReportRule[]): Verdict {
+  const blocking = rules.filter((r) => r.blocking);
+  if (blocking.some((r) => r.status === 'failed')) return 'non-conformant';
+  if (blocking.some((r) => r.status === 'error')) return 'error';
+  if (blocking.some((r) => r.status === 'inconclusive')) return 'inconclusive';
+  return 'conformant';
+}
+
 export function buildReport(
   facts: RunFacts,
   rules: ReportRule[],
-  run: { startedAt: string; durationMs: number; requests: number; undocumentedFields: ConformanceReport['undocumentedFields'] },
+  run: { startedAt: string; durationMs: number; requests: number; undocumentedFields: ConformanceReport['undocumentedFields']; stopped?: Stop },
 ): ConformanceReport {
   const count = (s: RuleStatus) => rules.filter((r) => r.status === s).length;
-  const verdict = rules.some((r) => r.blocking && r.status === 'failed') ? 'non-conformant' : rules.some((r) => r.blocking) ? 'error' : 'conformant';
+  // A run that stopped early judged only part of the document: it is never conformant.
+  const verdict = run.stopped ? 'error' : verdictOf(rules);
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
@@ -102,9 +118,11 @@ export function buildReport(
       passed: count('passed'),
       failed: count('failed'),
       skipped: count('skipped'),
+      inconclusive: count('inconclusive'),
       errors: count('error'),
       requests: run.requests,
     },
+    ...(run.stopped ? { stopped: run.stopped } : {}),
     rules,
     undocumentedFields: run.undocumentedFields,
   };
@@ -112,7 +130,11 @@ export function buildReport(
 
 /** The report of a run that could not start (target unreachable, credentials refused): every rule skipped. */
 export function abortedReport(facts: RunFacts, reason: string): ConformanceReport {
-  const rules = RULES.map((rule: RuleDefinition) => ({ ...toReportRule({ rule, cases: 0, findings: [], crashed: false }, facts), reason }));
+  const notJudged = { fixed: 0, random: 0, distinctInputs: 0, minimum: { fixed: 0, random: 0 } };
+  const rules = RULES.map((rule: RuleDefinition): ReportRule => {
+    const { coverage: _none, ...reported } = toReportRule({ rule, cases: 0, findings: [], crashed: false, coverage: notJudged }, facts);
+    return { ...reported, status: 'skipped', blocking: false, reason };
+  });
   const report = buildReport(facts, rules, { startedAt: new Date().toISOString(), durationMs: 0, requests: 0, undocumentedFields: [] });
   return { ...report, summary: { ...report.summary, verdict: 'error' } };
 }
