@@ -15,7 +15,7 @@ import { judge } from '../rules/judge.ts';
 import { MetadataState } from '../engine/metadata-state.ts';
 import { RefIds } from '../engine/ref-ids.ts';
 import { SCENARIOS } from '../engine/scenarios.ts';
-import type { TestCase } from '../core/case.ts';
+import type { TestCase, UnauthenticatedKind } from '../core/case.ts';
 import { matchOperationPath, usesFiatAccount } from '../core/operations.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
@@ -106,7 +106,7 @@ class Replayer {
 
   /** @param accountIds the other target's fiat accounts; empty: the ids the report recorded. */
   constructor(
-    private readonly send: (c: TestCase, o?: { auth?: 'none' | 'invalid' }) => Promise<Exchange>,
+    private readonly send: (c: TestCase, o?: { auth?: UnauthenticatedKind }) => Promise<Exchange>,
     private readonly refIds: RefIds,
     private readonly accountIds: string[],
     private readonly concurrentDuplicates: number,

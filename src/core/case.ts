@@ -9,6 +9,13 @@ import type { Operation, RuleId } from './catalogue.ts';
  */
 export type Mode = 'valid' | 'boundary' | 'invalid' | 'duplicate';
 
+/**
+ * The ways a request can lack valid credentials: no Authorization header, a made-up bearer token,
+ * the Bearer scheme with an empty token, and another scheme (Basic) altogether.
+ */
+export const UNAUTHENTICATED_KINDS = ['none', 'invalid', 'empty', 'wrong-scheme'] as const;
+export type UnauthenticatedKind = (typeof UNAUTHENTICATED_KINDS)[number];
+
 /** One generated request with its intent, so an oracle knows what answer is right. */
 export interface TestCase {
   operation: Operation;
@@ -25,8 +32,8 @@ export interface TestCase {
   rawBody?: string;
   /** updateFiatAccount: the fiat account id used in the path. */
   fiatAccountId?: string;
-  /** Send without credentials or with a wrong token instead of the configured ones. */
-  auth?: 'none' | 'invalid';
+  /** Send without the configured credentials: see UnauthenticatedKind. */
+  auth?: UnauthenticatedKind;
   /**
    * invalid and boundary cases: the nearest valid twin (the same payload with the one defect
    * removed, or moved off the limit). When this case is refused, the runner sends the twin: a

@@ -66,6 +66,7 @@ export const RULES = [
   rule('id.tax.not-required-accepted', ID, '4.2', 'documented', 'tax_details absent with tax_details_not_required true is accepted'),
   rule('id.ref-id.sequential-duplicate', ID, '8', 'documented', 'A used ref_id never yields a second identity (sequential)'),
   rule('id.ref-id.concurrent-duplicate', ID, '8', 'documented', 'Concurrent duplicates of a ref_id yield one identity'),
+  rule('id.distinct-identities', ID, '4.2', 'documented', 'Creates with different ref_ids yield different identities'),
   rule('id.dob.midnight-utc', ID, '2.6', 'documented', 'date_of_birth comes back as midnight UTC of the same day'),
   rule('id.govt-id.mirrors-cip', ID, '2.6', 'documented', 'govt_id and govt_id_type equal cip_id and cip_id_type'),
   rule('id.person-details.returned', ID, '2.6', 'documented', 'person_details sent are returned'),

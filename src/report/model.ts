@@ -2,6 +2,7 @@
  * conformance.json: the report other tools read (DESIGN.md section 5). Bump REPORT_VERSION on any
  * change that is not purely additive.
  */
+import type { UnauthenticatedKind } from '../core/case.ts';
 import type { Basis, Operation } from '../core/catalogue.ts';
 import type { RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.ts';
 import { EXIT } from '../core/errors.ts';
@@ -20,7 +21,7 @@ export interface ReportFailure {
   message: string;
   instancePath?: string;
   /** The label and intent of the case, e.g. "metadata with 7 pairs" / invalid. */
-  case: { operation: Operation; label: string; mode: string; violates?: string; exercises?: string; auth?: 'none' | 'invalid' };
+  case: { operation: Operation; label: string; mode: string; violates?: string; exercises?: string; auth?: UnauthenticatedKind };
   request: RecordedRequest;
   response?: RecordedResponse;
   error?: TransportError;

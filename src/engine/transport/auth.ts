@@ -12,6 +12,9 @@ import { withHeader, type Layer, type Request } from './send.ts';
  */
 export const INVALID_TOKEN = 'conformance-invalid-token-0000';
 
+/** The Authorization value of `auth: 'wrong-scheme'` cases: Basic credentials "conformance:invalid", made up. */
+export const WRONG_SCHEME_AUTHORIZATION = 'Basic Y29uZm9ybWFuY2U6aW52YWxpZA==';
+
 /** What the recorded request shows instead of the real bearer token. */
 export const REDACTED_BEARER = `Bearer ${REDACTED}`;
 
@@ -30,6 +33,8 @@ export function bearerAuth(ownToken: OwnToken): Layer {
   return (next) => async (request) => {
     if (request.auth === 'none') return next(request);
     if (request.auth === 'invalid') return next(withBearer(request, INVALID_TOKEN));
+    if (request.auth === 'empty') return next(withHeader(request, 'authorization', 'Bearer '));
+    if (request.auth === 'wrong-scheme') return next(withHeader(request, 'authorization', WRONG_SCHEME_AUTHORIZATION));
     if (!ownToken) return next(request);
     let token: string;
     try {

@@ -3,13 +3,13 @@
  * into the Exchange the checks judge. The target's misbehaviour, and any failure to send, is
  * recorded, never thrown.
  */
-import type { TestCase } from '../../core/case.ts';
+import type { TestCase, UnauthenticatedKind } from '../../core/case.ts';
 import { bodyText, type Exchange, type RecordedRequest } from '../../core/exchange.ts';
 import { OPERATIONS, operationUrl } from '../../core/operations.ts';
 import { USER_AGENT } from '../../core/version.ts';
 import type { Outcome, Request, Send } from './send.ts';
 
-export type SendCase = (testCase: TestCase, options?: { auth?: 'none' | 'invalid' }) => Promise<Exchange>;
+export type SendCase = (testCase: TestCase, options?: { auth?: UnauthenticatedKind }) => Promise<Exchange>;
 
 export function recording(baseUrl: string): (next: Send) => SendCase {
   return (next) => async (testCase, options) => {

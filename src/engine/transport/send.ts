@@ -3,13 +3,14 @@
  * and gives back its outcome, and a `Layer` wraps a Send in one policy. transport.ts stacks the
  * layers around the one HTTP call; each layer can be tested alone with a fake `next`.
  */
+import type { UnauthenticatedKind } from '../../core/case.ts';
 import type { RecordedResponse, TransportError } from '../../core/exchange.ts';
 import { httpCall, type HttpRequest } from './http-call.ts';
 
 /** A request on its way down the stack. */
 export interface Request extends HttpRequest {
   /** The credential it asks for: the run's own (absent), none, or the made-up wrong one. */
-  auth?: 'none' | 'invalid';
+  auth?: UnauthenticatedKind;
 }
 
 /** What came back, and for which request: a layer that resends (a renewal) answers with the last one. */

@@ -5,7 +5,7 @@
  *
  * Each policy is one layer around the one HTTP call (send.ts); this file only stacks them.
  */
-import type { TestCase } from '../../core/case.ts';
+import type { TestCase, UnauthenticatedKind } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { AuthConfig } from '../../core/auth-config.ts';
 import { UnreachableError } from '../../core/errors.ts';
@@ -39,7 +39,7 @@ export interface TransportOptions {
 
 export interface Transport {
   /** Sends one case; never throws for target misbehaviour: errors come back in Exchange.error. */
-  send(testCase: TestCase, options?: { auth?: 'none' | 'invalid' }): Promise<Exchange>;
+  send(testCase: TestCase, options?: { auth?: UnauthenticatedKind }): Promise<Exchange>;
   /**
    * Sends the cases at one moment (a race is what they test): one rate-limit reservation for all
    * of them, and past the concurrency limit, which would otherwise send them one by one.

@@ -2,6 +2,7 @@
  * A fake `next` for testing one transport layer alone: answers each call with the next scripted
  * status (the last one repeats) and keeps the requests it was given.
  */
+import type { UnauthenticatedKind } from '../../../src/core/case.ts';
 import type { Outcome, Request, Send } from '../../../src/engine/transport/send.ts';
 
 export interface FakeSend extends Send {
@@ -20,7 +21,7 @@ export function fakeSend(...answers: (number | Omit<Outcome, 'request'>)[]): Fak
 
 export const response = (status: number, headers: Record<string, string> = {}) => ({ status, headers, rawBody: '', json: false });
 
-export const request = (auth?: 'none' | 'invalid'): Request => ({
+export const request = (auth?: UnauthenticatedKind): Request => ({
   method: 'POST',
   url: 'http://target/v2/identity/identities',
   headers: { 'content-type': 'application/json' },
