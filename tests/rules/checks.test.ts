@@ -98,6 +98,44 @@ describe('checks on recorded exchanges', () => {
     expect(judged(exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 422, {}))).toContain('fa.metadata.over-pairs-rejected');
   });
 
+  it('judges no response rule on a near-empty identity: nothing there is no pass', () => {
+    const e = exchange(create(), 201, { id: '0b8e7c52-44c1-4d4b-9b0a-2f3e4d5c6b7a', summary_status: 'PENDING' });
+    const rules = judged(e);
+    for (const rule of ['id.enums', 'id.booleans', 'id.timestamps.rfc3339', 'id.initial-statuses', 'id.dob.midnight-utc', 'id.govt-id.mirrors-cip', 'id.type-person']) expect(rules).not.toContain(rule);
+    expect(failing(e)).toEqual(['id.person-details.returned']);
+    expect(judged(exchange(create(), 201, identityBody()))).toEqual(expect.arrayContaining(['id.enums', 'id.booleans', 'id.timestamps.rfc3339', 'id.initial-statuses']));
+  });
+
+  it('judges no fiat account rule on fields the response does not carry', () => {
+    const e = exchange(update(), 200, { id: ACCOUNT_ID, status: 'PENDING' });
+    const rules = judged(e);
+    for (const rule of ['fa.timestamps.rfc3339', 'fa.response.metadata-limits', 'fa.updated-after-created']) expect(rules).not.toContain(rule);
+    expect(rules).toContain('fa.status.enum');
+  });
+
+  it('blames a missing person_details once, on its own rule, and says "absent"', () => {
+    const e = exchange(create(), 201, identityBody({ person_details: undefined }));
+    const found = judge(e, context).filter((j) => j.problems.length);
+    expect(found.map((j) => j.rule)).toEqual(['id.person-details.returned']);
+    expect(found[0].problems).toHaveLength(1);
+    expect(found[0].problems[0].message).toContain('absent');
+    expect(JSON.stringify(judge(exchange(create(), 201, person({ first_name: undefined })), context))).not.toContain('undefined');
+  });
+
+  it('checks govt_id against the response cip_id even when the request sent none', () => {
+    const request = identityRequest();
+    delete (request.person_details as Record<string, unknown>).cip_id;
+    delete (request.person_details as Record<string, unknown>).cip_id_type;
+    expect(failing(exchange(create(request), 201, person({ govt_id: '987-65-4321' })))).toEqual(['id.govt-id.mirrors-cip']);
+    expect(failing(exchange(create(request), 201, identityBody()))).toEqual([]);
+  });
+
+  it('validates the answer to a repeated ref_id like any other identity', () => {
+    const e = exchange(create(identityRequest(), { mode: 'duplicate' }), 200, identityBody({ created_at: '2024-01-02T03:04:05' }));
+    expect(failing(e)).toEqual(['id.timestamps.rfc3339']);
+    expect(failing(exchange(create(identityRequest(), { mode: 'duplicate' }), 409, {}))).toEqual([]);
+  });
+
   it('turns a crashing check into a finding instead of throwing', () => {
     const e = exchange(update(), 200, nested);
     const crashing = { ...context, get fiatAccountIds(): string[] { throw new Error('boom'); } };

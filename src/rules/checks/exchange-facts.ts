@@ -10,7 +10,8 @@ export const is5xx = (e: Exchange): boolean => (statusOf(e) ?? 0) >= 500;
 
 /**
  * A 2xx to a well-formed request whose body parsed as a JSON object: the responses the shape
- * checks judge. An invalid request that was accepted is the rejection rule's finding, not theirs.
+ * checks judge, the same identity given back for a used ref_id included. An invalid request that
+ * was accepted is the rejection rule's finding, not theirs.
  */
 export function successBody(e: Exchange): Record<string, unknown> | null {
   if (e.testCase.mode === 'invalid' || !is2xx(e) || !e.response?.json) return null;
@@ -26,6 +27,9 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export function requestBody(e: Exchange): Record<string, unknown> {
   return isObject(e.testCase.body) ? e.testCase.body : {};
 }
+
+/** A response value in a message: "absent" for a missing one, never "undefined". */
+export const shown = (value: unknown): string => (value === undefined ? 'absent' : JSON.stringify(value));
 
 /** Reads a nested property by keys; undefined when any step is missing or not an object. */
 export function dig(value: unknown, ...keys: string[]): unknown {

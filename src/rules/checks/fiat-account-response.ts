@@ -7,13 +7,16 @@
 import type { Check, Problem } from '../check.ts';
 import { pass, problem } from '../check.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
-import { dig, isObject, isRfc3339, requestBody, sameText, successBody } from './exchange-facts.ts';
-import { schemaCheck, schemaRuleCheck } from './schema-errors.ts';
+import { dig, isObject, isRfc3339, requestBody, sameText, shown, successBody } from './exchange-facts.ts';
+import { schemaCheck, schemaRuleCheck, whenAnyPresent } from './schema-errors.ts';
 
 const UPDATE: Operation = 'updateFiatAccount';
 
 /** Where the document allows status and metadata to sit (2.1 shape note). */
 const PLACEMENTS: string[][] = [[], ['fiat_network_instructions'], ['fiat_account_owner', 'fiat_network_instructions']];
+
+/** Every place the document allows `key` to sit, for whenAnyPresent. */
+const inPlacements = (key: string): string[][] => PLACEMENTS.map((prefix) => [...prefix, key]);
 
 /** The values of `key` in every placement the document allows, with their JSON pointers. */
 export function placed(body: Record<string, unknown>, key: string): { path: string; value: unknown }[] {
@@ -44,21 +47,22 @@ export const fiatAccountChecks: Check[] = [
   schemaCheck('fa.response.schema', UPDATE),
   schemaRuleCheck('fa.response.required', UPDATE),
   schemaRuleCheck('fa.status.present', UPDATE),
-  schemaRuleCheck('fa.status.enum', UPDATE),
-  schemaRuleCheck('fa.timestamps.rfc3339', UPDATE, (body) =>
-    TIMESTAMPS.filter((k) => body[k] !== undefined && !isRfc3339(body[k])).flatMap((k) =>
-      problem(`/${k} is ${JSON.stringify(body[k])}, not an RFC 3339 timestamp with an offset`, `/${k}`),
-    ),
-  ),
-  schemaRuleCheck('fa.response.metadata-limits', UPDATE),
+  schemaRuleCheck('fa.status.enum', UPDATE, whenAnyPresent(inPlacements('status'))),
+  schemaRuleCheck('fa.timestamps.rfc3339', UPDATE, (body) => {
+    if (!TIMESTAMPS.some((k) => body[k] !== undefined)) return null;
+    return TIMESTAMPS.filter((k) => body[k] !== undefined && !isRfc3339(body[k])).flatMap((k) =>
+      problem(`/${k} is ${shown(body[k])}, not an RFC 3339 timestamp with an offset`, `/${k}`),
+    );
+  }),
+  schemaRuleCheck('fa.response.metadata-limits', UPDATE, whenAnyPresent(inPlacements('metadata'))),
   onUpdate('fa.response.id-matches-path', (body, _request, pathId) =>
-    body.id === undefined || body.id === pathId ? pass : problem(`response id ${JSON.stringify(body.id)} differs from the path id ${pathId}`, '/id'),
+    body.id === undefined ? null : body.id === pathId ? pass : problem(`response id ${shown(body.id)} differs from the path id ${pathId}`, '/id'),
   ),
   onUpdate('fa.update-reflected', (body, request) => reflectionProblems(body, request)),
   onUpdate('fa.updated-after-created', (body) => {
     const created = Date.parse(String(body.created_at));
     const updated = Date.parse(String(body.updated_at));
-    if (Number.isNaN(created) || Number.isNaN(updated)) return pass;
+    if (Number.isNaN(created) || Number.isNaN(updated)) return null;
     return updated >= created ? pass : problem(`updated_at ${String(body.updated_at)} is before created_at ${String(body.created_at)}`, '/updated_at');
   }),
 ];
@@ -74,7 +78,7 @@ function reflectionProblems(body: Record<string, unknown>, request: Record<strin
     const sent = dig(request, 'fiat_account_owner', 'person_details', name);
     if (sent === undefined) continue;
     const got = dig(body, 'fiat_account_owner', 'person_details', name);
-    if (!sameText(got, sent)) problems.push({ message: `${name} sent ${JSON.stringify(sent)}, returned ${JSON.stringify(got)}`, instancePath: `/fiat_account_owner/person_details/${name}` });
+    if (!sameText(got, sent)) problems.push({ message: `${name} sent ${shown(sent)}, returned ${shown(got)}`, instancePath: `/fiat_account_owner/person_details/${name}` });
   }
   const sentMetadata = request.metadata;
   if (isObject(sentMetadata)) {

@@ -7,8 +7,8 @@
 import type { Check, Problem } from '../check.ts';
 import { pass, problem } from '../check.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
-import { dig, isObject, isRfc3339, requestBody, sameText, successBody } from './exchange-facts.ts';
-import { responseErrors, schemaCheck, schemaRuleCheck } from './schema-errors.ts';
+import { dig, isObject, isRfc3339, requestBody, sameText, shown, successBody } from './exchange-facts.ts';
+import { responseErrors, schemaCheck, schemaRuleCheck, whenAnyPresent } from './schema-errors.ts';
 
 const CREATE: Operation = 'createIdentity';
 /**
@@ -27,7 +27,7 @@ const SCREENING: string[][] = [
   ['person_details', 'additional_screening_status'],
 ];
 const FINAL_VERDICTS = ['APPROVED', 'DENIED'];
-/** person_details fields that the response transforms, judged by their own rules. */
+/** person_details fields that the response transforms, judged by their own rules (here: only that they came back). */
 const TRANSFORMED = new Set(['date_of_birth']);
 /** person_details timestamps: the same instant in another spelling (+00:00 for Z) is the same value. */
 const INSTANTS = new Set(['passthrough_verified_at']);
@@ -45,68 +45,76 @@ function onCreate(rule: RuleId, judge: (body: Record<string, unknown>, request: 
 
 const pointer = (keys: string[]) => '/' + keys.join('/');
 
+/** Fields of the Identity with an enumerated type, and its booleans (section 2.5). */
+const ENUMS = [['status'], ['status_details'], ['type'], ['summary_tin_verification_status']];
+const BOOLEANS = [['user_disabled'], ['admin_disabled'], ['tax_details_not_required'], ['is_merchant']];
+const each = (fields: string[][]) => fields.map((keys) => [keys]);
+
 export const identityChecks: Check[] = [
   schemaCheck('id.response.schema', CREATE),
   // The schema requires an id and types it; an empty one is no id either.
   schemaRuleCheck('id.response.id', CREATE, (body) => (body.id === '' ? problem('id is ""', '/id') : pass)),
-  schemaRuleCheck('id.enums', CREATE),
-  schemaRuleCheck('id.booleans', CREATE),
-  schemaRuleCheck('id.timestamps.rfc3339', CREATE, (body) =>
-    TIMESTAMPS.flatMap((keys) => {
+  schemaRuleCheck('id.enums', CREATE, whenAnyPresent(...each(ENUMS))),
+  schemaRuleCheck('id.booleans', CREATE, whenAnyPresent(...each(BOOLEANS))),
+  schemaRuleCheck('id.timestamps.rfc3339', CREATE, (body) => {
+    if (!TIMESTAMPS.some((keys) => dig(body, ...keys) !== undefined)) return null;
+    return TIMESTAMPS.flatMap((keys) => {
       const value = dig(body, ...keys);
-      return value === undefined || isRfc3339(value) ? [] : problem(`${pointer(keys)} is ${JSON.stringify(value)}, not RFC 3339 with an offset`, pointer(keys));
-    }),
-  ),
-  // The schema says midnight UTC; only the date sent says which day.
+      return value === undefined || isRfc3339(value) ? [] : problem(`${pointer(keys)} is ${shown(value)}, not RFC 3339 with an offset`, pointer(keys));
+    });
+  }),
+  // The schema says midnight UTC; only the date sent says which day. A date_of_birth missing from
+  // the answer is the person-details rule's finding.
   schemaRuleCheck('id.dob.midnight-utc', CREATE, (body, request) => {
     const sent = dig(request, 'person_details', 'date_of_birth');
-    if (typeof sent !== 'string') return null;
     const got = dig(body, 'person_details', 'date_of_birth');
+    if (typeof sent !== 'string' || got === undefined) return null;
     const midnight = /^(\d{4}-\d{2}-\d{2})[Tt]00:00:00(\.0+)?(Z|z|[+-]00:00)$/.exec(typeof got === 'string' ? got : '');
-    return midnight?.[1] === sent
-      ? pass
-      : problem(`date_of_birth sent ${sent}, returned ${JSON.stringify(got)} (expected ${sent}T00:00:00Z)`, '/person_details/date_of_birth');
+    return midnight?.[1] === sent ? pass : problem(`date_of_birth sent ${sent}, returned ${shown(got)} (expected ${sent}T00:00:00Z)`, '/person_details/date_of_birth');
   }),
+  // govt_id mirrors cip_id (2.6): the sent cip_id and the response's own, whichever are there.
   onCreate('id.govt-id.mirrors-cip', (body, request) => {
     const problems: Problem[] = [];
+    let judged = false;
     for (const [cip, govt] of [['cip_id', 'govt_id'], ['cip_id_type', 'govt_id_type']]) {
-      const sent = dig(request, 'person_details', cip);
-      if (sent === undefined) continue;
       const got = dig(body, 'person_details', govt);
       // govt_id is optional like every field not marked required: absent is no contradiction.
-      if (got !== undefined && !sameText(got, sent)) problems.push({ message: `${govt} is ${JSON.stringify(got)}, ${cip} sent ${JSON.stringify(sent)}`, instancePath: `/person_details/${govt}` });
+      if (got === undefined) continue;
+      for (const [where, value] of [['sent', dig(request, 'person_details', cip)], ['returned', dig(body, 'person_details', cip)]] as const) {
+        if (value === undefined) continue;
+        judged = true;
+        if (!sameText(got, value)) problems.push({ message: `${govt} is ${shown(got)}, ${cip} ${where} ${shown(value)}`, instancePath: `/person_details/${govt}` });
+      }
     }
-    return problems.length || dig(request, 'person_details', 'cip_id') !== undefined ? problems : null;
+    return judged ? problems : null;
   }),
   onCreate('id.person-details.returned', (body, request) => {
     const sent = request.person_details;
-    if (!isObject(sent)) return null;
+    if (!isObject(sent) || !Object.keys(sent).length) return null;
     const got = body.person_details;
+    if (!isObject(got)) return problem(`person_details sent, ${got === undefined ? 'absent from the response' : `returned as ${shown(got)}`}`, '/person_details');
     return Object.entries(sent)
-      .filter(([key]) => !TRANSFORMED.has(key))
-      .filter(([key, value]) => !(INSTANTS.has(key) ? sameInstant : containsDeep)(isObject(got) ? got[key] : undefined, value))
-      .map(([key, value]) => ({
-        message: `person_details.${key} sent ${JSON.stringify(value)}, returned ${JSON.stringify(isObject(got) ? got[key] : undefined)}`,
-        instancePath: `/person_details/${key}`,
-      }));
+      .filter(([key, value]) => !(TRANSFORMED.has(key) ? got[key] !== undefined : (INSTANTS.has(key) ? sameInstant : containsDeep)(got[key], value)))
+      .map(([key, value]) => ({ message: `person_details.${key} sent ${shown(value)}, returned ${shown(got[key])}`, instancePath: `/person_details/${key}` }));
   }),
   onCreate('id.is-merchant.returned', (body, request) =>
-    request.is_merchant !== true ? null : body.is_merchant === true ? pass : problem(`is_merchant sent true, returned ${JSON.stringify(body.is_merchant)}`, '/is_merchant'),
+    request.is_merchant !== true || body.is_merchant === undefined ? null : body.is_merchant === true ? pass : problem(`is_merchant sent true, returned ${shown(body.is_merchant)}`, '/is_merchant'),
   ),
   onCreate('id.initial-statuses', (body) => {
-    // A status outside the enum is the enum rule's finding, not this one's.
     const status = body.status;
+    const screening = SCREENING.map((keys) => ({ keys, value: dig(body, ...keys) })).filter((s) => s.value !== undefined);
+    if (status === undefined && !screening.length) return null;
+    // A status outside the enum is the enum rule's finding, not this one's.
     const outsideEnum = () => responseErrors(CREATE, body).some((error) => error.rule === 'id.enums' && error.instancePath === '/status');
-    const problems = status === undefined || status === 'PENDING' || outsideEnum() ? [] : problem(`/status of a new identity is ${JSON.stringify(status)}, not PENDING`, '/status');
-    for (const keys of SCREENING) {
-      const value = dig(body, ...keys);
-      if (FINAL_VERDICTS.includes(value as string)) problems.push(...problem(`${pointer(keys)} of a new identity is already ${JSON.stringify(value)}, not pending`, pointer(keys)));
+    const problems = status === undefined || status === 'PENDING' || outsideEnum() ? [] : problem(`/status of a new identity is ${shown(status)}, not PENDING`, '/status');
+    for (const { keys, value } of screening) {
+      if (FINAL_VERDICTS.includes(value as string)) problems.push(...problem(`${pointer(keys)} of a new identity is already ${shown(value)}, not pending`, pointer(keys)));
     }
     return problems;
   }),
   onCreate('id.type-person', (body, request) => {
     if (!isObject(request.person_details) || request.institution_details !== undefined || body.type === undefined) return null;
-    return body.type === 'PERSON' ? pass : problem(`type is ${JSON.stringify(body.type)} for an identity sent with person_details`, '/type');
+    return body.type === 'PERSON' ? pass : problem(`type is ${shown(body.type)} for an identity sent with person_details`, '/type');
   }),
 ];
 

@@ -9,7 +9,7 @@ import type { Operation, RuleId } from '../../core/catalogue.ts';
 import { OPERATIONS } from '../../core/operations.ts';
 import { registry, type SchemaError } from '../../schema/registry.ts';
 import { formatSchemaError } from '../../schema/format-error.ts';
-import { isObject, isOperation, requestBody, successBody } from './exchange-facts.ts';
+import { dig, isObject, isOperation, requestBody, successBody } from './exchange-facts.ts';
 
 /** Every check of an exchange reads the same body: validate it once, not once per tagged rule. */
 const validated = new WeakMap<object, SchemaError[]>();
@@ -60,7 +60,16 @@ export function schemaCheck(rule: RuleId, operation: Operation): Check {
 }
 
 /** What a rule adds to its tagged errors: null when the exchange says nothing about the rule. */
-type MoreJudge = (body: Record<string, unknown>, request: Record<string, unknown>) => Problem[] | null;
+export type MoreJudge = (body: Record<string, unknown>, request: Record<string, unknown>) => Problem[] | null;
+
+/**
+ * For a rule about optional fields: a response holding none of them says nothing about it (no
+ * vacuous pass). Each entry is a list of places one field may sit.
+ */
+export const whenAnyPresent =
+  (...fields: string[][][]): MoreJudge =>
+  (body) =>
+    fields.some((places) => places.some((keys) => dig(body, ...keys) !== undefined)) ? pass : null;
 
 const judgedByTagChecks = new WeakSet<Check>();
 

@@ -85,7 +85,8 @@ export function rejectionIs4xxCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
     judge(e) {
-      if (!isOperation(e, operation) || e.testCase.mode !== 'invalid' || e.testCase.auth || !answered(e)) return null;
+      const refusable = e.testCase.mode === 'invalid' || e.testCase.mode === 'duplicate';
+      if (!isOperation(e, operation) || !refusable || e.testCase.auth || !answered(e)) return null;
       if (is2xx(e) || is5xx(e)) return null;
       return is4xx(e) ? pass : problem(`${e.testCase.label}: rejected with ${describeStatus(e)}, not a 4xx`);
     },
