@@ -13,24 +13,35 @@ export type { Operation };
  * What a validation error is about: the document's limits and rules are told apart from plain
  * shape and type errors so that a fault can ignore exactly one kind.
  */
-export type Concern = 'shape' | 'metadata-pairs' | 'metadata-length' | 'tax' | 'date-of-birth' | 'server-policy';
+export type Concern = 'shape' | 'tax-entry-types' | 'metadata-pairs' | 'metadata-length' | 'tax' | 'date-of-birth' | 'server-policy';
 
 /** One reason a request body is refused. */
 export interface Violation {
   concern: Concern;
   instancePath: string;
   message: string;
+  /** A refusal of the server's own may carry its own status (422); otherwise the reading's. */
+  status?: number;
 }
 
 export interface ServerBehaviour {
   /** Whether a request without an Authorization header is refused with 401. */
   requiresAuthorization(operation: Operation): boolean;
+  /**
+   * For an Authorization header that holds no valid bearer token: true when the server lets the
+   * request through as if it were authenticated (the document: never).
+   */
+  acceptsAuthorization(operation: Operation, header: string): boolean;
   /** Status for a request whose bearer token is not valid. */
   wrongTokenStatus(operation: Operation): number;
   /** Status for a body that is not JSON. */
   malformedJsonStatus(operation: Operation): number;
   /** True when the server drops the connection instead of answering this body. */
   dropsConnection(operation: Operation, bodyText: string): boolean;
+  /** After this many requests the server dies: every connection is destroyed, no more are taken. */
+  diesAfterRequests: number;
+  /** True when the server answers this (parsed, well-formed) body with 500 instead of handling it. */
+  crashesOn(operation: Operation, body: Record<string, unknown>): boolean;
   /** True when validation errors of this kind are ignored. */
   ignores(operation: Operation, concern: Concern): boolean;
   /** True when the server fails (500) on a body with errors of this kind instead of refusing it. */
@@ -49,8 +60,13 @@ export interface ServerBehaviour {
   storesOwnerNames: boolean;
   /** Status for a well-formed id that matches no fiat account. */
   unknownAccountStatus: number;
-  /** How ref_id stays unique per API user: atomically, not at all, or check-then-insert with an await between. */
-  refIdUniqueness: 'atomic' | 'none' | 'racy';
+  /**
+   * How ref_id stays unique per API user: atomically; not at all; check-then-insert with an await
+   * between; only the most recent ref_id remembered; or one identity (the first) for every create.
+   */
+  refIdUniqueness: 'atomic' | 'none' | 'racy' | 'last-only' | 'single';
+  /** The body a repeat of a used ref_id gets (with the created status) instead of the reading's answer; undefined: the reading decides. */
+  duplicateResponse(identity: Record<string, unknown>): Record<string, unknown> | undefined;
   /** Content-Type of successful answers. */
   successContentType(operation: Operation): string;
   /** The last change to an updated FiatAccount (a fresh object) before it is sent. */
@@ -62,9 +78,12 @@ export interface ServerBehaviour {
 /** The server as the document reads. */
 export const FAITHFUL: ServerBehaviour = {
   requiresAuthorization: () => true,
+  acceptsAuthorization: () => false,
   wrongTokenStatus: () => 401,
   malformedJsonStatus: () => 400,
   dropsConnection: () => false,
+  diesAfterRequests: Number.POSITIVE_INFINITY,
+  crashesOn: () => false,
   ignores: () => false,
   failsOn: () => false,
   maxMetadataPairs: 6,
@@ -75,6 +94,7 @@ export const FAITHFUL: ServerBehaviour = {
   storesOwnerNames: true,
   unknownAccountStatus: 404,
   refIdUniqueness: 'atomic',
+  duplicateResponse: () => undefined,
   successContentType: () => 'application/json',
   fiatAccountResponse: (body) => body,
   identityResponse: (body) => body,

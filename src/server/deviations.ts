@@ -8,6 +8,7 @@ import type { FaultName } from './faults.ts';
 import { isPlainObject } from './json-body.ts';
 import { MAX_METADATA_LENGTH } from './validation.ts';
 import { firstCodePoints, hasAstral, hasNonAscii, isCalendarDate } from './text.ts';
+import { codePoints } from '../core/text.ts';
 
 type Body = Record<string, unknown>;
 const UPDATE: Operation = 'updateFiatAccount';
@@ -46,6 +47,23 @@ function names(operation: Operation, body: Body): { pointer: string; value: stri
 function nameRule(operation: Operation, test: (name: string) => boolean, message: string) {
   return (op: Operation, body: Body): Violation[] =>
     op !== operation ? [] : names(op, body).filter((n) => test(n.value)).map((n) => ({ concern: 'server-policy' as const, instancePath: n.pointer, message }));
+}
+
+/** The longest first_name or last_name some servers keep (a column width, not the document's). */
+const NAME_COLUMN = 64;
+
+/** The request's person_details.address.address2, when it is a string. */
+function address2(body: Body): string | undefined {
+  const address = personDetails(body)?.address;
+  return isPlainObject(address) && typeof address.address2 === 'string' ? address.address2 : undefined;
+}
+
+/** The routing_number_type of an update's wire instructions, when it is a string. */
+function routingNumberType(body: Body): string | undefined {
+  const instructions = body.fiat_network_instructions;
+  const wire = isPlainObject(instructions) ? instructions.wire : undefined;
+  const routing = isPlainObject(wire) ? wire.routing_details : undefined;
+  return isPlainObject(routing) && typeof routing.routing_number_type === 'string' ? routing.routing_number_type : undefined;
 }
 
 /** The members each fault overrides. */
@@ -150,7 +168,7 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
   'id-tax-details-object': {
     identityResponse: (body) => (Array.isArray(body.tax_details) ? { ...body, tax_details: { ...(body.tax_details[0] ?? {}) } } : body),
   },
-  'id-wrong-types-accepted': { ignores: (op, concern) => op === CREATE && concern === 'shape' },
+  'id-wrong-types-accepted': { ignores: (op, concern) => op === CREATE && (concern === 'shape' || concern === 'tax-entry-types') },
   'id-content-type-text': { successContentType: (op) => (op === CREATE ? 'text/plain' : 'application/json') },
   'id-astral-name-rejected': { extraViolations: nameRule(CREATE, hasAstral, 'must not hold characters outside the Basic Multilingual Plane') },
 
@@ -167,6 +185,62 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
   'id-type-institution': { identityResponse: (body) => ({ ...body, type: 'INSTITUTION' }) },
   'id-invalid-dob-accepted': { ignores: (op, concern) => op === CREATE && concern === 'date-of-birth' },
   'id-malformed-json-500': { malformedJsonStatus: (op) => (op === CREATE ? 500 : 400) },
+
+  'id-near-empty-body': { identityResponse: (body) => ({ id: body.id, summary_status: body.summary_status }) },
+  'id-same-identity': { refIdUniqueness: 'single' },
+  'dies-mid-run': { diesAfterRequests: 150 },
+  // The empty update is how a client reads the current state: it keeps working, so the run starts.
+  'fa-500-always': { crashesOn: (op, body) => op === UPDATE && Object.keys(body).length > 0 },
+  'id-long-name-rejected': {
+    extraViolations: (op, body) =>
+      nameRule(CREATE, (name) => codePoints(name) > NAME_COLUMN, `must be at most ${NAME_COLUMN} characters`)(op, body).map((v) => ({ ...v, status: 422 })),
+  },
+  'id-names-truncated': {
+    identityResponse: (body) => {
+      const returned = personDetails(body);
+      for (const key of ['first_name', 'last_name']) {
+        if (returned && typeof returned[key] === 'string') returned[key] = firstCodePoints(returned[key], NAME_COLUMN);
+      }
+      return body;
+    },
+  },
+  'id-empty-name-rejected': { extraViolations: nameRule(CREATE, (name) => name === '', 'must not be empty') },
+  'id-ref-id-remembers-last': { refIdUniqueness: 'last-only' },
+  'fa-routing-type-case-sensitive': {
+    extraViolations: (op, body) => {
+      const kind = op === UPDATE ? routingNumberType(body) : undefined;
+      return kind === undefined || kind === 'ABA'
+        ? []
+        : [{ concern: 'server-policy', instancePath: '/fiat_network_instructions/wire/routing_details/routing_number_type', message: 'unsupported routing_number_type', status: 422 }];
+    },
+  },
+  'id-leap-day-rejected': {
+    extraViolations: (op, body) => {
+      const dateOfBirth = op === CREATE ? personDetails(body)?.date_of_birth : undefined;
+      return typeof dateOfBirth === 'string' && /^\d{4}-02-29$/.test(dateOfBirth)
+        ? [{ concern: 'server-policy', instancePath: '/person_details/date_of_birth', message: 'must be a real calendar date' }]
+        : [];
+    },
+  },
+  'id-tax-entry-types-unchecked': { ignores: (op, concern) => op === CREATE && concern === 'tax-entry-types' },
+  'id-duplicate-bad-timestamp': { duplicateResponse: (identity) => ({ ...identity, created_at: withoutOffset(identity.created_at) }) },
+  'id-govt-id-internal-mismatch': {
+    identityResponse: (body, request) => {
+      const returned = personDetails(body);
+      // Filled from another record when the request had none: the pair no longer agrees.
+      if (returned && personDetails(request)?.cip_id === undefined) Object.assign(returned, { cip_id: '123-45-6789', govt_id: '987-65-4321' });
+      return body;
+    },
+  },
+  'id-person-details-missing': { identityResponse: ({ person_details: _dropped, ...rest }) => rest },
+  'id-empty-bearer-accepted': { acceptsAuthorization: (op, header) => op === CREATE && /^Bearer\s*$/i.test(header) },
+  'fa-basic-scheme-accepted': { acceptsAuthorization: (op, header) => op === UPDATE && /^Basic(\s|$)/i.test(header) },
+  'id-refuses-most-creates': {
+    extraViolations: (op, body) => [
+      ...nameRule(CREATE, hasNonAscii, 'must hold ASCII characters only')(op, body),
+      ...(op === CREATE && address2(body) === '' ? [{ concern: 'server-policy' as const, instancePath: '/person_details/address/address2', message: 'must not be empty' }] : []),
+    ],
+  },
 };
 
 /** The server's behaviour with `fault` injected (the faithful one without). */

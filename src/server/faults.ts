@@ -54,7 +54,41 @@ const FAULT_LIST = [
   { name: 'id-type-institution', ruleId: 'id.type-person', description: 'returns type INSTITUTION for an identity sent with person_details' },
   { name: 'id-invalid-dob-accepted', ruleId: 'id.dob.invalid-rejected', description: 'accepts impossible (1990-02-30) and unparseable dates of birth' },
   { name: 'id-malformed-json-500', ruleId: 'id.no-5xx', description: 'answers 500 to a create with malformed JSON' },
-] as const satisfies readonly { name: string; ruleId: RuleId; description: string }[];
+  // Faults that judge the harness itself: too few cases, a target that stops, wrong blame, narrow generators
+  { name: 'id-near-empty-body', ruleId: 'id.enums', expect: 'inconclusive', description: 'answers every create with only {id, summary_status}' },
+  { name: 'id-same-identity', ruleId: 'id.distinct-identities', description: 'answers every create with the identity of the first create, whatever the ref_id' },
+  { name: 'dies-mid-run', ruleId: 'fa.answers', expect: 'unreachable', description: 'after its 150th request, destroys every connection and takes no more, like a crashed process' },
+  {
+    name: 'fa-500-always',
+    ruleId: 'fa.valid-accepted',
+    notBlamed: ['fa.metadata.over-pairs-rejected', 'fa.metadata.over-length-rejected', 'fa.wrong-types-rejected'],
+    description: 'answers every non-empty update with 500 {"error":"internal"} (the empty update still works)',
+  },
+  { name: 'id-long-name-rejected', ruleId: 'id.valid-accepted', notBlamed: ['id.tax.not-required-accepted'], description: 'rejects (422) first_name or last_name longer than 64 characters' },
+  { name: 'id-names-truncated', ruleId: 'id.person-details.returned', description: 'stores and returns first_name and last_name cut to 64 characters' },
+  { name: 'id-empty-name-rejected', ruleId: 'id.valid-accepted', description: 'rejects an empty first_name or last_name' },
+  { name: 'id-ref-id-remembers-last', ruleId: 'id.ref-id.sequential-duplicate', description: 'remembers only the last ref_id used (a repeat of an older one creates a new identity)' },
+  { name: 'fa-routing-type-case-sensitive', ruleId: 'fa.valid-accepted', description: 'rejects (422) a routing_number_type that is not exactly "ABA"' },
+  { name: 'id-leap-day-rejected', ruleId: 'id.valid-accepted', description: 'rejects a date_of_birth on February 29 (a calendar check that forgets leap years)' },
+  { name: 'id-tax-entry-types-unchecked', ruleId: 'id.wrong-types-rejected', description: 'does not check the types inside tax_details entries (tax_payer_id 123 accepted)' },
+  { name: 'id-duplicate-bad-timestamp', ruleId: 'id.timestamps.rfc3339', description: 'answers a repeat of a used ref_id with the identity, its created_at without an offset' },
+  { name: 'id-govt-id-internal-mismatch', ruleId: 'id.govt-id.mirrors-cip', description: 'without a cip_id sent, returns cip_id "123-45-6789" and govt_id "987-65-4321"' },
+  { name: 'id-person-details-missing', ruleId: 'id.person-details.returned', notBlamed: ['id.dob.midnight-utc'], description: 'returns no person_details at all' },
+  { name: 'id-empty-bearer-accepted', ruleId: 'id.auth-401', description: 'accepts a create with "Authorization: Bearer " (an empty token)' },
+  { name: 'fa-basic-scheme-accepted', ruleId: 'fa.auth-401', description: 'accepts an update with an Authorization header of another scheme (Basic ...)' },
+  { name: 'id-refuses-most-creates', ruleId: 'id.valid-accepted', description: 'rejects creates with a non-ASCII name or an empty address2' },
+] as const satisfies readonly FaultEntry[];
+
+/** What a run under a fault must end with (see FaultDefinition.expect). */
+export type FaultExpectation = 'failed' | 'inconclusive' | 'unreachable';
+
+interface FaultEntry {
+  name: string;
+  ruleId: RuleId;
+  description: string;
+  expect?: FaultExpectation;
+  notBlamed?: readonly RuleId[];
+}
 
 /** The name of one injectable fault. */
 export type FaultName = (typeof FAULT_LIST)[number]['name'];
@@ -64,6 +98,13 @@ export interface FaultDefinition {
   name: FaultName;
   ruleId: RuleId;
   description: string;
+  /**
+   * What a run under this fault must end with; default `failed`: `ruleId` fails. `inconclusive`:
+   * `ruleId` ends inconclusive and the run does not exit 0. `unreachable`: the run exits 3.
+   */
+  expect?: FaultExpectation;
+  /** Rules that must not fail under this fault (the wrong-blame guard). */
+  notBlamed?: readonly RuleId[];
 }
 
 /** Every fault, in the order `--list-faults` prints them. */

@@ -31,6 +31,10 @@ export function handleFiatAccountUpdate(
   }
   const body = parseBodyOrRefuse(bytes, OPERATION, context, res);
   if (!body) return;
+  if (context.behaviour.crashesOn(OPERATION, body)) {
+    sendJson(res, 500, { error: 'internal' });
+    return;
+  }
   const found = violations(OPERATION, body, context.behaviour);
   const applied = found.length ? found : applyUpdate(record, body, context.reading, context.behaviour);
   if (applied.length) {

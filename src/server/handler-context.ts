@@ -27,7 +27,9 @@ export function refuseInvalid(res: ServerResponse, violations: Violation[], cont
     sendProblem(res, 500, 'internal error');
     return;
   }
-  sendProblem(res, context.reading.rejectStatus, `the request body is invalid (${violations.length} error${violations.length === 1 ? '' : 's'})`, {
+  // A server policy may carry its own status; the document's rules take the reading's.
+  const status = violations.find((v) => v.status !== undefined)?.status ?? context.reading.rejectStatus;
+  sendProblem(res, status, `the request body is invalid (${violations.length} error${violations.length === 1 ? '' : 's'})`, {
     errors: violations.map(({ instancePath, message }) => ({ instancePath, message })),
   });
 }

@@ -12,6 +12,10 @@ const OPERATION = 'createIdentity';
 export async function handleIdentityCreate(identities: IdentityStore, bytes: Buffer, context: HandlerContext, res: ServerResponse): Promise<void> {
   const body = parseBodyOrRefuse(bytes, OPERATION, context, res);
   if (!body) return;
+  if (context.behaviour.crashesOn(OPERATION, body)) {
+    sendJson(res, 500, { error: 'internal' });
+    return;
+  }
   const found = violations(OPERATION, body, context.behaviour);
   if (found.length) {
     refuseInvalid(res, found, context, OPERATION);
@@ -19,6 +23,11 @@ export async function handleIdentityCreate(identities: IdentityStore, bytes: Buf
   }
   const { behaviour, reading } = context;
   const outcome = await identities.create(context.owner, body.ref_id, () => behaviour.identityResponse(identityResponse(body), body), behaviour.refIdUniqueness);
+  const duplicateAnswer = outcome.created ? undefined : behaviour.duplicateResponse(structuredClone(outcome.identity));
+  if (duplicateAnswer) {
+    sendJson(res, reading.createdStatus, duplicateAnswer, behaviour.successContentType(OPERATION));
+    return;
+  }
   if (!outcome.created && reading.duplicateRefId === 'conflict') {
     const first = typeof outcome.identity.id === 'string' ? ` by identity ${outcome.identity.id}` : '';
     sendProblem(res, 409, `ref_id is already used${first}; a ref_id is unique among the identities of one API user`);

@@ -2,7 +2,10 @@
  * Identities by ref_id, unique per API user (2.5, section 8). Uniqueness holds under concurrent
  * duplicates because the faithful path checks and inserts with no await in between.
  */
+import type { ServerBehaviour } from './behaviour.ts';
+
 type Identity = Record<string, unknown>;
+type Uniqueness = ServerBehaviour['refIdUniqueness'];
 
 /** How long the racy fault waits between its check and its insert: enough for concurrent duplicates to pass the check. */
 export const RACE_WINDOW_MS = 25;
@@ -11,6 +14,10 @@ export type CreateOutcome = { created: true; identity: Identity } | { created: f
 
 export class IdentityStore {
   private readonly byRefId = new Map<string, Identity>();
+  /** 'last-only': the one ref_id each owner is remembered by. */
+  private readonly lastKey = new Map<string, string>();
+  /** 'single': the first identity, given to every later create. */
+  private first: Identity | undefined;
   private count = 0;
 
   /** Number of identities created (repeats that returned an existing one not counted). */
@@ -20,11 +27,23 @@ export class IdentityStore {
 
   /**
    * Creates with `build` unless `owner` already used `refId`: then the first identity comes back.
-   * `uniqueness` is the server's behaviour: atomic (the document), none, or racy (a fault).
+   * `uniqueness` is the server's behaviour: atomic (the document), or a fault's (behaviour.ts).
    */
-  async create(owner: string, refId: unknown, build: () => Identity, uniqueness: 'atomic' | 'none' | 'racy'): Promise<CreateOutcome> {
+  async create(owner: string, refId: unknown, build: () => Identity, uniqueness: Uniqueness): Promise<CreateOutcome> {
+    if (uniqueness === 'single') {
+      // Answered as a create, whatever the ref_id: the client cannot tell it got someone else.
+      if (this.first) return { created: true, identity: this.first };
+      this.first = build();
+      return this.insert(undefined, this.first);
+    }
     if (refId === undefined || uniqueness === 'none') return this.insert(undefined, build());
     const key = `${owner}\u0000${typeof refId === 'string' ? refId : JSON.stringify(refId)}`;
+    if (uniqueness === 'last-only') {
+      const existing = this.lastKey.get(owner) === key ? this.byRefId.get(key) : undefined;
+      if (existing) return { created: false, identity: existing };
+      this.lastKey.set(owner, key);
+      return this.insert(key, build());
+    }
     const existing = this.byRefId.get(key);
     if (existing) return { created: false, identity: existing };
     if (uniqueness === 'racy') await new Promise((resolve) => setTimeout(resolve, RACE_WINDOW_MS));

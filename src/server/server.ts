@@ -4,7 +4,7 @@
  * readings the document allows (reading.ts), or with one fault injected (faults.ts).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createAuthenticator, type Authenticator } from './auth.ts';
 import type { Operation, ServerBehaviour } from './behaviour.ts';
 import { behaviourFor } from './deviations.ts';
@@ -93,12 +93,34 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     identities: new IdentityStore(),
   };
 
+  // Every socket, so that a server that dies (a fault) can take them all down at once.
+  const sockets = new Set<Socket>();
+  let received = 0;
+  let dead = false;
+  const die = () => {
+    dead = true;
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  };
+
   const server = http.createServer((req, res) => {
+    received += 1;
+    if (dead || received > state.behaviour.diesAfterRequests) {
+      // Like a crashed process: no answer, every connection reset, no new ones taken.
+      if (!dead) die();
+      req.socket.destroy();
+      return;
+    }
     handle(state, req, res).catch(() => {
       // Never a crash: an unexpected error becomes a 500 (no detail: it could echo input).
       if (!res.headersSent) sendProblem(res, 500, 'internal error');
       else res.destroy();
     });
+  });
+  server.on('connection', (socket: Socket) => {
+    if (dead) return void socket.destroy();
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -122,7 +144,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     ...(options.fault ? { fault: options.fault } : {}),
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
+        // A server that died has closed its listener already: closing it again is no error.
+        server.close((error) => (error && !dead ? reject(error) : resolve()));
         server.closeIdleConnections();
       }),
   };
@@ -154,10 +177,13 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   if (pathname !== '/v2' && !pathname.startsWith('/v2/')) return sendProblem(res, 404, `no route ${pathname}`);
 
   // Section 5: every /v2 request carries a bearer token, checked before anything else.
-  const bearer = state.auth.checkBearer(req.headers.authorization);
+  const header = req.headers.authorization;
+  const bearer = state.auth.checkBearer(header);
   let owner = state.auth.clientId;
   if (bearer.kind === 'valid') owner = bearer.owner;
-  else if (bearer.kind === 'invalid' || !operation || state.behaviour.requiresAuthorization(operation)) {
+  else if (operation && header !== undefined && state.behaviour.acceptsAuthorization(operation, header)) {
+    // A fault lets these credentials through: the request counts as the one client's.
+  } else if (bearer.kind === 'invalid' || !operation || state.behaviour.requiresAuthorization(operation)) {
     const status = bearer.kind === 'invalid' && operation ? state.behaviour.wrongTokenStatus(operation) : 401;
     const challenge = bearer.kind === 'invalid' ? 'Bearer realm="conformance-embedded", error="invalid_token"' : 'Bearer realm="conformance-embedded"';
     return sendProblem(res, status, bearer.kind === 'invalid' ? 'the bearer token is not valid' : 'the Authorization header with a bearer token is missing', {

@@ -56,6 +56,8 @@ function concernOf(operation: Operation, error: SchemaError): Concern {
   if (operation === 'createIdentity' && path === '/person_details/date_of_birth' && ['format', 'pattern'].includes(error.keyword)) {
     return 'date-of-birth';
   }
+  // A member of a tax_details entry (its type), told apart so one fault can skip exactly these.
+  if (operation === 'createIdentity' && /^\/tax_details\/\d+\/./.test(path)) return 'tax-entry-types';
   return 'shape';
 }
 

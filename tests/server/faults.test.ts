@@ -88,6 +88,107 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
   'id-type-institution': [async (s) => (await created(s)).type, 'PERSON', 'INSTITUTION'],
   'id-invalid-dob-accepted': [async (s) => [status(await create(s, identityBody({}, { date_of_birth: '1990-02-30' }))), status(await create(s, identityBody({}, { date_of_birth: 'soon' })))], [400, 400], [201, 201]],
   'id-malformed-json-500': [async (s) => [status(await call(s, 'POST', IDENTITIES, { raw: '{' })), status(await call(s, 'PUT', accountPath(s.fiatAccountIds[0]), { raw: '{' }))], [400, 400], [500, 400]],
+
+  'id-near-empty-body': [async (s) => Object.keys(await created(s)).sort(), expect.arrayContaining(['id', 'person_details', 'status', 'summary_status', 'type']), ['id', 'summary_status']],
+  'id-same-identity': [
+    async (s) => {
+      const [a, b] = [await created(s), await created(s, { ref_id: `other-${randomUUID()}`, is_merchant: true })];
+      return [typeof a.id, a.id === b.id];
+    },
+    ['string', false],
+    ['string', true],
+  ],
+  'dies-mid-run': [
+    async (s) => {
+      const statuses: unknown[] = [];
+      for (let i = 0; i < 152; i++) statuses.push(await update(s, {}).then(status, () => 'connection dropped'));
+      return [statuses.slice(0, 150).every((st) => st === 200), statuses[150], statuses[151]];
+    },
+    [true, 200, 200],
+    [true, 'connection dropped', 'connection dropped'],
+  ],
+  'fa-500-always': [
+    async (s) => {
+      const full = await update(s, { metadata: { a: 'b' } });
+      return [status(await update(s, {})), status(full), full.json];
+    },
+    [200, 200, expect.objectContaining({ id: expect.any(String) })],
+    [200, 500, { error: 'internal' }],
+  ],
+  'id-long-name-rejected': [
+    async (s) => [status(await create(s, identityBody({}, { first_name: 'ä'.repeat(65) }))), status(await create(s, identityBody({}, { last_name: 'ä'.repeat(64) })))],
+    [201, 201],
+    [422, 201],
+  ],
+  'id-names-truncated': [async (s) => [...(await created(s, {}, { first_name: '😀'.repeat(300) })).person_details.first_name].length, 300, 64],
+  'id-empty-name-rejected': [async (s) => [status(await create(s, identityBody({}, { last_name: '' }))), status(await create(s, identityBody({}, { last_name: ' ' })))], [201, 201], [400, 201]],
+  'id-ref-id-remembers-last': [
+    async (s) => {
+      const [a, b] = [identityBody(), identityBody()];
+      return [status(await create(s, a)), status(await create(s, b)), status(await create(s, b)), status(await create(s, a))];
+    },
+    [201, 201, 409, 409],
+    [201, 201, 409, 201],
+  ],
+  'fa-routing-type-case-sensitive': [
+    async (s) => {
+      const routing = (routing_number_type: string) => ({ fiat_network_instructions: { wire: { routing_details: { routing_number_type } } } });
+      return [status(await update(s, routing('ABA'))), status(await update(s, routing('aba'))), status(await update(s, routing('SWIFT')))];
+    },
+    [200, 200, 200],
+    [200, 422, 422],
+  ],
+  'id-leap-day-rejected': [
+    async (s) => [status(await create(s, identityBody({}, { date_of_birth: '1992-02-29' }))), status(await create(s, identityBody({}, { date_of_birth: '1991-02-28' })))],
+    [201, 201],
+    [400, 201],
+  ],
+  'id-tax-entry-types-unchecked': [
+    async (s) => [
+      status(await create(s, identityBody({ tax_details_not_required: false, tax_details: [{ tax_payer_country: 'USA', tax_payer_id: 123 }] }))),
+      status(await create(s, identityBody({ is_merchant: 'true' }))),
+      status(await create(s, identityBody({ tax_details: 'USA' }))),
+    ],
+    [400, 400, 400],
+    [201, 400, 400],
+  ],
+  'id-duplicate-bad-timestamp': [
+    async (s) => {
+      const body = identityBody();
+      const [first, again] = [await create(s, body), await create(s, body)];
+      const noOffset = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/;
+      return [noOffset.test(first.json.created_at), again.status, again.json?.id === first.json.id, noOffset.test(again.json?.created_at ?? '')];
+    },
+    [false, 409, false, false],
+    [false, 201, true, true],
+  ],
+  'id-govt-id-internal-mismatch': [
+    async (s) => {
+      const without = (await created(s)).person_details;
+      return [without.cip_id, without.govt_id, (await created(s, {}, { cip_id: '111-22-3333' })).person_details.govt_id];
+    },
+    [undefined, undefined, '111-22-3333'],
+    ['123-45-6789', '987-65-4321', '111-22-3333'],
+  ],
+  'id-person-details-missing': [async (s) => 'person_details' in (await created(s)), true, false],
+  'id-empty-bearer-accepted': [async (s) => [status(await create(s, identityBody(), { token: '' })), status(await update(s, {}, { token: '' }))], [401, 401], [201, 401]],
+  'fa-basic-scheme-accepted': [
+    async (s) => {
+      const basic = { token: null, headers: { authorization: `Basic ${Buffer.from('someone:secret').toString('base64')}` } };
+      return [status(await update(s, {}, basic)), status(await create(s, identityBody(), basic)), status(await update(s, {}, { token: 'wrong' }))];
+    },
+    [401, 401, 401],
+    [200, 401, 401],
+  ],
+  'id-refuses-most-creates': [
+    async (s) => [
+      status(await create(s, identityBody({}, { first_name: 'Zoë' }))),
+      status(await create(s, identityBody({}, { address: { address1: '1 Main St', address2: '' } }))),
+      status(await create(s, identityBody({}, { address: { address1: '1 Main St', address2: 'Apt 2' } }))),
+    ],
+    [201, 201, 201],
+    [400, 400, 201],
+  ],
 };
 
 describe('faults', () => {
