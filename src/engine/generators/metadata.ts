@@ -43,22 +43,36 @@ export const plainPairs = (count: number): Metadata =>
 
 export const CLASSES = Object.keys(CHARACTER_CLASSES) as CharacterClass[];
 
+/** Where a long string sits: a key beside the value 'v', or the value of k1 (a key of plainPairs). */
+export type LongPartPlace = 'key' | 'value';
+
+/** `others` with one pair holding `long` as its key or as the value of k1. */
+export const placeLongPart = (part: LongPartPlace, long: string, others: Metadata = {}): Metadata =>
+  part === 'key' ? { ...others, [long]: 'v' } : { ...others, k1: long };
+
 /**
  * One pair whose key (or value) is `length` code points of one character class. A long value
  * sits under k1, a key of plainPairs: under merge semantics it then adds no pair to an account.
  */
-export function pairWithLongPart(part: 'key' | 'value', cls: CharacterClass, length: number): Metadata {
-  const long = repeatCodePoints(cls, length);
-  return part === 'key' ? { [long]: 'v' } : { k1: long };
+export function pairWithLongPart(part: LongPartPlace, cls: CharacterClass, length: number): Metadata {
+  return placeLongPart(part, repeatCodePoints(cls, length));
+}
+
+/** Metadata with one long key or value, and what it is made of, so a twin can swap the long text. */
+export interface LongPartMetadata {
+  part: LongPartPlace;
+  long: string;
+  others: Metadata;
+  metadata: Metadata;
 }
 
 /** One pair whose key or value has exactly `length` random code points, beside up to 5 short pairs. */
-export function metadataWithLongPart(length: number): fc.Arbitrary<Metadata> {
+export function metadataWithLongPart(length: number): fc.Arbitrary<LongPartMetadata> {
   return fc
     .record({
       part: fc.constantFrom('key' as const, 'value' as const),
       long: fc.oneof(text(length, length, anyCharacter), ...CLASSES.map((cls) => text(length, length, characterOf(cls)))),
       others: metadataArbitrary(0, METADATA_LIMITS.maxPairs - 1, text(1, 10).map((k) => `o-${k}`), text(0, 10)),
     })
-    .map(({ part, long, others }) => (part === 'key' ? { ...others, [long]: 'v' } : { ...others, k1: long }));
+    .map(({ part, long, others }) => ({ part, long, others, metadata: placeLongPart(part, long, others) }));
 }

@@ -57,3 +57,48 @@ export function repeatCodePoints(cls: CharacterClass, length: number): string {
   if (cls === 'combining') return 'a\u20d7'.repeat(Math.floor(length / 2)) + (length % 2 ? 'a' : '');
   return SAMPLE_CHARACTER[cls].repeat(length);
 }
+
+/**
+ * Lengths of free text the document does not limit, in code points: every band a server might
+ * cut a corner at occurs in a standard run (empty, short, around 64, 100, 255/256, and several
+ * hundred). Short text stays the most frequent; fast-check shrinks towards the first band.
+ */
+const LENGTH_BANDS: { min: number; max: number; weight: number }[] = [
+  { min: 1, max: 12, weight: 6 },
+  { min: 0, max: 0, weight: 1 },
+  { min: 13, max: 40, weight: 2 },
+  { min: 62, max: 66, weight: 1 },
+  { min: 99, max: 101, weight: 1 },
+  { min: 127, max: 129, weight: 1 },
+  { min: 254, max: 257, weight: 2 },
+  { min: 280, max: 320, weight: 1 },
+];
+
+/** The longest free text generated, in code points. */
+export const MAX_FREE_TEXT = Math.max(...LENGTH_BANDS.map((b) => b.max));
+
+/** A white-space end becomes a letter: the length stays what the band chose. */
+const trimless = (s: string): string => s.replace(/^\s/u, 'x').replace(/\s$/u, 'x');
+
+/**
+ * Free text of fields the document types as string but does not limit: 0 to ~300 code points of
+ * every character class, any letter case, never with white space at either end (a server may
+ * trim it; the document says nothing either way). `maxLength` caps the bands (metadata keys).
+ */
+export function freeText(maxLength: number = MAX_FREE_TEXT, character: fc.Arbitrary<string> = anyCharacter): fc.Arbitrary<string> {
+  const kept = LENGTH_BANDS.filter((b) => b.max <= maxLength);
+  // A cap inside the bands gets a band of its own just under it, so the cap itself occurs.
+  const bands = kept.length < LENGTH_BANDS.length ? [...kept, { min: Math.max(0, maxLength - 3), max: maxLength, weight: 1 }] : kept;
+  return fc.oneof(...bands.map((b) => ({ arbitrary: text(b.min, b.max, character).map(trimless), weight: b.weight })));
+}
+
+/** A word in any letter case: as given, lower, upper, capitalized or mixed. */
+export function anyCase(word: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc.tuple(word, fc.constantFrom('upper', 'lower', 'capital', 'mixed', 'upper'), fc.integer({ min: 0, max: 0xffff })).map(([w, kind, bits]) => {
+    if (kind === 'upper') return w.toUpperCase();
+    if (kind === 'lower') return w.toLowerCase();
+    if (kind === 'capital') return w.charAt(0).toUpperCase() + w.slice(1).toLowerCase();
+    // Mixed: the letters' case from the bits, so "aBa" and "AbA" both occur.
+    return [...w].map((c, i) => ((bits >> i % 16) & 1 ? c.toUpperCase() : c.toLowerCase())).join('');
+  });
+}

@@ -4,9 +4,10 @@
  */
 import fc from 'fast-check';
 import { caseBuilder, type CaseFamily } from './family.ts';
-import { CLASSES, METADATA_LIMITS, metadataArbitrary, metadataWithLongPart, pairWithLongPart, plainPairs, validMetadata } from './metadata.ts';
-import { fiatNetworkInstructions, personName } from './payload-parts.ts';
-import { text } from './text.ts';
+import { CLASSES, METADATA_LIMITS, metadataArbitrary, metadataWithLongPart, pairWithLongPart, placeLongPart, plainPairs, type Metadata } from './metadata.ts';
+import { fiatNetworkInstructions, ownerPersonDetails } from './payload-parts.ts';
+import { freeText, repeatCodePoints, text } from './text.ts';
+import { withControl } from './twins.ts';
 import { sample } from './samples.ts';
 import { malformedBodyFamily, wrongTypeFamily } from './wrong-types.ts';
 
@@ -14,15 +15,27 @@ const { maxPairs, maxLength } = METADATA_LIMITS;
 
 const update = caseBuilder('updateFiatAccount');
 
+/**
+ * Metadata within the limits (at most 6 pairs, keys and values of at most 100 characters), with
+ * keys and values of every length band up to the limit.
+ */
+const validMetadata = metadataArbitrary(0, maxPairs, freeText(maxLength).filter((k) => k !== ''), freeText(maxLength));
+
 /** Any valid update: every field optional, each sometimes present. */
 export const validUpdateBody = fc.record(
   {
-    fiat_account_owner: fc.record({ person_details: fc.record({ first_name: personName, last_name: personName }, { requiredKeys: [] }) }),
+    fiat_account_owner: fc.record({ person_details: ownerPersonDetails }, { requiredKeys: [] }),
     fiat_network_instructions: fiatNetworkInstructions,
     metadata: validMetadata,
   },
   { requiredKeys: [] },
 );
+
+/** `metadata` without its last pair. */
+const withoutLastPair = (metadata: Metadata): Metadata => Object.fromEntries(Object.entries(metadata).slice(0, -1));
+/** The first `count` pairs of `metadata`. */
+const firstPairs = (metadata: Metadata, count: number): Metadata => Object.fromEntries(Object.entries(metadata).slice(0, count));
+const firstCodePoints = (s: string, count: number) => [...s].slice(0, count).join('');
 
 const describeBody = (body: Record<string, unknown>): string =>
   Object.keys(body).length ? `update with ${Object.keys(body).join(', ')}` : 'empty update';
@@ -36,64 +49,98 @@ const valid: CaseFamily = {
     }),
     update('owner names with astral characters', 'valid', { fiat_account_owner: { person_details: { first_name: '😀', last_name: '𝒜da' } } }),
     update('metadata with an empty value', 'valid', { metadata: { note: '' } }),
+    update("routing_number_type 'aba' in lower case, a 255-character first name and an empty last name", 'valid', {
+      fiat_account_owner: { person_details: { first_name: 'Ada '.repeat(64).slice(0, 254) + 'x', last_name: '' } },
+      fiat_network_instructions: { wire: { routing_details: { routing_number_type: 'aba', routing_number: '021000021' } } },
+    }),
     update(`metadata with ${maxPairs} pairs`, 'valid', { metadata: plainPairs(maxPairs) }),
   ],
   arbitrary: validUpdateBody.map((body) => update(`random ${describeBody(body)}`, 'valid', body)),
 };
 
+/** A case with `maxPairs` pairs; its twin has one pair fewer. */
+const atMaxPairs = (label: string, body: Record<string, unknown>, metadata: Metadata) =>
+  withControl(update(label, 'boundary', { ...body, metadata }, 'fa.metadata.max-pairs-accepted'), { ...body, metadata: withoutLastPair(metadata) });
+
 const maxPairsAccepted: CaseFamily = {
   rule: 'fa.metadata.max-pairs-accepted',
   examples: [
-    update(`metadata with exactly ${maxPairs} pairs`, 'boundary', { metadata: plainPairs(maxPairs) }, 'fa.metadata.max-pairs-accepted'),
-    update(
+    atMaxPairs(`metadata with exactly ${maxPairs} pairs`, {}, plainPairs(maxPairs)),
+    atMaxPairs(
       `metadata with exactly ${maxPairs} pairs of ${maxLength}-character keys and values`,
-      'boundary',
-      { metadata: Object.fromEntries(Array.from({ length: maxPairs }, (_, i) => [`${i}`.padEnd(maxLength, 'k'), 'v'.repeat(maxLength)])) },
-      'fa.metadata.max-pairs-accepted',
+      {},
+      Object.fromEntries(Array.from({ length: maxPairs }, (_, i) => [`${i}`.padEnd(maxLength, 'k'), 'v'.repeat(maxLength)])),
     ),
   ],
   arbitrary: metadataArbitrary(maxPairs, maxPairs, text(1, maxLength), text(0, maxLength)).map((metadata) =>
-    update(`random metadata with exactly ${maxPairs} pairs`, 'boundary', { metadata }, 'fa.metadata.max-pairs-accepted'),
+    atMaxPairs(`random metadata with exactly ${maxPairs} pairs`, {}, metadata),
   ),
 };
+
+/** A case with too many pairs; its twin keeps the first `maxPairs`, on the limit. */
+const overMaxPairs = (label: string, body: Record<string, unknown>, metadata: Metadata) =>
+  withControl(
+    update(label, 'invalid', { ...body, metadata }, 'fa.metadata.over-pairs-rejected'),
+    { ...body, metadata: firstPairs(metadata, maxPairs) },
+    { exercises: 'fa.metadata.max-pairs-accepted' },
+  );
 
 const overPairsRejected: CaseFamily = {
   rule: 'fa.metadata.over-pairs-rejected',
-  examples: [maxPairs + 1, maxPairs + 4].map((n) =>
-    update(`metadata with ${n} pairs`, 'invalid', { metadata: plainPairs(n) }, 'fa.metadata.over-pairs-rejected'),
-  ),
+  examples: [maxPairs + 1, maxPairs + 4].map((n) => overMaxPairs(`metadata with ${n} pairs`, {}, plainPairs(n))),
   arbitrary: fc
     .tuple(metadataArbitrary(maxPairs + 1, maxPairs + 6, text(1, 20), text(0, 20)), validUpdateBody)
-    .map(([metadata, body]) =>
-      update(`random metadata with ${Object.keys(metadata).length} pairs`, 'invalid', { ...body, metadata }, 'fa.metadata.over-pairs-rejected'),
-    ),
+    .map(([metadata, body]) => overMaxPairs(`random metadata with ${Object.keys(metadata).length} pairs`, body, metadata)),
 };
 
 const parts = ['key', 'value'] as const;
+
+/**
+ * The twin of a case on the length limit: the long key or value replaced by a short ASCII one, so
+ * a server that counts bytes or UTF-16 units accepts the twin and the limit takes the blame.
+ */
+const shortPart = (part: 'key' | 'value', others: Metadata = {}) => placeLongPart(part, part === 'key' ? 'k1' : 'v', others);
 
 const maxLengthAccepted: CaseFamily = {
   rule: 'fa.metadata.max-length-accepted',
   examples: parts.flatMap((part) =>
     CLASSES.map((cls) =>
-      update(`metadata ${part} of exactly ${maxLength} ${cls} characters`, 'boundary', { metadata: pairWithLongPart(part, cls, maxLength) }, 'fa.metadata.max-length-accepted'),
+      withControl(
+        update(`metadata ${part} of exactly ${maxLength} ${cls} characters`, 'boundary', { metadata: pairWithLongPart(part, cls, maxLength) }, 'fa.metadata.max-length-accepted'),
+        { metadata: shortPart(part) },
+      ),
     ),
   ),
-  arbitrary: metadataWithLongPart(maxLength).map((metadata) =>
-    update(`random metadata with a key or value of exactly ${maxLength} characters`, 'boundary', { metadata }, 'fa.metadata.max-length-accepted'),
+  arbitrary: metadataWithLongPart(maxLength).map(({ part, others, metadata }) =>
+    withControl(
+      update(`random metadata with a key or value of exactly ${maxLength} characters`, 'boundary', { metadata }, 'fa.metadata.max-length-accepted'),
+      { metadata: shortPart(part, others) },
+    ),
   ),
 };
 
+/** The twin of a case over the length limit: the long key or value cut to exactly the limit. */
 const overLengthRejected: CaseFamily = {
   rule: 'fa.metadata.over-length-rejected',
   examples: parts.flatMap((part) =>
     CLASSES.map((cls) =>
-      update(`metadata ${part} of ${maxLength + 1} ${cls} characters`, 'invalid', { metadata: pairWithLongPart(part, cls, maxLength + 1) }, 'fa.metadata.over-length-rejected'),
+      withControl(
+        update(`metadata ${part} of ${maxLength + 1} ${cls} characters`, 'invalid', { metadata: pairWithLongPart(part, cls, maxLength + 1) }, 'fa.metadata.over-length-rejected'),
+        { metadata: placeLongPart(part, repeatCodePoints(cls, maxLength)) },
+        { exercises: 'fa.metadata.max-length-accepted' },
+      ),
     ),
   ),
   arbitrary: fc
     .integer({ min: maxLength + 1, max: maxLength + 50 })
     .chain(metadataWithLongPart)
-    .map((metadata) => update('random metadata with a key or value over the length limit', 'invalid', { metadata }, 'fa.metadata.over-length-rejected')),
+    .map(({ part, long, others, metadata }) =>
+      withControl(
+        update('random metadata with a key or value over the length limit', 'invalid', { metadata }, 'fa.metadata.over-length-rejected'),
+        { metadata: placeLongPart(part, firstCodePoints(long, maxLength), others) },
+        { exercises: 'fa.metadata.max-length-accepted' },
+      ),
+    ),
 };
 
 const wrongTypes = wrongTypeFamily(
@@ -111,8 +158,27 @@ const wrongTypes = wrongTypeFamily(
     { path: ['fiat_account_owner', 'person_details', 'last_name'], value: true },
     { path: ['fiat_network_instructions'], value: 'wire' },
     { path: ['fiat_network_instructions', 'wire'], value: 7 },
+    { path: ['metadata', 'k'], value: 5 },
+    { path: ['fiat_network_instructions', 'wire', 'routing_details', 'routing_number'], value: 21000021 },
   ],
   (label, body) => update(label, 'invalid', body, 'fa.wrong-types-rejected'),
+  [
+    { path: ['metadata', 'k'], value: null },
+    { path: ['metadata', 'k'], value: ['v'] },
+    { path: ['metadata', 'k'], value: true },
+    { path: ['fiat_account_owner', 'person_details', 'first_name'], value: null },
+    { path: ['fiat_account_owner', 'person_details', 'last_name'], value: ['Lovelace'] },
+    { path: ['fiat_account_owner', 'person_details', 'first_name'], value: { text: 'Ada' } },
+    { path: ['fiat_account_owner', 'person_details'], value: null },
+    { path: ['fiat_network_instructions', 'wire', 'account_number'], value: 1234567890 },
+    { path: ['fiat_network_instructions', 'wire', 'routing_details'], value: ['ABA', '021000021'] },
+    { path: ['fiat_network_instructions', 'wire', 'routing_details', 'routing_number_type'], value: null },
+    { path: ['fiat_network_instructions', 'wire', 'routing_details', 'bank_name'], value: { name: 'Bank' } },
+    { path: ['fiat_network_instructions', 'wire', 'routing_details', 'bank_address', 'zip_code'], value: 10001 },
+    { path: ['fiat_network_instructions', 'wire', 'fiat_account_owner_address'], value: '1 Main St' },
+    { path: ['fiat_network_instructions', 'wire', 'fiat_account_owner_address', 'country'], value: ['USA'] },
+    { path: ['fiat_network_instructions', 'wire', 'fiat_account_owner_address', 'address2'], value: null },
+  ],
 );
 
 /** Ids that cannot be UUIDs; the path parameter is typed string (UUID). */
@@ -120,7 +186,8 @@ const MALFORMED_IDS = ['not-a-uuid', '12345', '0f8fad5b-d9cb-469f-a165-708677289
 
 const malformedId: CaseFamily = {
   rule: 'fa.malformed-id-4xx',
-  examples: MALFORMED_IDS.map((id) => update(`malformed fiat account id "${id}"`, 'invalid', {}, 'fa.malformed-id-4xx', { fiatAccountId: id })),
+  // The twin: the same body to a real account (the runner fills the id).
+  examples: MALFORMED_IDS.map((id) => withControl(update(`malformed fiat account id "${id}"`, 'invalid', {}, 'fa.malformed-id-4xx', { fiatAccountId: id }), {})),
 };
 
 /** A well-formed id that no account has (version 4 UUIDs collide with nothing in practice). */
@@ -130,7 +197,7 @@ const unknownId: CaseFamily = {
   arbitrary: fc.uuid({ version: 4 }).map((id) => update('random unknown fiat account id', 'valid', {}, undefined, { fiatAccountId: id })),
 };
 
-const malformedBody = malformedBodyFamily('fa.rejection-4xx', update);
+const malformedBody = malformedBodyFamily('fa.rejection-4xx', update, {});
 
 export const updateFiatAccountFamilies: CaseFamily[] = [
   maxPairsAccepted,

@@ -8,6 +8,7 @@ import type { RuleId } from '../../core/catalogue.ts';
 import type { TestCase } from '../../core/case.ts';
 import type { CaseFamily } from './family.ts';
 import { isObject } from '../../rules/checks/exchange-facts.ts';
+import { withControl } from './twins.ts';
 
 type Body = Record<string, unknown>;
 
@@ -32,20 +33,28 @@ export function withValueAt(body: Body, path: string[], value: unknown): Body {
 
 const apply = (body: Body, w: WrongType): Body => withValueAt({ ...body, ...w.also }, w.path, w.value);
 
-/** Examples: each wrong type on `minimal`; random cases: a random wrong type on a random valid body. */
+/** The valid body the wrong type was applied to (with `also`): the case's valid twin. */
+const base = (body: Body, w: WrongType): Body => ({ ...body, ...w.also });
+
+/**
+ * Examples: each wrong type of `examples` on `minimal`; random cases: a random wrong type of
+ * `examples` and `randomOnly` on a random valid body. Every case carries its valid twin.
+ */
 export function wrongTypeFamily(
   rule: RuleId,
   minimal: Body,
   validBody: fc.Arbitrary<Body>,
-  wrongTypes: WrongType[],
+  examples: WrongType[],
   make: (label: string, body: Body) => TestCase,
+  randomOnly: WrongType[] = [],
 ): CaseFamily {
+  const caseOf = (label: string, body: Body, w: WrongType) => withControl(make(label, apply(body, w)), base(body, w));
   return {
     rule,
-    examples: wrongTypes.map((w) => make(describeWrongType(w), apply(minimal, w))),
+    examples: examples.map((w) => caseOf(describeWrongType(w), minimal, w)),
     arbitrary: fc
-      .tuple(validBody, fc.constantFrom(...wrongTypes))
-      .map(([body, w]) => make(`random valid body with ${describeWrongType(w)}`, apply(body, w))),
+      .tuple(validBody, fc.constantFrom(...examples, ...randomOnly))
+      .map(([body, w]) => caseOf(`random valid body with ${describeWrongType(w)}`, body, w)),
   };
 }
 
@@ -60,10 +69,12 @@ const MALFORMED_BODIES: { label: string; rawBody: string }[] = [
   { label: 'JSON null as the body', rawBody: 'null' },
 ];
 
+/** Each malformed body, with `twinBody` (a minimal valid body of the operation) as its twin. */
 export const malformedBodyFamily = (
   rule: RuleId,
   make: (label: string, mode: 'invalid', body: undefined, rule: RuleId, extra: Partial<TestCase>) => TestCase,
+  twinBody: Body,
 ): CaseFamily => ({
   rule,
-  examples: MALFORMED_BODIES.map(({ label, rawBody }) => make(label, 'invalid', undefined, rule, { rawBody })),
+  examples: MALFORMED_BODIES.map(({ label, rawBody }) => withControl(make(label, 'invalid', undefined, rule, { rawBody }), structuredClone(twinBody))),
 });

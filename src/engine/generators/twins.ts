@@ -1,0 +1,30 @@
+/**
+ * Valid twins: every invalid and boundary case carries its nearest valid twin (`control`), the
+ * same payload with the one defect removed or moved off the limit. When the target refuses both,
+ * the refusal is not about the case's rule, and the case judges nothing.
+ */
+import type { RuleId } from '../../core/catalogue.ts';
+import type { TestCase } from '../../core/case.ts';
+
+export interface TwinOptions {
+  /** The twin itself sits on another limit: a boundary case of that rule. */
+  exercises?: RuleId;
+  /**
+   * A pool-independent fiat account id the twin keeps. Left out, the twin has none and the runner
+   * sends it to a real account (so the twin of a malformed or unknown id is an ordinary update).
+   */
+  fiatAccountId?: string;
+}
+
+/** `c` with `control`: a case of the same operation, `twinBody` as body, valid (or boundary). */
+export function withControl(c: TestCase, twinBody: unknown, options: TwinOptions = {}): TestCase {
+  const control: TestCase = {
+    operation: c.operation,
+    mode: options.exercises ? 'boundary' : 'valid',
+    ...(options.exercises ? { exercises: options.exercises } : {}),
+    label: `${c.label} (valid twin)`,
+    body: twinBody,
+    ...(options.fiatAccountId !== undefined ? { fiatAccountId: options.fiatAccountId } : {}),
+  };
+  return { ...c, control };
+}
