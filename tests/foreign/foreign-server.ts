@@ -7,9 +7,26 @@
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
-export type ForeignDefect = 'none' | 'counts-utf16' | 'second-identity' | 'lowercase-status';
+export type ForeignDefect =
+  | 'none'
+  | 'counts-utf16'
+  | 'second-identity'
+  | 'lowercase-status'
+  /** After `dieAfter` requests: every socket destroyed, the listener closed. */
+  | 'dies-mid-run'
+  /** Creates answered with only {id, summary_status}. */
+  | 'near-empty-identity'
+  /** 422 for any non-ASCII name or an empty address2. */
+  | 'refuses-most-creates'
+  /** One identity for every create. */
+  | 'same-identity';
+
+export interface ForeignOptions {
+  /** dies-mid-run: the requests answered before it dies (default 150). */
+  dieAfter?: number;
+}
 
 export interface ForeignServer {
   baseUrl: string;
@@ -23,14 +40,22 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const isPlainObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const now = () => new Date().toISOString().replace('Z', '+00:00');
 
-export async function startForeignServer(defect: ForeignDefect = 'none'): Promise<ForeignServer> {
+export async function startForeignServer(defect: ForeignDefect = 'none', options: ForeignOptions = {}): Promise<ForeignServer> {
   const token = randomUUID();
   const accounts = new Map<string, { created: string; updated: string; first: string; last: string; metadata: Record<string, string> }>();
   for (let i = 0; i < 2; i++) accounts.set(randomUUID(), { created: now(), updated: now(), first: 'A', last: 'B', metadata: {} });
   const identitiesByRef = new Map<string, Record<string, unknown>>();
   const length = (s: string) => (defect === 'counts-utf16' ? s.length : [...s].length);
+  let onlyIdentity: Record<string, unknown> | undefined;
+  const sockets = new Set<Socket>();
+  let requests = 0;
 
   const server = http.createServer((req, res) => {
+    if (defect === 'dies-mid-run' && ++requests > (options.dieAfter ?? 150)) {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -92,7 +117,9 @@ export async function startForeignServer(defect: ForeignDefect = 'none'): Promis
         if (body.ref_id !== undefined && typeof body.ref_id !== 'string') return reject('ref_id');
         for (const k of ['metadata', 'institution_details', 'customer_due_diligence']) if (body[k] !== undefined && !isPlainObject(body[k])) return reject(k);
         if (body.institution_members !== undefined && !(Array.isArray(body.institution_members) && body.institution_members.every(isPlainObject))) return reject('members');
-        for (const entry of body.tax_details ?? []) if (typeof entry?.tax_payer_country !== 'string' || typeof entry?.tax_payer_id !== 'string') return reject('tax entry');
+        for (const entry of body.tax_details ?? []) {
+          if (!isPlainObject(entry) || ['tax_payer_country', 'tax_payer_id'].some((k) => entry[k] !== undefined && typeof entry[k] !== 'string')) return reject('tax entry');
+        }
         const person = body.person_details;
         if (person !== undefined && (typeof person !== 'object' || person === null || Array.isArray(person))) return reject('person');
         for (const [k, v] of Object.entries(person ?? {})) {
@@ -101,15 +128,22 @@ export async function startForeignServer(defect: ForeignDefect = 'none'): Promis
         let dob: string | undefined;
         if (person?.date_of_birth !== undefined) {
           const m = DATE.exec(person.date_of_birth);
-          const d = m && new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-          if (!m || !d || d.getUTCDate() !== +m[3] || d.getUTCMonth() !== +m[2] - 1) return reject('date_of_birth');
+          if (!m) return reject('date_of_birth');
+          const d = new Date(0);
+          d.setUTCFullYear(+m[1], +m[2] - 1, +m[3]); // not Date.UTC: it reads years 0-99 as 1900-1999
+          if (d.getUTCDate() !== +m[3] || d.getUTCMonth() !== +m[2] - 1) return reject('date_of_birth');
           dob = `${person.date_of_birth}T00:00:00+00:00`;
         }
         if (person?.email !== undefined && !/^[^@\s]+@[^@\s]+$/.test(person.email)) return reject('email');
         if (person?.passthrough_verified_at !== undefined && Number.isNaN(Date.parse(person.passthrough_verified_at))) return reject('verified_at');
+        if (defect === 'refuses-most-creates') {
+          const names = [person?.first_name, person?.last_name].filter((n): n is string => typeof n === 'string');
+          if (names.some((n) => /[^\x00-\x7f]/.test(n)) || person?.address?.address2 === '') return reject('first_name must be ASCII');
+        }
+        if (defect === 'same-identity' && onlyIdentity) return reply(200, onlyIdentity);
         const ref = body.ref_id as string | undefined;
         if (ref !== undefined && identitiesByRef.has(ref) && defect !== 'second-identity') return reply(200, identitiesByRef.get(ref));
-        const identity = {
+        const identity: Record<string, unknown> = {
           ...body,
           id: randomUUID(),
           type: person ? 'PERSON' : 'INSTITUTION',
@@ -124,11 +158,17 @@ export async function startForeignServer(defect: ForeignDefect = 'none'): Promis
             ...(person.cip_id_type !== undefined ? { govt_id_type: person.cip_id_type } : {}),
           },
         };
-        if (ref !== undefined) identitiesByRef.set(ref, identity);
-        return reply(200, identity);
+        const answer = defect === 'near-empty-identity' ? { id: identity.id, summary_status: 'PENDING' } : identity;
+        if (ref !== undefined) identitiesByRef.set(ref, answer);
+        onlyIdentity ??= answer;
+        return reply(200, answer);
       }
       reply(404, { error: 'no route' });
     });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -136,6 +176,10 @@ export async function startForeignServer(defect: ForeignDefect = 'none'): Promis
     baseUrl: `http://127.0.0.1:${port}`,
     token,
     accountIds: [...accounts.keys()],
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve()); // also when it died and closed already
+        server.closeIdleConnections();
+      }),
   };
 }
