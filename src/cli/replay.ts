@@ -16,6 +16,7 @@ import { MetadataState } from '../engine/metadata-state.ts';
 import { RefIds } from '../engine/ref-ids.ts';
 import { SCENARIOS } from '../engine/scenarios.ts';
 import type { TestCase, UnauthenticatedKind } from '../core/case.ts';
+import { CreatedIdentities } from '../rules/created-identities.ts';
 import { matchOperationPath, usesFiatAccount } from '../core/operations.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
@@ -119,16 +120,24 @@ class Replayer {
   async replayRule(rule: ReportRule): Promise<{ problems: Problem[]; judged: boolean; why?: string }> {
     const scenario = SCENARIOS.find((s) => s.rule === rule.id && s.feeds.length === 0);
     if (scenario) {
-      const outcomes = await scenario.run({
-        exercise: (c) => this.send(c),
-        sendTogether: (cases) => Promise.all(cases.map((c) => this.send(c))),
+      const created = new CreatedIdentities();
+      const sent = async (exchange: Promise<Exchange>) => {
+        const e = await exchange;
+        created.observe(e);
+        return e;
+      };
+      const { outcomes, notJudged } = await scenario.run({
+        exercise: (c) => sent(this.send(c)),
+        sendTogether: (cases) => Promise.all(cases.map((c) => sent(this.send(c)))),
         freshRefId: () => this.refIds.next(),
         stamp: (c, refId) => this.refIds.stamp(c, refId),
         concurrentDuplicates: this.concurrentDuplicates,
         fiatAccountIds: [],
+        created,
+        pick: (items) => items[0],
       });
       const problems = outcomes.flatMap((o) => o.problems);
-      return outcomes.length ? { problems, judged: true } : { problems, judged: false, why: 'the first create of the scenario was not accepted' };
+      return outcomes.length ? { problems, judged: true } : { problems, judged: false, why: notJudged ?? 'no create of the scenario was accepted' };
     }
     const problems: Problem[] = [];
     let judged = false;

@@ -7,7 +7,7 @@
 /** The CLI's exit codes (DESIGN.md section 5). */
 export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, unreachable: 3, inconclusive: 4 } as const;
 
-export type ErrorCode = 'usage' | 'unknown-accounts' | 'unreachable' | 'authentication';
+export type ErrorCode = 'usage' | 'unknown-accounts' | 'route-not-found' | 'unreachable' | 'authentication';
 
 /** An error the user can act on; anything else is a bug of ours and keeps its stack. */
 export abstract class ConformanceError extends Error {
@@ -28,14 +28,24 @@ export class UsageError extends ConformanceError {
   }
 }
 
-/** The fiat account ids the user gave do not exist on the target (404 to an empty update). */
+/** The fiat account ids the user gave do not exist on the target (404 to an empty update of each URL tried). */
 export class UnknownAccountsError extends ConformanceError {
-  constructor(readonly ids: string[]) {
+  constructor(
+    readonly ids: string[],
+    readonly urls: string[] = [],
+  ) {
     super(
       'unknown-accounts',
       EXIT.usage,
-      `the target has no fiat account ${ids.join(', ')} (HTTP 404 to an empty update): give ids of existing accounts with --fiat-account-id (or CONFORMANCE_FIAT_ACCOUNT_IDS)`,
+      `the target has no fiat account ${ids.join(', ')} (HTTP 404 to an empty update${urls.length ? ` of ${urls.join(', ')}` : ''}): give ids of existing accounts with --fiat-account-id (or CONFORMANCE_FIAT_ACCOUNT_IDS)`,
     );
+  }
+}
+
+/** Every path tried answered 404: the base URL does not lead to the API (a missing prefix, a wrong host). */
+export class RouteNotFoundError extends ConformanceError {
+  constructor(readonly urls: string[]) {
+    super('route-not-found', EXIT.usage, `every path tried answered HTTP 404 (${urls.join(', ')}): check --base-url; the document's paths begin with /v2 and are appended to it`);
   }
 }
 

@@ -49,6 +49,8 @@ export interface RuleOutcome {
   findings: Finding[];
   /** A check of this rule threw. */
   crashed: boolean;
+  /** How many requests the run had sent when this rule first saw a problem (for the benchmark). */
+  firstFailureAtRequest?: number;
 }
 
 export type RunEvent =

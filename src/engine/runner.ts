@@ -10,9 +10,9 @@ import { caseFamilies, type CaseFamily } from './generators/families.ts';
 import type { TestCase } from '../core/case.ts';
 import { OPERATIONS, usesFiatAccount } from '../core/operations.ts';
 import type { Exchange } from '../core/exchange.ts';
-import type { Finding, RuleOutcome, RunEvent, RunListener } from './events.ts';
+import type { Finding, RuleOutcome, RunEvent, RunListener, Stop } from './events.ts';
 import type { Transport } from './transport/transport.ts';
-import { AuthenticationError, UnknownAccountsError } from '../core/errors.ts';
+import { AuthenticationError, RouteNotFoundError, UnknownAccountsError } from '../core/errors.ts';
 import { notifyAll } from '../core/notify.ts';
 import { judge } from '../rules/judge.ts';
 import { MetadataState } from './metadata-state.ts';
@@ -20,6 +20,12 @@ import { RefIds } from './ref-ids.ts';
 import { SCENARIOS, type ScenarioContext } from './scenarios.ts';
 import { UndocumentedFields } from '../rules/undocumented-fields.ts';
 import { registry } from '../schema/registry.ts';
+import { CreatedIdentities } from '../rules/created-identities.ts';
+import { fiatAccountChecks } from '../rules/checks/fiat-account-response.ts';
+import { identityChecks } from '../rules/checks/identity-response.ts';
+import { is2xx, successBody } from '../rules/checks/exchange-facts.ts';
+import { coverageOf, emptyTally, inputKey, minimumFor, minimumUnder, randomRuns, Refusals, type Tally } from './coverage.ts';
+import { TargetLost, TargetWatch } from './target-watch.ts';
 
 /** What the engine needs to know; how the run is reported is src/report's business. */
 export interface RunSettings {
@@ -42,24 +48,35 @@ const MAX_FAILURES_PER_RULE = 5;
 /** A safety net for shrinking against a slow target. */
 const SHRINK_TIME_LIMIT_MS = 30_000;
 
-type RuleRecord = Omit<RuleOutcome, 'rule'>;
+type RuleRecord = Pick<RuleOutcome, 'cases' | 'findings' | 'crashed' | 'firstFailureAtRequest'>;
+
+/** The rules judged from the body of a success: a 2xx that holds none of their fields leaves them silent. */
+const RESPONSE_RULES: ReadonlySet<RuleId> = new Set([...fiatAccountChecks, ...identityChecks].map((c) => c.rule));
 
 export async function runConformance(transport: Transport, settings: RunSettings, listeners: RunListener[] = []): Promise<RunResult> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const selected = RULES.filter((r) => !settings.ruleFilter?.length || settings.ruleFilter.some((p) => r.id.startsWith(p)));
   const selectedIds = new Set<string>(selected.map((r) => r.id));
-  const records = new Map<RuleId, RuleRecord>(selected.map((r) => [r.id, { cases: 0, findings: [], crashed: false, coverage: { fixed: 0, random: 0, distinctInputs: 0, minimum: { fixed: 0, random: 0 } } }]));
+  const records = new Map<RuleId, RuleRecord>(selected.map((r) => [r.id, { cases: 0, findings: [], crashed: false }]));
+  const tallies = new Map<RuleId, Tally>(selected.map((r) => [r.id, emptyTally()]));
   const exchanges: Exchange[] = [];
   const metadata = new MetadataState();
   const refIds = new RefIds(settings.seed);
   const undocumented = new UndocumentedFields(registry());
+  const created = new CreatedIdentities();
+  const refusals = new Refusals();
+  /** Cases from examples and scenarios; the others are random. */
+  const fixedCases = new WeakSet<TestCase>();
+  /** Whether a valid twin was accepted, by what it sent: twins of fixed examples repeat. */
+  const twinVerdicts = new Map<string, boolean>();
   const context: CheckContext = {
     fiatAccountIds: settings.fiatAccountIds,
     mergeMayExceedLimit: (e) => metadata.mergeMayExceedLimit(e),
   };
   const emit = (event: RunEvent) => notifyAll(listeners, event);
   let accountCursor = 0;
+  let currentRule: RuleDefinition | undefined;
 
   /** Updates go to the accounts of the pool in turn, unless the case names its own id. */
   const withAccount = (c: TestCase): TestCase => {
@@ -67,13 +84,21 @@ export async function runConformance(transport: Transport, settings: RunSettings
     const inTurn = () => settings.fiatAccountIds[accountCursor++ % settings.fiatAccountIds.length];
     return { ...c, fiatAccountId: metadata.accountFor(c.body, settings.fiatAccountIds, inTurn) };
   };
-  /** Fills in what the generators leave to the runner: the account id and a fresh ref_id. */
-  const prepare = (c: TestCase): TestCase => refIds.stamp(withAccount(c));
+  /** Fills in what the generators leave to the runner (the account id, a fresh ref_id), and notes a fixed case. */
+  const prepare = (c: TestCase, fixed: boolean): TestCase => {
+    const prepared = refIds.stamp(withAccount(c));
+    if (fixed) fixedCases.add(prepared);
+    return prepared;
+  };
 
   const record = (rule: RuleId, problems: Problem[], exchange: Exchange, path?: string, front = false) => {
     const entry = records.get(rule);
-    if (!entry) return;
+    const tally = tallies.get(rule);
+    if (!entry || !tally) return;
     entry.cases += 1;
+    fixedCases.has(exchange.testCase) ? tally.fixed++ : tally.random++;
+    tally.inputs.add(inputKey(exchange.testCase));
+    if (problems.length) entry.firstFailureAtRequest ??= transport.requestCount;
     const found = problems.map((problem): Finding => ({ problem, exchange, ...(path ? { path } : {}) }));
     // The minimal counterexample goes in front, its problems in the order the checks gave them.
     if (front) entry.findings.unshift(...found);
@@ -81,26 +106,61 @@ export async function runConformance(transport: Transport, settings: RunSettings
     if (entry.findings.length > MAX_FAILURES_PER_RULE) entry.findings.length = MAX_FAILURES_PER_RULE;
   };
 
-  /**
-   * Sends one case, judges it for every rule, and says what it found for `focus`: null when the
-   * exchange says nothing about that rule (it then does not count as one of the rule's cases).
-   */
+  /** Sends a case and judges it; what it found for `focus` is returned, not recorded. */
   const exercise = async (c: TestCase, focus?: RuleId) => observe(await transport.send(c, c.auth ? { auth: c.auth } : undefined), focus);
+
+  /**
+   * A refused invalid or boundary case judges its rule only when its valid twin is accepted:
+   * otherwise the target refuses something else (a name, every request), and the twin's own
+   * refusal is the finding, under the rule of valid requests.
+   */
+  const twinAccepted = async (c: TestCase): Promise<boolean> => {
+    const twin = c.control!;
+    const key = inputKey(twin);
+    let accepted = twinVerdicts.get(key);
+    if (accepted === undefined) {
+      const { exchange } = await exercise(prepare(twin, fixedCases.has(c)));
+      // Under merged metadata a refused twin may be the merge's doing: the case keeps the benefit of the doubt.
+      accepted = is2xx(exchange) || (exchange.response !== undefined && context.mergeMayExceedLimit(exchange));
+      twinVerdicts.set(key, accepted);
+    }
+    return accepted;
+  };
 
   /** Judges an exchange for every rule, and says what it found for `focus`. */
   const observe = async (exchange: Exchange, focus?: RuleId): Promise<{ exchange: Exchange; focusProblems: Problem[] | null }> => {
     exchanges.push(exchange);
     await emit({ type: 'exchange', exchange });
+    const c = exchange.testCase;
+    const judgements = judge(exchange, context);
+    const distinct = created.observe(exchange);
+    if (distinct) judgements.push({ rule: 'id.distinct-identities', problems: distinct });
+    const own = c.violates ?? c.exercises;
+    const ownAt = judgements.findIndex((j) => j.rule === own);
+    if (ownAt >= 0 && c.control && exchange.response && !is2xx(exchange) && !(await twinAccepted(c))) {
+      judgements.splice(ownAt, 1);
+      const tally = tallies.get(own!);
+      if (tally) tally.twinRefused += 1;
+    }
+    if (successBody(exchange)) {
+      const judged = new Set(judgements.map((j) => j.rule));
+      for (const rule of selected) if (rule.operation === c.operation && RESPONSE_RULES.has(rule.id) && !judged.has(rule.id)) tallies.get(rule.id)!.silentSuccesses++;
+    }
     let focusProblems: Problem[] | null = null;
-    for (const j of judge(exchange, context)) {
+    for (const j of judgements) {
       if (j.crashed) records.get(j.rule) && (records.get(j.rule)!.crashed = true);
       if (j.rule === focus) focusProblems = j.problems;
       else record(j.rule, j.problems, exchange);
     }
+    refusals.observe(exchange);
     metadata.observe(exchange);
     undocumented.observe(exchange);
+    await watch.observe(exchange);
     return { exchange, focusProblems };
   };
+
+  /** A request that worked at the start (an empty update): asked when answers stop coming. */
+  const watch = new TargetWatch(() => transport.send({ operation: 'updateFiatAccount', mode: 'valid', label: 'probe: is the target still answering?', body: {}, fiatAccountId: settings.fiatAccountIds[0] }));
 
   /**
    * Runs a family as a fast-check property against the live target: examples first, then random
@@ -109,24 +169,29 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const runProperty = async (family: CaseFamily, focus: RuleId, runs: number): Promise<void> => {
     let lastFailure: { problems: Problem[]; exchange: Exchange } | undefined;
     const judged: { problems: Problem[]; exchange: Exchange }[] = [];
+    const examples = new Set(family.examples);
     const predicate = async (raw: TestCase): Promise<boolean> => {
-      const { exchange, focusProblems } = await exercise(prepare(raw), focus);
+      const { exchange, focusProblems } = await exercise(prepare(raw, examples.has(raw)), focus);
       if (focusProblems === null) return true;
       const outcome = { problems: focusProblems, exchange };
       judged.push(outcome);
-      if (focusProblems.length) lastFailure = outcome;
+      if (focusProblems.length) {
+        lastFailure = outcome;
+        records.get(focus) && (records.get(focus)!.firstFailureAtRequest ??= transport.requestCount);
+      }
       return focusProblems.length === 0;
     };
-    const examples = family.examples;
     if (!family.arbitrary || runs === 0) {
-      for (const example of examples) await predicate(example);
+      for (const example of family.examples) await predicate(example);
     } else {
       const details = await fc.check(fc.asyncProperty(family.arbitrary, predicate), {
         seed: settings.seed,
-        numRuns: examples.length + runs,
-        examples: examples.map((e) => [e] as [TestCase]),
+        numRuns: family.examples.length + runs,
+        examples: family.examples.map((e) => [e] as [TestCase]),
         interruptAfterTimeLimit: SHRINK_TIME_LIMIT_MS,
       });
+      // A target that died mid-property: fast-check reports the throw as a failure; pass it on.
+      if (details.errorInstance instanceof TargetLost) throw details.errorInstance;
       if (details.failed && lastFailure) {
         // The last failing run is fast-check's final, shrunk counterexample: it alone is the evidence.
         const minimal = lastFailure;
@@ -139,72 +204,104 @@ export async function runConformance(transport: Transport, settings: RunSettings
   };
 
   const families = caseFamilies();
+  const merging = () => metadata.semantics === 'merge';
   const familyRules = new Set<RuleId>(families.map((f) => f.rule));
+  const minimums = new Map(
+    selected.map((rule) => [rule.id, minimumFor(rule, settings.runs, families.find((f) => f.rule === rule.id))]),
+  );
+  const outcomeOf = (rule: RuleDefinition): RuleOutcome => ({
+    rule,
+    ...records.get(rule.id)!,
+    coverage: coverageOf(rule, tallies.get(rule.id)!, minimumUnder(rule, minimums.get(rule.id)!, merging()), refusals),
+  });
   await emit({ type: 'run-start', rules: selected, fiatAccountIds: settings.fiatAccountIds });
 
   // Learn each account's current metadata first: an empty update is valid (all fields optional).
-  const missing: string[] = [];
+  const missing: Exchange[] = [];
   for (const id of settings.fiatAccountIds) {
-    const { exchange } = await exercise({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id });
-    if (exchange.response?.status === 404) missing.push(id);
+    const { exchange } = await exercise(prepare({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id }, true));
+    if (exchange.response?.status === 404) missing.push(exchange);
     // The configured credentials refused: every rule would fail or skip for the settings' sake.
     if (exchange.response?.status === 401 || exchange.response?.status === 403) {
       throw new AuthenticationError(`the target refused the credentials (HTTP ${exchange.response.status} to an empty update of ${id}): check --token or the client credentials`);
     }
   }
   // Every update to such an account would fail a rule for a mistake in the settings, not the target.
-  if (missing.length) throw new UnknownAccountsError(missing);
+  if (missing.length) await explainMissingAccounts(missing, settings.fiatAccountIds.length, transport);
 
-  const outcomeOf = (rule: RuleDefinition): RuleOutcome => ({ rule, ...records.get(rule.id)! });
   const finished = new Set<RuleId>();
+  const begin = async (rule: RuleDefinition) => {
+    currentRule = rule;
+    await emit({ type: 'rule-start', rule });
+  };
   const finish = async (rule: RuleDefinition) => {
     finished.add(rule.id);
+    currentRule = undefined;
     await emit({ type: 'rule-end', outcome: outcomeOf(rule) });
   };
 
-  for (const family of families) {
-    if (!selectedIds.has(family.rule)) continue;
-    const rule = getRule(family.rule);
-    await emit({ type: 'rule-start', rule });
-    await runProperty(family, family.rule, settings.runs);
-    await finish(rule);
-  }
-
-  const scenarioContext: ScenarioContext = {
-    exercise: async (c) => (await exercise(withAccount(c))).exchange,
-    sendTogether: async (cases) => {
-      const sent = await transport.sendTogether(cases);
-      for (const exchange of sent) await observe(exchange);
-      return sent;
-    },
-    freshRefId: () => refIds.next(),
-    stamp: (c, refId) => refIds.stamp(c, refId),
-    concurrentDuplicates: settings.concurrentDuplicates,
-    fiatAccountIds: settings.fiatAccountIds,
-  };
-  for (const scenario of SCENARIOS) {
-    if (!selectedIds.has(scenario.rule) && !scenario.feeds.some((r) => selectedIds.has(r))) continue;
-    const rule = getRule(scenario.rule);
-    if (selectedIds.has(rule.id)) await emit({ type: 'rule-start', rule });
-    for (const outcome of await scenario.run(scenarioContext)) record(scenario.rule, outcome.problems, outcome.exchange);
-    if (selectedIds.has(rule.id) && !familyRules.has(rule.id)) await finish(rule);
-  }
-
-  // Rules judged on every exchange: when one failed, look for a minimal valid payload that shows it.
-  const validFamily = (op: Operation) => families.find((f) => f.rule === OPERATIONS[op].validAcceptedRule);
-  for (const rule of selected) {
-    if (finished.has(rule.id)) continue;
-    await emit({ type: 'rule-start', rule });
-    const entry = records.get(rule.id)!;
-    const family = validFamily(rule.operation);
-    // Under --rule no case of the operation may have been sent: send them all for this rule.
-    const own = families.filter((f) => getRule(f.rule).operation === rule.operation);
-    if (!own.some((f) => finished.has(f.rule))) {
-      for (const f of own) await runProperty({ ...f, rule: rule.id }, rule.id, settings.runs);
-    } else if (family && entry.findings.length && family.arbitrary && settings.runs > 0) {
-      await runProperty({ ...family, rule: rule.id, examples: [] }, rule.id, settings.runs);
+  let stopped: Stop | undefined;
+  try {
+    for (const family of families) {
+      if (!selectedIds.has(family.rule)) continue;
+      const rule = getRule(family.rule);
+      await begin(rule);
+      await runProperty(family, family.rule, randomRuns(family, settings.runs));
+      await finish(rule);
     }
-    await finish(rule);
+
+    const scenarioContext: ScenarioContext = {
+      // Scenarios choose their ref_ids: no fresh one is stamped over them.
+      exercise: async (c) => {
+        const prepared = withAccount(c);
+        fixedCases.add(prepared);
+        return (await exercise(prepared)).exchange;
+      },
+      sendTogether: async (cases) => {
+        for (const c of cases) fixedCases.add(c);
+        const sent = await transport.sendTogether(cases);
+        for (const exchange of sent) await observe(exchange);
+        return sent;
+      },
+      freshRefId: () => refIds.next(),
+      stamp: (c, refId) => refIds.stamp(c, refId),
+      concurrentDuplicates: settings.concurrentDuplicates,
+      fiatAccountIds: settings.fiatAccountIds,
+      created,
+      pick: (items) => fc.sample(fc.constantFrom(...items), { seed: settings.seed, numRuns: 1 })[0],
+    };
+    for (const scenario of SCENARIOS) {
+      if (!selectedIds.has(scenario.rule) && !scenario.feeds.some((r) => selectedIds.has(r))) continue;
+      const rule = getRule(scenario.rule);
+      if (selectedIds.has(rule.id)) await begin(rule);
+      const { outcomes, notJudged } = await scenario.run(scenarioContext);
+      for (const outcome of outcomes) record(scenario.rule, outcome.problems, outcome.exchange);
+      const tally = tallies.get(scenario.rule);
+      if (tally && notJudged) tally.scenarioNote = notJudged;
+      if (selectedIds.has(rule.id) && !familyRules.has(rule.id)) await finish(rule);
+    }
+
+    // Rules judged on every exchange: when one failed, look for a minimal valid payload that shows it.
+    const validFamily = (op: Operation) => families.find((f) => f.rule === OPERATIONS[op].validAcceptedRule);
+    for (const rule of selected) {
+      if (finished.has(rule.id)) continue;
+      await begin(rule);
+      const entry = records.get(rule.id)!;
+      const family = validFamily(rule.operation);
+      // Under --rule no case of the operation may have been sent: send them all for this rule.
+      const own = families.filter((f) => getRule(f.rule).operation === rule.operation);
+      if (!own.some((f) => finished.has(f.rule))) {
+        for (const f of own) await runProperty({ ...f, rule: rule.id }, rule.id, settings.runs);
+      } else if (family && entry.findings.length && family.arbitrary && settings.runs > 0) {
+        await runProperty({ ...family, rule: rule.id, examples: [] }, rule.id, settings.runs);
+      }
+      await finish(rule);
+    }
+  } catch (error) {
+    if (!(error instanceof TargetLost)) throw error;
+    const where = currentRule ? ` while judging ${currentRule.id}` : '';
+    stopped = { kind: 'unreachable', message: `${error.message}; the run stopped after ${transport.requestCount} requests${where}`, requests: transport.requestCount, ...(currentRule ? { rule: currentRule.id } : {}) };
+    if (currentRule) await finish(currentRule);
   }
 
   const result: RunResult = {
@@ -214,7 +311,25 @@ export async function runConformance(transport: Transport, settings: RunSettings
     durationMs: Date.now() - started,
     requests: transport.requestCount,
     undocumentedFields: undocumented.list(),
+    ...(stopped ? { stopped } : {}),
   };
   await emit({ type: 'run-end', ...result });
   return result;
+}
+
+/**
+ * Accounts that answered 404 to an empty update: unknown ids, or a base URL that leads nowhere.
+ * A create with an empty body (invalid by the tax rule, so nothing is created) tells the two
+ * apart: a route that exists answers it with something else than 404.
+ */
+async function explainMissingAccounts(missing: Exchange[], accounts: number, transport: Transport): Promise<never> {
+  const urls = missing.map((e) => e.request.url);
+  if (missing.length === accounts) {
+    const probe = await transport.send({ operation: 'createIdentity', mode: 'invalid', violates: 'id.tax.absent-rejected', label: 'probe: does the create route exist?', body: {} });
+    if (probe.response?.status === 404) throw new RouteNotFoundError([...urls, `${probe.request.method} ${probe.request.url}`]);
+  }
+  throw new UnknownAccountsError(
+    missing.map((e) => e.testCase.fiatAccountId!),
+    urls,
+  );
 }

@@ -2,11 +2,12 @@
  * Stateful scenarios: rules that one exchange cannot show. Each returns outcomes for its rule;
  * every exchange it makes is also judged by all checks like any other.
  */
-import type { TestCase } from '../core/case.ts';
+import { UNAUTHENTICATED_KINDS, type TestCase, type UnauthenticatedKind } from '../core/case.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
 import type { RuleId } from '../core/catalogue.ts';
 import { is2xx } from '../rules/checks/exchange-facts.ts';
+import { createdId, type CreatedIdentities, type CreatedIdentity } from '../rules/created-identities.ts';
 
 export interface ScenarioContext {
   /** Sends one case as it is (an update without an id goes to the next account of the pool) and judges it. */
@@ -17,6 +18,10 @@ export interface ScenarioContext {
   stamp(c: TestCase, refId: string): TestCase;
   concurrentDuplicates: number;
   fiatAccountIds: readonly string[];
+  /** The identities the run created so far, by ref_id. */
+  created: CreatedIdentities;
+  /** Picks one of `items` from the run's seed (the same run repeats the same choice). */
+  pick<T>(items: readonly T[]): T;
 }
 
 export interface ScenarioOutcome {
@@ -24,11 +29,17 @@ export interface ScenarioOutcome {
   exchange: Exchange;
 }
 
+/** What a scenario judged, and when it judged nothing, why. */
+export interface ScenarioResult {
+  outcomes: ScenarioOutcome[];
+  notJudged?: string;
+}
+
 export interface Scenario {
   rule: RuleId;
   /** Other rules whose cases the scenario sends (the auth scenario feeds the 401 rules). */
   feeds: RuleId[];
-  run(context: ScenarioContext): Promise<ScenarioOutcome[]>;
+  run(context: ScenarioContext): Promise<ScenarioResult>;
 }
 
 /** A minimal valid identity: the tax rule satisfied the simplest way. */
@@ -39,44 +50,52 @@ const identity = (label: string): TestCase => ({
   body: { person_details: { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-01-01' }, tax_details_not_required: true },
 });
 
-/**
- * A repeat of a used ref_id: neither valid nor invalid by itself, so it is sent as an invalid
- * case of the duplicate rule (a rejection is fine, and only that rule judges a 2xx).
- */
-const duplicate = (c: TestCase, rule: RuleId): TestCase => ({ ...c, mode: 'invalid', violates: rule });
+/** A repeat of a used ref_id: a rejection and the same identity back are both right. */
+const duplicate = (c: TestCase, rule: RuleId): TestCase => ({ ...c, mode: 'duplicate', exercises: rule });
 
 /**
- * The id of a created identity, or undefined when none can be read (`successBody` ignores
- * invalid cases, so read the body here). Without ids two identities cannot be told apart: the
- * scenarios then judge nothing rather than pass.
+ * Without distinct identities for distinct ref_ids, a repeat that comes back with "the same"
+ * identity proves nothing: the ref_id scenarios then judge nothing (id.distinct-identities says why).
  */
-const identityId = (e: Exchange): string | undefined => {
-  const id = is2xx(e) && e.response?.json ? (e.response.body as { id?: unknown } | null)?.id : undefined;
-  return typeof id === 'string' && id !== '' ? id : undefined;
-};
+function cannotTellIdentitiesApart(created: CreatedIdentity[]): string | undefined {
+  if (created.length < 2) return `the run created ${created.length} identit${created.length === 1 ? 'y' : 'ies'} with a readable id; a repeat cannot be told from a new identity`;
+  if (new Set(created.map((c) => c.id)).size < created.length) return 'creates with different ref_ids got the same identity id (see id.distinct-identities): a repeat cannot be told from a new identity';
+  return undefined;
+}
+
+/** Fresh identities the sequential scenario creates before it repeats their ref_ids. */
+const SEQUENTIAL_ORIGINALS = 3;
 
 const sequentialDuplicate: Scenario = {
   rule: 'id.ref-id.sequential-duplicate',
-  feeds: [],
+  feeds: ['id.distinct-identities'],
   async run(context) {
-    const refId = context.freshRefId();
-    const first = await context.exercise(context.stamp(identity('first create with a new ref_id'), refId));
-    if (identityId(first) === undefined) return []; // not created, or no id: the acceptance and id rules report it
+    const own: CreatedIdentity[] = [];
+    for (let i = 1; i <= SEQUENTIAL_ORIGINALS; i++) {
+      const refId = context.freshRefId();
+      await context.exercise(context.stamp(identity(`create ${i}/${SEQUENTIAL_ORIGINALS} with a new ref_id`), refId));
+      const made = context.created.get(refId);
+      if (made) own.push(made);
+    }
+    const why = cannotTellIdentitiesApart(own);
+    if (why) return { outcomes: [], notJudged: why };
+    // Repeats of the oldest, the newest and the middle one, and of an identity made earlier in the
+    // run by another rule's case: a server that remembers only its last ref_id shows itself.
+    const earlier = context.created.list().filter((c) => !own.includes(c));
+    const repeats = [own[0], own[own.length - 1], own[1], ...(earlier.length ? [context.pick(earlier)] : []), own[0]];
     const outcomes: ScenarioOutcome[] = [];
-    for (const attempt of [2, 3]) {
-      const again = await context.exercise(
-        context.stamp(duplicate(identity(`create #${attempt} with the same ref_id`), 'id.ref-id.sequential-duplicate'), refId),
-      );
-      if (is2xx(again) && identityId(again) === undefined) continue; // cannot tell: judge nothing
-      const secondIdentity = is2xx(again) && identityId(again) !== identityId(first);
+    for (const [i, original] of repeats.entries()) {
+      // The same body again, as a client that retries sends it.
+      const retry: TestCase = { ...identity(`repeat ${i + 1}/${repeats.length}: the create of identity ${original.id} again`), body: original.exchange.testCase.body };
+      const again = await context.exercise(context.stamp(duplicate(retry, 'id.ref-id.sequential-duplicate'), original.refId));
+      const id = createdId(again);
+      if (is2xx(again) && id === undefined) continue; // no id to compare: judge nothing
       outcomes.push({
         exchange: again,
-        problems: secondIdentity
-          ? [{ message: `ref_id ${refId} was used again and a second identity ${JSON.stringify(identityId(again))} was created (first: ${JSON.stringify(identityId(first))})` }]
-          : [],
+        problems: id !== undefined && id !== original.id ? [{ message: `ref_id ${original.refId} was used again and a second identity ${id} was created (first: ${original.id})` }] : [],
       });
     }
-    return outcomes;
+    return { outcomes };
   },
 };
 
@@ -87,6 +106,8 @@ const concurrentDuplicate: Scenario = {
   rule: 'id.ref-id.concurrent-duplicate',
   feeds: [],
   async run(context) {
+    const why = cannotTellIdentitiesApart(context.created.list());
+    if (why) return { outcomes: [], notJudged: why };
     const outcomes: ScenarioOutcome[] = [];
     for (let round = 1; round <= CONCURRENT_ROUNDS; round++) {
       const refId = context.freshRefId();
@@ -99,9 +120,9 @@ const concurrentDuplicate: Scenario = {
       const results = await context.sendTogether(cases);
       const accepted = results.filter(is2xx);
       if (!accepted.length) continue; // all rejected: nothing was created twice
-      if (accepted.some((e) => identityId(e) === undefined)) continue; // ids unreadable: cannot tell
-      const created = new Set(accepted.map(identityId));
-      const evidence = accepted.find((e) => identityId(e) !== identityId(accepted[0])) ?? accepted[0];
+      if (accepted.some((e) => createdId(e) === undefined)) continue; // ids unreadable: cannot tell
+      const created = new Set(accepted.map(createdId));
+      const evidence = accepted.find((e) => createdId(e) !== createdId(accepted[0])) ?? accepted[0];
       outcomes.push({
         exchange: evidence,
         problems:
@@ -110,22 +131,28 @@ const concurrentDuplicate: Scenario = {
             : [],
       });
     }
-    return outcomes;
+    return { outcomes, ...(outcomes.length ? {} : { notJudged: `no round of ${CONCURRENT_ROUNDS} had an accepted create with a readable id` }) };
   },
 };
 
-/** Requests without credentials and with a wrong token; the 401 rules judge them. */
+const HOW: Record<UnauthenticatedKind, string> = {
+  none: 'without Authorization',
+  invalid: 'with a made-up bearer token',
+  empty: 'with an empty bearer token',
+  'wrong-scheme': 'with Basic instead of Bearer credentials',
+};
+
+/** Requests without valid credentials, each kind on each operation; the 401 rules judge them. */
 const authentication: Scenario = {
   rule: 'fa.auth-401',
   feeds: ['id.auth-401'],
   async run(context) {
     const update: TestCase = { operation: 'updateFiatAccount', mode: 'valid', label: '', body: {} };
-    for (const auth of ['none', 'invalid'] as const) {
-      const how = auth === 'none' ? 'without Authorization' : 'with a wrong bearer token';
-      await context.exercise({ ...update, auth, label: `update ${how}` });
-      await context.exercise({ ...identity(`create ${how}`), auth });
+    for (const auth of UNAUTHENTICATED_KINDS) {
+      await context.exercise({ ...update, auth, label: `update ${HOW[auth]}` });
+      await context.exercise({ ...identity(`create ${HOW[auth]}`), auth });
     }
-    return [];
+    return { outcomes: [] };
   },
 };
 

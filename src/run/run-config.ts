@@ -97,6 +97,20 @@ export function runHelp(): string {
 export type Env = Record<string, string | undefined>;
 
 /** Parses flags and environment into a RunConfig, or throws a UsageError. Returns null for --help. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Every path of the document begins with /v2 (section 4): a base URL that ends with it, as many
+ * OpenAPI `servers` entries do, would request /v2/v2/... and blame the target for the 404s.
+ */
+function checkBaseUrl(baseUrl: string): void {
+  checkUrl('--base-url', baseUrl);
+  const path = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  if (/\/v2$/i.test(path)) {
+    throw new UsageError(`--base-url ${baseUrl} ends with the version segment /v2, which every path of the document already begins with: give ${baseUrl.replace(/\/v2\/*$/i, '')} instead`);
+  }
+}
+
 export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => number): RunConfig | null {
   const { values } = parseCommandArgs('run', argv, RUN_OPTIONS);
   if (values.help) return null;
@@ -116,9 +130,13 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
   };
 
   const baseUrl = pick('base-url');
-  if (baseUrl !== undefined) checkUrl('--base-url', baseUrl);
+  if (baseUrl !== undefined) checkBaseUrl(baseUrl);
   const auth = resolveAuth(pick);
   const fiatAccountIds = list('fiat-account-id');
+  const malformed = fiatAccountIds.filter((id) => !UUID.test(id));
+  if (malformed.length) {
+    throw new UsageError(`--fiat-account-id ${malformed.map((id) => JSON.stringify(id)).join(', ')} is not a UUID (section 4.1 types the id as one): give the ids of existing fiat accounts`);
+  }
   const fault = pick('fault');
   const readingPairs = Object.fromEntries(
     list('reading').map((pair) => {

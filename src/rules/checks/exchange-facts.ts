@@ -23,9 +23,12 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The request body as an object, or an empty object when it was not one. */
+/**
+ * The request body as an object, or an empty object when it was not one. The answer to a repeated
+ * ref_id may be the identity first created, which reflects the first request, not this one.
+ */
 export function requestBody(e: Exchange): Record<string, unknown> {
-  return isObject(e.testCase.body) ? e.testCase.body : {};
+  return isObject(e.testCase.body) && e.testCase.mode !== 'duplicate' ? e.testCase.body : {};
 }
 
 /** A response value in a message: "absent" for a missing one, never "undefined". */

@@ -1,0 +1,138 @@
+/**
+ * Coverage accounting (issue: "conformant is earned"): how many cases judged each rule, fixed and
+ * random apart, on how many distinct inputs, against a minimum per profile; and when a rule stays
+ * below it, one line that says why and what would fix it.
+ */
+import { createHash } from 'node:crypto';
+import type { RuleDefinition, RuleId } from '../core/catalogue.ts';
+import type { TestCase } from '../core/case.ts';
+import type { Exchange } from '../core/exchange.ts';
+import { describeOperation } from '../core/operations.ts';
+import { oneLine } from '../core/text.ts';
+import { isObject } from '../rules/checks/exchange-facts.ts';
+import type { Coverage } from './events.ts';
+import type { CaseFamily } from './generators/family.ts';
+
+export interface Minimum {
+  fixed: number;
+  random: number;
+}
+
+/** Rules whose cases come from a scenario: a fixed number of rounds or requests, no random ones. */
+const SCENARIO_MINIMUMS: Partial<Record<RuleId, number>> = {
+  'id.ref-id.sequential-duplicate': 3,
+  'id.ref-id.concurrent-duplicate': 2,
+  'fa.auth-401': 3,
+  'id.auth-401': 3,
+};
+
+/**
+ * Rules that only some answers can judge (a field sent only sometimes, a relation only some
+ * bodies show): they ask for a smaller share of the random cases.
+ */
+const CONDITIONAL: ReadonlySet<RuleId> = new Set<RuleId>([
+  'fa.update-reflected',
+  'fa.response.metadata-limits',
+  'id.dob.midnight-utc',
+  'id.govt-id.mirrors-cip',
+  'id.is-merchant.returned',
+  'fa.metadata.over-pairs-rejected',
+  'fa.metadata.max-pairs-accepted',
+]);
+
+/**
+ * The minimum of judged cases for a rule: half of its own examples (at least one case); for
+ * the random part, a share of the profile's random cases. Ratios, not counts, so a deeper
+ * profile asks for more; they sit well below what a faithful target gives (measured in every
+ * reading of the embedded server), so only a target that refuses or omits shows below them.
+ */
+export function minimumFor(rule: RuleDefinition, runs: number, family?: Pick<CaseFamily, 'examples' | 'arbitrary'>): Minimum {
+  const scenario = SCENARIO_MINIMUMS[rule.id as RuleId];
+  if (scenario !== undefined) return { fixed: scenario, random: 0 };
+  // A family of examples only (malformed ids, malformed JSON) has no random part to ask for.
+  const randomShare = family && !family.arbitrary ? 0 : CONDITIONAL.has(rule.id as RuleId) ? 0.1 : 0.25;
+  return { fixed: Math.max(1, Math.ceil((family?.examples.length ?? 0) / 2)), random: Math.ceil(runs * randomShare) };
+}
+
+/**
+ * Rules whose random cases need room for fresh keys on an account. Under merged metadata the
+ * pairs sent stay, accounts fill up, and no update can delete a key: their random minimum is
+ * waived (the fixed examples still count), or a faithful merging target could never be conformant.
+ */
+const NEED_ROOM_FOR_KEYS: ReadonlySet<RuleId> = new Set<RuleId>(['fa.metadata.max-pairs-accepted', 'fa.metadata.max-length-accepted', 'fa.update-reflected']);
+
+export function minimumUnder(rule: RuleDefinition, minimum: Minimum, merging: boolean): Minimum {
+  return merging && NEED_ROOM_FOR_KEYS.has(rule.id as RuleId) ? { ...minimum, random: 0 } : minimum;
+}
+
+/**
+ * Random cases of a family: a family of invalid cases sends a valid twin with nearly every case
+ * (each is refused), so it runs half as many to keep a run's requests within its budget.
+ */
+export function randomRuns(family: CaseFamily, runs: number): number {
+  const paired = family.examples.some((c) => c.mode === 'invalid' && c.control);
+  return paired ? Math.ceil(runs / 2) : runs;
+}
+
+/** A short fingerprint of what a case sent (ref_ids aside, which the runner makes unique). */
+export function inputKey(c: TestCase): string {
+  const body = isObject(c.body) && typeof c.body.ref_id === 'string' ? { ...c.body, ref_id: undefined } : c.body;
+  const sent = JSON.stringify([c.operation, c.fiatAccountId ?? null, c.auth ?? null, c.rawBody ?? null, body ?? null]);
+  return createHash('sha1').update(sent).digest('base64').slice(0, 12);
+}
+
+/** What the runner saw of one operation's cases that should have been accepted. */
+export class Refusals {
+  private readonly byOperation = new Map<string, { expected: number; refused: number; first?: Exchange }>();
+
+  observe(e: Exchange): void {
+    const c = e.testCase;
+    if (c.auth || (c.mode !== 'valid' && c.mode !== 'boundary') || !e.response) return;
+    const entry = this.byOperation.get(c.operation) ?? { expected: 0, refused: 0 };
+    entry.expected += 1;
+    if (e.response.status < 200 || e.response.status >= 300) {
+      entry.refused += 1;
+      entry.first ??= e;
+    }
+    this.byOperation.set(c.operation, entry);
+  }
+
+  /** "240 of 283 identity creates that should be accepted were refused; first: ..." or undefined. */
+  describe(operation: string): string | undefined {
+    const entry = this.byOperation.get(operation);
+    if (!entry?.refused || !entry.first) return undefined;
+    const { first } = entry;
+    const body = oneLine(first.response?.rawBody ?? '').slice(0, 100);
+    return `${entry.refused} of ${entry.expected} ${describeOperation(first.testCase.operation)} requests that should be accepted were refused; first: "${first.testCase.label}" got HTTP ${first.response?.status}${body ? ` ${body}` : ''}`;
+  }
+}
+
+/** Per rule, while the run goes: counts and the reasons cases did not judge it. */
+export interface Tally {
+  fixed: number;
+  random: number;
+  inputs: Set<string>;
+  /** Cases refused together with their valid twin: the refusal was not about the rule. */
+  twinRefused: number;
+  /** 2xx answers of the rule's operation that held nothing the rule judges. */
+  silentSuccesses: number;
+  /** A scenario's own word on why it judged nothing. */
+  scenarioNote?: string;
+}
+
+export const emptyTally = (): Tally => ({ fixed: 0, random: 0, inputs: new Set(), twinRefused: 0, silentSuccesses: 0 });
+
+/** The coverage of a rule at the end of the run, with the shortfall line when below its minimum. */
+export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum, refusals: Refusals): Coverage {
+  const coverage: Coverage = { fixed: tally.fixed, random: tally.random, distinctInputs: tally.inputs.size, minimum };
+  if (tally.fixed >= minimum.fixed && tally.random >= minimum.random) return coverage;
+  const causes = [
+    tally.scenarioNote,
+    refusals.describe(rule.operation),
+    tally.twinRefused ? `${tally.twinRefused} of its cases were refused together with their valid twin, so the refusal was not about this rule` : undefined,
+    tally.silentSuccesses ? `${tally.silentSuccesses} successful answers held none of the fields it judges` : undefined,
+  ].filter((c): c is string => c !== undefined);
+  const fix = causes.length ? 'make the target accept valid requests and return the documented fields, then run again' : 'run a larger --profile or more --runs';
+  const judged = `judged by ${tally.fixed} fixed and ${tally.random} random cases (minimum ${minimum.fixed} and ${minimum.random})`;
+  return { ...coverage, shortfall: `${judged}${causes.length ? `: ${causes.join('; ')}` : ''}; ${fix}` };
+}
