@@ -97,7 +97,7 @@ describe('conformance run that cannot start', () => {
 
   it('exits 3 with one line when the target is unreachable, and still writes the report', async () => {
     const dir = reportDir();
-    const { code, stderr } = await conformance(['run', '--base-url', 'http://127.0.0.1:9', '--token', 't', '--fiat-account-id', 'a', '--report-dir', dir]);
+    const { code, stderr } = await conformance(['run', '--base-url', 'http://127.0.0.1:9', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e', '--report-dir', dir]);
     expect(code).toBe(3);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(readReport(dir).summary.verdict).toBe('error');
@@ -133,7 +133,7 @@ describe('conformance run that cannot start', () => {
   it('exits 3 when the token endpoint refuses the credentials, without printing the secret', async () => {
     const secret = 'sup3r-s3cret-value';
     const { code, stderr, stdout } = await conformance([
-      'run', '--base-url', refusingUrl, '--auth-url', `${refusingUrl}/token`, '--client-id', 'me', '--client-secret', secret, '--fiat-account-id', 'a', '--report-dir', reportDir(),
+      'run', '--base-url', refusingUrl, '--auth-url', `${refusingUrl}/token`, '--client-id', 'me', '--client-secret', secret, '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e', '--report-dir', reportDir(),
     ]);
     expect(code).toBe(3);
     expect(stderr).toMatch(/token endpoint/);
@@ -143,10 +143,10 @@ describe('conformance run that cannot start', () => {
   it.each([
     [['run', '--frobnicate'], /unknown|frobnicate/i],
     [['run', '--base-url', 'https://sandbox.example.com', '--token', 't'], /--fiat-account-id/],
-    [['run', '--base-url', 'nope', '--token', 't', '--fiat-account-id', 'a'], /not a URL/],
+    [['run', '--base-url', 'nope', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'], /not a URL/],
     [['frobnicate'], /unknown command/],
     [['run', '--rule', 'fa.metdata'], /--rule fa\.metdata matches no rule id/],
-    [['run', '--base-url', 'http://user:pw@127.0.0.1:1', '--token', 't', '--fiat-account-id', 'a'], /must not carry credentials/],
+    [['run', '--base-url', 'http://user:pw@127.0.0.1:1', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'], /must not carry credentials/],
     [['run', '--report-dir', '/dev/null/reports'], /--report-dir \/dev\/null\/reports cannot be written/],
   ])('exits 2 with one line for %j', async (args, message) => {
     const { code, stderr } = await conformance(args as string[]);

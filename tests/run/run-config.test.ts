@@ -14,7 +14,7 @@ const usageError = (argv: string[], env: Record<string, string> = {}) => {
   }
   throw new Error('expected a usage error');
 };
-const remote = ['--base-url', 'https://sandbox.example.com/', '--token', 't0k', '--fiat-account-id', 'a'];
+const remote = ['--base-url', 'https://sandbox.example.com/', '--token', 't0k', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'];
 
 describe('run settings', () => {
   it('defaults to the embedded server, the standard profile, a random seed and no rate limit', () => {
@@ -30,12 +30,12 @@ describe('run settings', () => {
   });
 
   it('reads a remote target with a token and several account ids from the environment', () => {
-    const c = resolve([], { CONFORMANCE_BASE_URL: 'https://x.example/', CONFORMANCE_TOKEN: 't', CONFORMANCE_FIAT_ACCOUNT_IDS: 'a, b' });
-    expect(c).toMatchObject({ baseUrl: 'https://x.example', fiatAccountIds: ['a', 'b'], auth: { kind: 'static', token: 't' }, rateLimitPerSecond: 10 });
+    const c = resolve([], { CONFORMANCE_BASE_URL: 'https://x.example/', CONFORMANCE_TOKEN: 't', CONFORMANCE_FIAT_ACCOUNT_IDS: '0f8fad5b-d9cb-469f-a165-70867728950e, 7c9e6679-7425-40de-944b-e07fc1f90ae7' });
+    expect(c).toMatchObject({ baseUrl: 'https://x.example', fiatAccountIds: ['0f8fad5b-d9cb-469f-a165-70867728950e', '7c9e6679-7425-40de-944b-e07fc1f90ae7'], auth: { kind: 'static', token: 't' }, rateLimitPerSecond: 10 });
   });
 
   it('takes client credentials', () => {
-    const c = resolve(['--base-url', 'http://127.0.0.1:9', '--fiat-account-id', 'a', '--auth-url', 'http://127.0.0.1:9/token', '--client-id', 'id', '--client-secret', 's', '--scope', 'a b']);
+    const c = resolve(['--base-url', 'http://127.0.0.1:9', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e', '--auth-url', 'http://127.0.0.1:9/token', '--client-id', 'id', '--client-secret', 's', '--scope', 'a b']);
     expect(c.auth).toEqual({ kind: 'client-credentials', tokenUrl: 'http://127.0.0.1:9/token', clientId: 'id', clientSecret: 's', scope: 'a b' });
     expect(c.rateLimitPerSecond).toBeNull();
   });
@@ -43,9 +43,11 @@ describe('run settings', () => {
   it('says what to do on usage errors', () => {
     expect(usageError(['--frobnicate'])).toMatch(/frobnicate.*--help/);
     expect(usageError(['--base-url', 'https://x.example', '--token', 't'])).toMatch(/--fiat-account-id/);
-    expect(usageError(['--base-url', 'not a url', '--token', 't', '--fiat-account-id', 'a'])).toMatch(/not a URL/);
-    expect(usageError(['--base-url', 'ftp://x', '--token', 't', '--fiat-account-id', 'a'])).toMatch(/http or https/);
-    expect(usageError(['--base-url', 'https://x.example', '--fiat-account-id', 'a'])).toMatch(/credentials/);
+    expect(usageError(['--base-url', 'https://x.example', '--token', 't', '--fiat-account-id', 'not-a-uuid'])).toMatch(/"not-a-uuid" is not a UUID/);
+    expect(usageError(['--base-url', 'https://x.example/api/v2/', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'])).toMatch(/ends with the version segment \/v2.*give https:\/\/x\.example\/api instead/);
+    expect(usageError(['--base-url', 'not a url', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'])).toMatch(/not a URL/);
+    expect(usageError(['--base-url', 'ftp://x', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'])).toMatch(/http or https/);
+    expect(usageError(['--base-url', 'https://x.example', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'])).toMatch(/credentials/);
     expect(usageError([...remote, '--client-id', 'x'])).toMatch(/either --token or client credentials/);
     expect(usageError(['--auth-url', 'http://x/t'])).toMatch(/--client-id, --client-secret/);
     expect(usageError(['--profile', 'huge'])).toMatch(/quick, standard, deep/);
