@@ -8,6 +8,7 @@ export const HTML_STYLE = `
   --fg: #1f2328; --muted: #59636e; --border: #d1d9e0; --bg: #ffffff; --panel: #f6f8fa;
   --pass: #1a7f37; --pass-bg: #dafbe1; --fail: #cf222e; --fail-bg: #ffebe9;
   --skip: #8c959f; --skip-bg: #eff2f5; --warn: #9a6700; --warn-bg: #fff8c5;
+  --unsure: #8250df; --unsure-bg: #fbefff;
 }
 * { box-sizing: border-box; }
 body { margin: 0; color: var(--fg); background: var(--bg);
@@ -24,6 +25,8 @@ h3 { font-size: 16px; font-weight: 600; margin: 0; }
 .verdict-conformant { background: var(--pass-bg); color: #0f5323; border-left: 8px solid var(--pass); }
 .verdict-non-conformant { background: var(--fail-bg); color: #82071e; border-left: 8px solid var(--fail); }
 .verdict-error { background: var(--warn-bg); color: #633c01; border-left: 8px solid var(--warn); }
+.verdict-inconclusive { background: var(--unsure-bg); color: #512a97; border-left: 8px solid var(--unsure); }
+.banner .stopped { margin: 10px 0 0; padding: 8px 12px; border-radius: 6px; background: var(--bg); border: 1px solid var(--warn); color: #633c01; }
 .facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 10px 24px; margin: 0; }
 .facts div { border-left: 3px solid var(--border); padding-left: 10px; min-width: 0; }
 .facts dt { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }
@@ -36,26 +39,31 @@ h3 { font-size: 16px; font-weight: 600; margin: 0; }
 .s-failed { background: var(--fail-bg); color: var(--fail); }
 .s-error { background: var(--warn-bg); color: var(--warn); }
 .s-skipped { background: var(--skip-bg); color: var(--muted); }
+.s-inconclusive { background: var(--unsure-bg); color: var(--unsure); }
 .basis { color: var(--muted); font-size: 12px; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: 7px 10px; border-bottom: 1px solid var(--border); vertical-align: top; }
 th { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 600; background: var(--panel); }
 tbody tr:hover { background: #fafbfc; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-.coverage .row { display: grid; grid-template-columns: 80px 1fr 240px; align-items: center; gap: 14px; padding: 6px 0; }
+.coverage .row { display: grid; grid-template-columns: 80px 1fr 300px; align-items: center; gap: 14px; padding: 6px 0; }
 .coverage .label { font-weight: 600; }
 .coverage svg { width: 100%; height: 14px; display: block; border-radius: 4px; background: var(--skip-bg); }
 .coverage .nums { color: var(--muted); font-size: 13px; font-variant-numeric: tabular-nums; }
 .legend { display: flex; gap: 16px; color: var(--muted); font-size: 13px; margin-bottom: 8px; }
 .legend i { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; vertical-align: baseline; }
-.bar-passed { fill: var(--pass); } .bar-failed { fill: var(--fail); } .bar-error { fill: var(--warn); } .bar-skipped { fill: var(--skip); }
-i.bar-passed { background: var(--pass); } i.bar-failed { background: var(--fail); } i.bar-error { background: var(--warn); } i.bar-skipped { background: var(--skip); }
+.bar-passed { fill: var(--pass); } .bar-failed { fill: var(--fail); } .bar-error { fill: var(--warn); } .bar-skipped { fill: var(--skip); } .bar-inconclusive { fill: var(--unsure); }
+i.bar-passed { background: var(--pass); } i.bar-failed { background: var(--fail); } i.bar-error { background: var(--warn); } i.bar-skipped { background: var(--skip); } i.bar-inconclusive { background: var(--unsure); }
 .failure-rule { border: 1px solid var(--border); border-radius: 10px; margin: 16px 0; overflow: hidden; }
 .failure-rule > header { padding: 12px 16px; background: var(--panel); border-bottom: 1px solid var(--border); display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
 .failure { padding: 14px 16px; border-top: 1px solid var(--border); }
 .failure:first-of-type { border-top: 0; }
 .message { font-weight: 600; color: #82071e; margin: 0 0 6px; overflow-wrap: anywhere; }
 .case { color: var(--muted); font-size: 13px; margin-bottom: 10px; }
+.said { margin: 0 0 6px; overflow-wrap: anywhere; }
+.said q { font-family: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace; font-size: 13px; }
+.reason { margin: 0 0 4px; overflow-wrap: anywhere; }
+.figures { font-size: 12px; font-variant-numeric: tabular-nums; margin: 0; }
 .exchange { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
 @media (max-width: 820px) { .exchange { grid-template-columns: 1fr; } .coverage .row { grid-template-columns: 60px 1fr; } .coverage .nums { grid-column: 2; } }
 .pane { min-width: 0; }

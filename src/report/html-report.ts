@@ -1,8 +1,10 @@
 /**
  * report.html: one self-contained page (inline CSS and script, no external asset) that opens
- * offline. Verdict banner, coverage of the document per section, every failure with its request
- * and response, the undocumented fields and the facts of the run. Every piece of data is escaped;
- * a Content-Security-Policy pinned to the script's hash backs that up.
+ * offline. Verdict banner (with where the run stopped, when the target stopped answering),
+ * coverage of the document per section, every failure with its request, response and what the
+ * target said, the inconclusive rules with their reason and case figures, the undocumented
+ * fields and the facts of the run. Every piece of data is escaped; a Content-Security-Policy
+ * pinned to the script's hash backs that up.
  */
 import { createHash } from 'node:crypto';
 import type { ConformanceReport, ReportFailure, ReportRule, RuleStatus } from './model.ts';
@@ -11,6 +13,8 @@ import { escapeHtml as e } from './escape.ts';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.ts';
 import { compareSections } from './sections.ts';
 import { rerunCommand } from './rerun-command.ts';
+import { targetWords } from './target-words.ts';
+import { coverageFigures, stoppedText } from './rule-text.ts';
 
 /** Failures spelled out per rule; the rest are counted (conformance.json has them all). */
 const FAILURES_SHOWN = 10;
@@ -24,7 +28,7 @@ const VERDICT_TITLE: Record<ConformanceReport['summary']['verdict'], string> = {
   error: 'Error: the target could not be judged',
 };
 
-const STATUS_ORDER: RuleStatus[] = ['passed', 'failed', 'error', 'skipped'];
+const STATUS_ORDER: RuleStatus[] = ['passed', 'failed', 'error', 'inconclusive', 'skipped'];
 
 const badge = (status: RuleStatus) => `<span class="badge s-${status}">${status}</span>`;
 
@@ -87,7 +91,7 @@ function coverage(report: ConformanceReport): string {
       x += width;
       return rect;
     }).join('');
-    const nums = STATUS_ORDER.filter((st) => n(st) > 0 || st !== 'error')
+    const nums = STATUS_ORDER.filter((st) => n(st) > 0 || (st !== 'error' && st !== 'inconclusive'))
       .map((st) => `${n(st)} ${st}`)
       .join(' · ');
     return `<div class="row" data-section="${e(section)}"><span class="label">§${e(section)}</span><svg viewBox="0 0 100 10" preserveAspectRatio="none" role="img" aria-label="${e(`section ${section}: ${nums}`)}">${rects}</svg><span class="nums">${e(nums)}</span></div>`;
@@ -101,7 +105,7 @@ function rulesTable(report: ConformanceReport): string {
   const body = rules
     .map(
       (r) =>
-        `<tr data-rule="${e(r.id)}" data-status="${r.status}"><td class="mono">${e(r.id)}</td><td>${e(r.title)}${r.reason && r.status !== 'failed' ? `<div class="muted">${e(r.reason)}</div>` : ''}</td><td>§${e(r.section)}</td><td class="basis">${e(r.basis)}</td><td>${badge(r.status)}</td><td class="num">${r.cases}</td></tr>`,
+        `<tr data-rule="${e(r.id)}" data-status="${r.status}"><td class="mono">${e(r.id)}</td><td>${e(r.title)}${r.reason && r.status !== 'failed' ? `<div class="muted reason">${e(r.reason)}</div>` : ''}</td><td>§${e(r.section)}</td><td class="basis">${e(r.basis)}</td><td>${badge(r.status)}</td><td class="num">${r.cases}${r.coverage ? `<div class="muted figures">${e(coverageFigures(r.coverage))}</div>` : ''}</td></tr>`,
     )
     .join('');
   return `<table><thead><tr><th>Rule</th><th>Title</th><th>Section</th><th>Basis</th><th>Status</th><th class="num">Cases</th></tr></thead><tbody>${body}</tbody></table>`;
@@ -117,8 +121,10 @@ function failureBlock(f: ReportFailure, id: string): string {
   const response = f.response
     ? `<pre>${e(responseText(f.response))}</pre>`
     : `<pre>${e(f.error ? `no response: ${f.error.kind}\n${f.error.message}` : 'no response recorded')}</pre>`;
+  const words = targetWords(f.response);
+  const said = words ? `<p class="said bidi">Target said: <q>${e(words)}</q></p>` : '';
   return `<div class="failure" data-failure>
-<p class="message bidi">${e(f.message)}</p>
+<p class="message bidi">${e(f.message)}</p>${said}
 <div class="case bidi">${e(caseBits.join(' · '))}</div>
 <div class="exchange"><div class="pane"><h4>Request</h4><pre>${e(requestText(f.request))}</pre></div><div class="pane"><h4>Response</h4>${response}</div></div>
 <div class="curl"><pre id="${id}" class="mono">${e(f.curl)}</pre><button type="button" class="copy" data-copy="${id}" aria-label="Copy the curl command">Copy</button></div>
@@ -139,6 +145,22 @@ function failures(report: ConformanceReport): string {
     .join('');
 }
 
+function inconclusive(report: ConformanceReport): string {
+  const rules = report.rules.filter((r) => r.status === 'inconclusive');
+  if (!rules.length) return '';
+  const items = rules
+    .map(
+      (r) =>
+        `<article class="failure-rule" data-inconclusive="${e(r.id)}"><header>${badge(r.status)}<h3 class="mono">${e(r.id)}</h3><span>${e(r.title)}</span><span class="basis">§${e(r.section)} · ${e(r.basis)}${r.blocking ? ' · blocks the verdict' : ' · does not block the verdict'}</span></header>` +
+        `<div class="failure"><p class="reason bidi">${e(r.reason ?? 'judged by fewer cases than the profile asks')}</p>` +
+        `${r.coverage ? `<p class="figures muted">${e(coverageFigures(r.coverage))} · ${r.coverage.distinctInputs} distinct inputs</p>` : `<p class="figures muted">${r.cases} cases</p>`}</div></article>`,
+    )
+    .join('');
+  return `<h2 id="inconclusive">Inconclusive</h2>
+<p class="muted">Judged by fewer cases than the profile asks: neither passed nor failed. The reason says what would fix it.</p>
+${items}`;
+}
+
 function undocumented(report: ConformanceReport): string {
   if (!report.undocumentedFields.length) return '<p class="empty">None seen.</p>';
   const rows = report.undocumentedFields
@@ -152,7 +174,9 @@ export function renderHtmlReport(report: ConformanceReport): string {
   const s = report.summary;
   const scriptHash = createHash('sha256').update(HTML_SCRIPT, 'utf8').digest('base64');
   const csp = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${scriptHash}'; base-uri 'none'; form-action 'none'`;
-  const lead = `${s.rules} rules: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${s.errors ? `, ${s.errors} errors` : ''} · ${s.requests} requests · ${duration(report.durationMs)}`;
+  const inconclusiveCount = s.inconclusive ?? report.rules.filter((r) => r.status === 'inconclusive').length;
+  const lead = `${s.rules} rules: ${s.passed} passed, ${s.failed} failed${inconclusiveCount ? `, ${inconclusiveCount} inconclusive` : ''}, ${s.skipped} skipped${s.errors ? `, ${s.errors} errors` : ''} · ${s.requests} requests · ${duration(report.durationMs)}`;
+  const stopped = stoppedText(report, 500);
   const count = (n: number, what: string, status: RuleStatus) => `<div class="count"><strong class="badge s-${status}">${n}</strong>${what}</div>`;
   return `<!DOCTYPE html>
 <html lang="en">
@@ -167,10 +191,10 @@ export function renderHtmlReport(report: ConformanceReport): string {
 <header class="banner verdict-${s.verdict}" id="verdict" data-verdict="${s.verdict}">
 <div class="inner"><div class="kicker">Conformance report · Fiat Account Update and Identity Creation API</div>
 <h1>${e(VERDICT_TITLE[s.verdict])}</h1>
-<div class="lead bidi">${e(report.target.baseUrl)} · ${e(lead)}</div></div>
+<div class="lead bidi">${e(report.target.baseUrl)} · ${e(lead)}</div>${stopped ? `\n<p class="stopped bidi" id="stopped" role="alert"><strong>Stopped:</strong> ${e(stopped)}</p>` : ''}</div>
 </header>
 <main>
-<div class="counts">${count(s.passed, 'passed', 'passed')}${count(s.failed, 'failed', 'failed')}${count(s.skipped, 'skipped', 'skipped')}${s.errors ? count(s.errors, 'errors', 'error') : ''}</div>
+<div class="counts">${count(s.passed, 'passed', 'passed')}${count(s.failed, 'failed', 'failed')}${inconclusiveCount ? count(inconclusiveCount, 'inconclusive', 'inconclusive') : ''}${count(s.skipped, 'skipped', 'skipped')}${s.errors ? count(s.errors, 'errors', 'error') : ''}</div>
 <h2>Run</h2>
 ${facts(report)}
 <p class="muted">Re-run the same cases: <code>${e(rerunCommand(report))}</code>${report.strict ? '' : '. Convention rules fail the run only with <code>--strict</code>.'}</p>
@@ -178,6 +202,7 @@ ${facts(report)}
 ${coverage(report)}
 <h2 id="failures">Failures</h2>
 ${failures(report)}
+${inconclusive(report)}
 <h2>Rules</h2>
 ${rulesTable(report)}
 <h2>Undocumented fields</h2>

@@ -3,9 +3,15 @@
  * "<rule id> <title>"), so CI systems show the rules of the document as tests. A failed
  * convention rule outside --strict does not fail the run, so it is not a JUnit failure either
  * (CI would turn red on a run that exits 0): it is a skipped case whose message says so.
+ * An inconclusive rule that blocks the verdict is an <error type="inconclusive"> (the run exits
+ * 4, so CI should not be green); one that does not block is <skipped>; both carry the reason. A
+ * failure's message ends with what the target said. A run the target stopped answering carries a
+ * `stopped` property on every suite and says so in the suites' system-out.
  */
 import type { ConformanceReport, ReportFailure, ReportRule } from './model.ts';
 import { escapeXml, escapeXmlText } from './escape.ts';
+import { targetSaidSuffix, targetWords } from './target-words.ts';
+import { coverageFigures, stoppedText } from './rule-text.ts';
 
 /** How many failures of one rule are spelled out in the element body. */
 const FAILURES_SHOWN = 5;
@@ -16,6 +22,8 @@ function failureText(f: ReportFailure): string {
   const lines = [f.message, `case: ${f.case.label} (${f.case.mode})`];
   if (f.instancePath) lines.push(`at: ${f.instancePath}`);
   if (f.response) lines.push(`response: ${f.response.status}`);
+  const words = targetWords(f.response);
+  if (words) lines.push(`target said: ${words}`);
   if (f.error) lines.push(`no response: ${f.error.kind}: ${f.error.message}`);
   lines.push(`reproduce: ${f.curl}`);
   return lines.join('\n');
@@ -23,6 +31,17 @@ function failureText(f: ReportFailure): string {
 
 /** A failure that does not fail the run (a convention rule outside --strict): the report builder decided it. */
 const advisory = (rule: ReportRule) => rule.status === 'failed' && !rule.blocking;
+/** Judged by too few cases, and that keeps the verdict from conformant (exit 4): a JUnit error. */
+const blockingInconclusive = (rule: ReportRule) => rule.status === 'inconclusive' && rule.blocking;
+/** Judged by too few cases, but it does not block (a convention rule outside --strict): skipped. */
+const advisoryInconclusive = (rule: ReportRule) => rule.status === 'inconclusive' && !rule.blocking;
+
+function inconclusiveText(rule: ReportRule): string {
+  const lines = [rule.reason ?? 'judged by fewer cases than the profile asks'];
+  if (rule.coverage) lines.push(`coverage: ${coverageFigures(rule.coverage)}, ${rule.coverage.distinctInputs} distinct inputs`);
+  else lines.push(`cases: ${rule.cases}`);
+  return lines.join('\n');
+}
 
 function testcase(rule: ReportRule, time: number): string {
   const open = `    <testcase classname="${escapeXml(rule.operation)}" name="${escapeXml(`${rule.id} ${rule.title}`)}" time="${seconds(time)}"`;
@@ -31,8 +50,15 @@ function testcase(rule: ReportRule, time: number): string {
   if (rule.status === 'skipped') {
     return `${open}>\n${props}\n      <skipped message="${escapeXml(rule.reason ?? 'skipped')}"/>\n    </testcase>`;
   }
+  if (rule.status === 'inconclusive') {
+    const reason = rule.reason ?? 'judged by fewer cases than the profile asks';
+    const element = blockingInconclusive(rule)
+      ? `      <error message="${escapeXml(reason)}" type="inconclusive">${escapeXmlText(inconclusiveText(rule))}</error>`
+      : `      <skipped message="${escapeXml(`inconclusive (does not block the verdict): ${reason}`)}"/>\n      <system-out>${escapeXmlText(inconclusiveText(rule))}</system-out>`;
+    return `${open}>\n${props}\n${element}\n    </testcase>`;
+  }
   const first = rule.failures[0];
-  const message = first?.message ?? rule.reason ?? rule.status;
+  const message = (first?.message ?? rule.reason ?? rule.status) + targetSaidSuffix(first);
   const body = rule.failures.slice(0, FAILURES_SHOWN).map(failureText);
   if (rule.failures.length > FAILURES_SHOWN) body.push(`… and ${rule.failures.length - FAILURES_SHOWN} more failures in conformance.json`);
   if (!body.length && rule.reason) body.push(rule.reason);
@@ -58,8 +84,8 @@ function counts(rules: ReportRule[]) {
   return {
     tests: rules.length,
     failures: rules.filter((r) => r.status === 'failed' && !advisory(r)).length,
-    errors: rules.filter((r) => r.status === 'error').length,
-    skipped: rules.filter((r) => r.status === 'skipped' || advisory(r)).length,
+    errors: rules.filter((r) => r.status === 'error' || blockingInconclusive(r)).length,
+    skipped: rules.filter((r) => r.status === 'skipped' || advisory(r) || advisoryInconclusive(r)).length,
   };
 }
 
@@ -71,6 +97,7 @@ export function renderJunit(report: ConformanceReport): string {
   const totalCases = report.rules.reduce((n, r) => n + r.cases, 0) || 1;
   const timeOf = (r: ReportRule) => (report.durationMs * r.cases) / totalCases;
   const operations = [...new Set(report.rules.map((r) => r.operation))];
+  const stopped = stoppedText(report, 500);
   const suites = operations.map((operation) => {
     const rules = report.rules.filter((r) => r.operation === operation);
     const time = rules.reduce((t, r) => t + timeOf(r), 0);
@@ -82,8 +109,11 @@ export function renderJunit(report: ConformanceReport): string {
       `      <property name="target" value="${escapeXml(report.target.baseUrl)}"/>`,
       `      <property name="tool" value="${escapeXml(`${report.tool.name} ${report.tool.version}`)}"/>`,
       `      <property name="schemasHash" value="${escapeXml(report.schemasHash)}"/>`,
+      `      <property name="verdict" value="${escapeXml(report.summary.verdict)}"/>`,
+      ...(stopped ? [`      <property name="stopped" value="${escapeXml(stopped)}"/>`] : []),
       '    </properties>',
       ...rules.map((r) => testcase(r, timeOf(r))),
+      ...(stopped ? [`    <system-out>${escapeXmlText(stopped)}</system-out>`] : []),
       '  </testsuite>',
     ].join('\n');
   });

@@ -1,10 +1,13 @@
 /**
  * summary.md: a short summary for a pull-request comment or a GitHub job summary: the verdict,
- * the counts, the failed rules, and how to run the same cases again.
+ * where the run stopped when the target stopped answering, the counts, the failed rules with what
+ * the target said, the inconclusive rules with why, and how to run the same cases again.
  */
 import type { ConformanceReport } from './model.ts';
 import { escapeMarkdownCell } from './escape.ts';
 import { rerunCommand } from './rerun-command.ts';
+import { targetWords } from './target-words.ts';
+import { coverageFigures, stoppedText } from './rule-text.ts';
 
 const VERDICT_LINE: Record<ConformanceReport['summary']['verdict'], string> = {
   conformant: '✅ **Conformant**',
@@ -17,24 +20,39 @@ const VERDICT_LINE: Record<ConformanceReport['summary']['verdict'], string> = {
 export function renderMarkdownSummary(report: ConformanceReport): string {
   const s = report.summary;
   const failed = report.rules.filter((r) => r.status === 'failed' || r.status === 'error');
-  const lines = [
-    `## Conformance: ${VERDICT_LINE[s.verdict]}`,
-    '',
+  const inconclusive = report.rules.filter((r) => r.status === 'inconclusive');
+  const inconclusiveCount = s.inconclusive ?? inconclusive.length;
+  const lines = [`## Conformance: ${VERDICT_LINE[s.verdict]}`, ''];
+  const stopped = stoppedText(report);
+  if (stopped) lines.push(`⛔ **Stopped**: ${escapeMarkdownCell(stopped, 400)}`, '');
+  lines.push(
     `Target \`${escapeMarkdownCell(report.target.baseUrl, 200)}\`${report.target.embedded ? ' (embedded reference server)' : ''} · ` +
-      `${s.rules} rules: **${s.passed} passed**, **${s.failed} failed**, ${s.skipped} skipped` +
+      `${s.rules} rules: **${s.passed} passed**, **${s.failed} failed**${inconclusiveCount ? `, **${inconclusiveCount} inconclusive**` : ''}, ${s.skipped} skipped` +
       `${s.errors ? `, ${s.errors} errors` : ''} · ${s.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s`,
     '',
-  ];
+  );
   if (failed.length) {
     lines.push('| Rule | Section | Basis | First failure |', '|---|---|---|---|');
     for (const r of failed) {
-      const message = r.failures[0]?.message ?? r.reason ?? r.status;
-      lines.push(`| \`${escapeMarkdownCell(r.id)}\` | §${escapeMarkdownCell(r.section)} | ${r.basis} | ${escapeMarkdownCell(message)} |`);
+      const first = r.failures[0];
+      const message = first?.message ?? r.reason ?? r.status;
+      const words = targetWords(first?.response);
+      const said = words && !message.includes(words) ? ` — target said: "${escapeMarkdownCell(words)}"` : '';
+      lines.push(`| \`${escapeMarkdownCell(r.id)}\` | §${escapeMarkdownCell(r.section)} | ${r.basis} | ${escapeMarkdownCell(message)}${said} |`);
     }
     lines.push('');
     if (failed.some((r) => r.status === 'failed' && !r.blocking)) {
       lines.push('_Convention rules are reported but fail the run only with `--strict`._', '');
     }
+  }
+  if (inconclusive.length) {
+    lines.push('### Inconclusive', '', '_Judged by fewer cases than the profile asks: neither passed nor failed._', '');
+    for (const r of inconclusive) {
+      const figures = r.coverage ? ` (${coverageFigures(r.coverage)})` : ` (${r.cases} cases)`;
+      const blocks = r.blocking ? '' : ' Does not block the verdict.';
+      lines.push(`- \`${escapeMarkdownCell(r.id)}\` §${escapeMarkdownCell(r.section)} ${r.basis}${figures}: ${escapeMarkdownCell(r.reason ?? 'not judged by enough cases', 300)}${blocks}`);
+    }
+    lines.push('');
   }
   if (report.undocumentedFields.length) {
     lines.push(`${report.undocumentedFields.length} undocumented response field(s) seen; see report.html.`, '');

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { writeReports } from '../../src/report/write-reports.ts';
-import { HOSTILE, sampleExchanges, sampleReport } from '../report/sample-report.ts';
+import { HOSTILE, REFUSAL_WORDS, SHORTFALL, sampleExchanges, sampleReport, stoppedReport, inconclusiveReport } from '../report/sample-report.ts';
+import { RULES } from '../../src/core/catalogue.ts';
 import { runEmbedded } from '../../src/run/embedded-run.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -65,7 +66,7 @@ describe.runIf(runHere)('report.html in chromium', () => {
     expect(await banner.isVisible()).toBe(true);
     expect(await banner.getAttribute('data-verdict')).toBe('non-conformant');
     expect(await banner.locator('h1').innerText()).toBe('Non-conformant');
-    expect(await banner.innerText()).toContain('42 passed, 3 failed, 1 skipped');
+    expect(await banner.innerText()).toContain(`${RULES.length - 4} passed, 3 failed, 1 skipped`);
   });
 
   it('shows every failure with its request and response, and a coverage bar per section', async () => {
@@ -113,6 +114,66 @@ describe.runIf(runHere)('report.html in chromium', () => {
     expect(requested.filter((url) => !url.startsWith('file:') && !url.startsWith('data:'))).toEqual([]);
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     expect(existsSync(SCREENSHOT)).toBe(true);
+  });
+});
+
+/** The pages of an inconclusive run and of a run the target stopped answering (report 1.3.0). */
+describe.runIf(runHere)('report.html of inconclusive and stopped runs in chromium', () => {
+  let v13Browser: Browser | undefined;
+  let inconclusivePage: Page;
+  let stoppedPage: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    if (!available) return;
+    v13Browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    const context = await v13Browser.newContext({ offline: true, viewport: { width: 1280, height: 900 } });
+    const open = async (name: string, report: ReturnType<typeof sampleReport>): Promise<Page> => {
+      const dir = path.join(REPORTS, `browser-test-${name}`);
+      const { errors: writeErrors } = await writeReports(dir, report, sampleExchanges(), { secrets: [] });
+      if (writeErrors.length) throw new Error(`writeReports failed: ${JSON.stringify(writeErrors)}`);
+      const p = await context.newPage();
+      p.on('pageerror', (error) => errors.push(error.message));
+      p.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      await p.goto(pathToFileURL(path.join(dir, 'report.html')).href);
+      return p;
+    };
+    inconclusivePage = await open('inconclusive', inconclusiveReport());
+    stoppedPage = await open('stopped', stoppedReport());
+  });
+  afterAll(async () => {
+    await v13Browser?.close();
+  });
+
+  it('an inconclusive run: its banner, the inconclusive chip, the reason and the figures are visible', async () => {
+    expect(available, MISSING).toBe(true);
+    const banner = inconclusivePage.locator('#verdict');
+    expect(await banner.getAttribute('data-verdict')).toBe('inconclusive');
+    expect(await banner.locator('h1').innerText()).toBe('Inconclusive: a rule was not judged by enough cases');
+    expect(await banner.innerText()).toContain(`${RULES.length - 2} passed, 0 failed, 2 inconclusive`);
+    const rule = inconclusivePage.locator('article[data-inconclusive="id.dob.midnight-utc"]');
+    expect(await rule.isVisible()).toBe(true);
+    expect(await rule.locator('.badge').innerText()).toMatch(/inconclusive/i);
+    expect(await rule.locator('.reason').innerText()).toBe(SHORTFALL);
+    expect(await rule.locator('.figures').innerText()).toContain('3 fixed + 0 random cases, minimum 2 + 25');
+    // The chip has a colour of its own, not the unstyled default.
+    const chip = await rule.locator('.badge').evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(chip).not.toBe('rgba(0, 0, 0, 0)');
+    expect(errors).toEqual([]);
+    await inconclusivePage.screenshot({ path: path.join(REPORTS, 'html-report-inconclusive.png'), fullPage: true });
+  });
+
+  it('a stopped run: the banner says where it stopped and the exit; the failure quotes the target', async () => {
+    expect(available, MISSING).toBe(true);
+    const stopped = stoppedPage.locator('#verdict #stopped');
+    expect(await stopped.isVisible()).toBe(true);
+    expect(await stopped.innerText()).toContain('stopped after 212 requests while judging id.dob.midnight-utc');
+    expect(await stopped.innerText()).toContain('exit 3');
+    const failure = stoppedPage.locator('article[data-rule="id.valid-accepted"] .said');
+    expect(await failure.innerText()).toContain(REFUSAL_WORDS);
+    expect(errors).toEqual([]);
   });
 });
 

@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { createConsoleReporter } from '../../src/report/console.ts';
 import { RULES } from '../../src/core/catalogue.ts';
 import type { ReportEvent } from '../../src/report/report-events.ts';
-import { FIAT_ACCOUNT_ID, sampleExchanges, sampleReport } from './sample-report.ts';
+import type { ConformanceReport } from '../../src/report/model.ts';
+import { FIAT_ACCOUNT_ID, REFUSAL_WORDS, SHORTFALL, inconclusiveReport, sampleExchanges, sampleReport, stoppedReport } from './sample-report.ts';
 
-/** The events a runner would emit for the sample report. */
-function events(): ReportEvent[] {
-  const report = sampleReport();
+/** The sample's passes: every rule but its 3 failures and 1 skip (the catalogue may grow). */
+const PASSED = RULES.length - 4;
+
+/** The events a runner would emit for a report. */
+function events(report: ConformanceReport = sampleReport()): ReportEvent[] {
   const exchanges = sampleExchanges();
   const list: ReportEvent[] = [{ type: 'run-start', baseUrl: report.target.baseUrl, seed: report.seed, profile: report.profile, rules: report.rules.length, fiatAccountIds: [FIAT_ACCOUNT_ID] }];
   for (const rule of report.rules) {
@@ -18,25 +21,30 @@ function events(): ReportEvent[] {
   return list;
 }
 
-async function play(isTTY: boolean): Promise<string[]> {
+async function play(isTTY: boolean, report?: ConformanceReport): Promise<string[]> {
   const lines: string[] = [];
   const listener = createConsoleReporter({ out: (line) => lines.push(line), isTTY });
-  for (const event of events()) await listener(event);
+  for (const event of events(report)) await listener(event);
   return lines;
 }
+
+/** The over-pairs failure's line: its message, then what the target answered (its 200 body, cut). */
+const OVER_PAIRS = /^ {2}✗ fa\.metadata\.over-pairs-rejected {2}7 pairs accepted \(200\) — target said: "\{"id":"8d3b1c2e-[^"]*","status":"PENDING".*…"$/;
 
 describe('console reporter', () => {
   it('in CI prints one plain line per finished rule, then the table, the seed, and the counts last', async () => {
     const lines = await play(false);
     expect(lines.some((l) => l.includes('\u001b'))).toBe(false);
     expect(lines).toContain('  ✓ fa.status.enum  (24 cases)');
-    expect(lines).toContain('  ✗ fa.metadata.over-pairs-rejected  7 pairs accepted (200)');
+    expect(lines.filter((l) => OVER_PAIRS.test(l))).toHaveLength(1);
+    // A failure without an answer (a timeout) has no words of the target.
+    expect(lines).toContain('  ✗ id.answers  no answer within 10000 ms (timeout)');
     expect(lines).toContain('  - id.ref-id.concurrent-duplicate  skipped: the profile runs no concurrent scenario');
     const table = lines.findIndex((l) => /^rule\s+section\s+basis\s+status\s+cases$/.test(l));
     expect(table).toBeGreaterThan(0);
     expect(lines[table + 2]).toMatch(/^fa\.valid-accepted\s+4\.1\s+documented\s+✓ passed\s+24$/);
     expect(lines.some((l) => l.includes('--seed 424242'))).toBe(true);
-    expect(lines.at(-1)).toBe('42 passed, 3 failed, 1 skipped');
+    expect(lines.at(-1)).toBe(`${PASSED} passed, 3 failed, 1 skipped`);
   });
 
   it('on a TTY rewrites one progress line instead of printing every rule', async () => {
@@ -47,8 +55,8 @@ describe('console reporter', () => {
     const fresh = progress.filter((l) => !l.startsWith('\u001b[1A\u001b[2K'));
     expect(fresh).toHaveLength(1 + 3);
     expect(lines.some((l) => l.includes('✓ fa.status.enum  (24 cases)'))).toBe(false);
-    expect(lines.some((l) => l.endsWith('✗ fa.metadata.over-pairs-rejected  7 pairs accepted (200)'))).toBe(true);
-    expect(lines.at(-1)).toBe('42 passed, 3 failed, 1 skipped');
+    expect(lines.some((l) => OVER_PAIRS.test(l.replace('\u001b[1A\u001b[2K', '')))).toBe(true);
+    expect(lines.at(-1)).toBe(`${PASSED} passed, 3 failed, 1 skipped`);
   });
 
   it('omits the skipped count when nothing was skipped, and never prints an Authorization value', async () => {
@@ -60,7 +68,7 @@ describe('console reporter', () => {
     await listener({ type: 'rule-end', rule: report.rules[0] });
     await listener({ type: 'run-end', report, exchanges: [] });
     expect(lines.join('\n')).not.toContain('live-token-1');
-    expect(lines.at(-1)).toBe('41 passed, 4 failed');
+    expect(lines.at(-1)).toBe(`${PASSED - 1} passed, 4 failed`);
   });
 
   it('scrubs the run\'s credentials, issued during the run, from a failure message that quotes an echoed token', async () => {
@@ -72,5 +80,51 @@ describe('console reporter', () => {
     await listener({ type: 'rule-end', rule: { ...rule, failures: [{ ...rule.failures[0], message: 'first_name returned "later-token-9876543210"' }] } });
     expect(lines.join('\n')).not.toContain('later-token-9876543210');
     expect(lines.join('\n')).toContain('first_name returned');
+  });
+
+  it('marks an inconclusive rule "?", with its figures, the reason on the line under it, and counts it last', async () => {
+    const lines = await play(false, inconclusiveReport());
+    const at = lines.indexOf('  ? id.dob.midnight-utc  inconclusive: 3 fixed + 0 random cases, minimum 2 + 25');
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe(`      ${SHORTFALL}`);
+    expect(lines).toContain('  ? id.type-person  inconclusive: 1 fixed + 0 random cases, minimum 1 + 5 (does not block the verdict)');
+    expect(lines.some((l) => /^id\.dob\.midnight-utc\s+2\.6\s+documented\s+\? inconclusive\s+3$/.test(l))).toBe(true);
+    expect(lines).toContain('verdict: inconclusive (301 requests in 12.3 s)');
+    expect(lines.at(-1)).toBe(`${RULES.length - 2} passed, 0 failed, 2 inconclusive`);
+    expect(lines.at(-1)).toMatch(/^\d+ passed, \d+ failed/);
+  });
+
+  it('on a TTY keeps an inconclusive rule and its reason on screen', async () => {
+    const lines = await play(true, inconclusiveReport());
+    const at = lines.findIndex((l) => l.endsWith('? id.dob.midnight-utc  inconclusive: 3 fixed + 0 random cases, minimum 2 + 25'));
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe(`      ${SHORTFALL}`);
+  });
+
+  it('ends a failure line with what the target said, and says where a stopped run stopped and its exit', async () => {
+    const lines = await play(false, stoppedReport());
+    expect(lines).toContain(
+      `  ✗ id.valid-accepted  person with a Hebrew first name: a valid request was not accepted (HTTP 422) — target said: "${REFUSAL_WORDS}"`,
+    );
+    const stop = lines.indexOf(
+      'stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering (connect ECONNREFUSED 127.0.0.1:4010); partial report, exit 3',
+    );
+    expect(stop).toBeGreaterThan(lines.findIndex((l) => l.startsWith('verdict: error')));
+    expect(lines.at(-1)).toBe(`${RULES.length - 2} passed, 1 failed, 1 inconclusive`);
+  });
+
+  it('never prints a secret the target echoed in its answer, even cut at the width', async () => {
+    const token = 'tok_live_5f2a9c7e1b3d9a8b7c6d5e4f';
+    const report = stoppedReport();
+    const rule = report.rules.find((r) => r.id === 'id.valid-accepted')!;
+    const response = rule.failures[0].response!;
+    response.body = { detail: `${'x'.repeat(105)} token ${token} refused` };
+    response.rawBody = JSON.stringify(response.body);
+    const lines: string[] = [];
+    const listener = createConsoleReporter({ out: (line) => lines.push(line), isTTY: false, secrets: () => [token] });
+    await listener({ type: 'rule-end', rule });
+    expect(lines[0]).toContain('target said: "xxx');
+    expect(lines[0]).not.toContain('tok_');
+    expect(lines[0]).toContain('[REDACT');
   });
 });

@@ -2,7 +2,8 @@
  * A realistic report of a failing run, for the writer and browser tests: two failing rules (one
  * documented, one convention), a skipped rule, passes, undocumented fields, and exchanges whose
  * payloads are hostile (emoji, RTL marks, combining marks, `<script>`, control characters) plus
- * one request that got no response.
+ * one request that got no response. Variants (report version 1.3.0): an inconclusive run
+ * (`inconclusiveReport`) and a run the target stopped answering (`stoppedReport`).
  */
 import type { ConformanceReport, ReportFailure, ReportRule } from '../../src/report/model.ts';
 import { REPORT_VERSION } from '../../src/report/model.ts';
@@ -25,10 +26,18 @@ const rule = (id: string, patch: Partial<ReportRule>, strict: boolean): ReportRu
   const def = RULES.find((r) => r.id === id);
   if (!def) throw new Error(`fixture uses an unknown rule ${id}`);
   const status = patch.status ?? 'passed';
-  // As the report builder decides it: a failure blocks when documented, or under --strict.
-  const blocking = status === 'error' || (status === 'failed' && (def.basis === 'documented' || strict));
-  return { id, operation: def.operation, section: def.section, basis: def.basis, title: def.title, status, blocking, cases: 24, failures: [], ...patch };
+  // As the report builder decides it: a failure or a shortfall blocks when documented, or under --strict.
+  const blocking = status === 'error' || ((status === 'failed' || status === 'inconclusive') && (def.basis === 'documented' || strict));
+  const cases = patch.cases ?? 24;
+  const coverage = { fixed: Math.min(cases, 4), random: Math.max(0, cases - 4), distinctInputs: cases, minimum: { fixed: 1, random: 0 } };
+  return { id, operation: def.operation, section: def.section, basis: def.basis, title: def.title, status, blocking, cases, coverage, failures: [], ...patch };
 };
+
+/** The summary counts of a list of rules, as the report builder counts them. */
+export function countRules(rules: ReportRule[]): Omit<ConformanceReport['summary'], 'verdict' | 'requests'> {
+  const count = (s: ReportRule['status']) => rules.filter((r) => r.status === s).length;
+  return { rules: rules.length, passed: count('passed'), failed: count('failed'), skipped: count('skipped'), inconclusive: count('inconclusive'), errors: count('error') };
+}
 
 const hostileMetadata = {
   k1: HOSTILE.script,
@@ -106,7 +115,6 @@ export function sampleReport({ strict = false }: { strict?: boolean } = {}): Con
   set('id.dob.midnight-utc', { status: 'failed', cases: 12, failures: [dobFailure_] });
   set('id.answers', { status: 'failed', cases: 40, failures: [timeoutFailure_] });
   set('id.ref-id.concurrent-duplicate', { status: 'skipped', cases: 0, reason: 'the profile runs no concurrent scenario' });
-  const count = (s: ReportRule['status']) => rules.filter((r) => r.status === s).length;
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: 'conformance', version: '0.1.0' },
@@ -117,7 +125,7 @@ export function sampleReport({ strict = false }: { strict?: boolean } = {}): Con
     strict,
     startedAt: '2026-01-05T10:00:00.000Z',
     durationMs: 12_345,
-    summary: { verdict: 'non-conformant', rules: rules.length, passed: count('passed'), failed: count('failed'), skipped: count('skipped'), errors: count('error'), requests: 612 },
+    summary: { verdict: 'non-conformant', ...countRules(rules), requests: 612 },
     rules,
     undocumentedFields: [
       { path: '/summary_status', operation: 'createIdentity', count: 58 },
@@ -163,4 +171,84 @@ export function sampleExchanges(): Exchange[] {
       durationMs: 12,
     },
   ];
+}
+
+/** What the sample target answers a valid identity it refuses: a problem body naming the field. */
+export const REFUSAL_WORDS = 'first_name must be ASCII';
+
+/** A valid identity refused with HTTP 422 and a problem body that says why. */
+export const refusedFailure: ReportFailure = {
+  message: 'person with a Hebrew first name: a valid request was not accepted (HTTP 422)',
+  case: { operation: 'createIdentity', label: 'person with a Hebrew first name', mode: 'valid' },
+  request: {
+    method: 'POST',
+    url: `${BASE_URL}/v2/identity/identities`,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer [REDACTED]' },
+    body: { ref_id: 'conf-424242-3', tax_details_not_required: true, person_details: { first_name: HOSTILE.rtl } },
+  },
+  response: {
+    status: 422,
+    headers: { 'content-type': 'application/problem+json' },
+    rawBody: JSON.stringify({ type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail: REFUSAL_WORDS }),
+    json: true,
+    body: { type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail: REFUSAL_WORDS },
+  },
+  curl: `curl -sS -X POST '${BASE_URL}/v2/identity/identities' -H "Authorization: Bearer $CONFORMANCE_TOKEN" -H 'Content-Type: application/json' --data-raw '{"ref_id":"conf-424242-3"}'`,
+  seed: 424242,
+};
+
+/** The reason the report builder gives a documented rule judged by too few cases. */
+export const SHORTFALL =
+  'judged by 3 fixed and 0 random cases (minimum 2 and 25): 27 of 30 identity creates were refused; first refusal: HTTP 422 first_name must be ASCII';
+
+/**
+ * An inconclusive run: nothing failed, the documented id.dob.midnight-utc was judged by 3 fixed
+ * and 0 random cases of a minimum 2 + 25 (blocking), the convention id.type-person by too few too
+ * (not blocking). Verdict inconclusive, exit 4.
+ */
+export function inconclusiveReport({ strict = false }: { strict?: boolean } = {}): ConformanceReport {
+  const report = sampleReport({ strict });
+  report.rules = RULES.map((r) => rule(r.id, {}, strict));
+  const set = (id: string, patch: Partial<ReportRule>) => {
+    const i = report.rules.findIndex((r) => r.id === id);
+    report.rules[i] = rule(id, patch, strict);
+  };
+  set('id.dob.midnight-utc', {
+    status: 'inconclusive',
+    cases: 3,
+    coverage: { fixed: 3, random: 0, distinctInputs: 3, minimum: { fixed: 2, random: 25 } },
+    reason: SHORTFALL,
+  });
+  set('id.type-person', {
+    status: 'inconclusive',
+    cases: 1,
+    coverage: { fixed: 1, random: 0, distinctInputs: 1, minimum: { fixed: 1, random: 5 } },
+    reason: 'judged by 1 fixed and 0 random cases (minimum 1 and 5): most creates were refused',
+  });
+  report.summary = { verdict: 'inconclusive', ...countRules(report.rules), requests: 301 };
+  return report;
+}
+
+/**
+ * A run the target stopped answering after 212 requests, while judging id.dob.midnight-utc: a
+ * partial report (verdict error, exit 3). It failed id.valid-accepted before (HTTP 422 with a
+ * problem body), and the rule it was judging stayed short of its minimum.
+ */
+export function stoppedReport(): ConformanceReport {
+  const report = sampleReport();
+  report.rules = RULES.map((r) => rule(r.id, {}, false));
+  const set = (id: string, patch: Partial<ReportRule>) => {
+    const i = report.rules.findIndex((r) => r.id === id);
+    report.rules[i] = rule(id, patch, false);
+  };
+  set('id.valid-accepted', { status: 'failed', cases: 30, failures: [structuredClone(refusedFailure)] });
+  set('id.dob.midnight-utc', {
+    status: 'inconclusive',
+    cases: 1,
+    coverage: { fixed: 1, random: 0, distinctInputs: 1, minimum: { fixed: 2, random: 25 } },
+    reason: 'judged by 1 fixed and 0 random cases (minimum 2 and 25): the run stopped',
+  });
+  report.stopped = { kind: 'unreachable', message: 'connect ECONNREFUSED 127.0.0.1:4010', requests: 212, rule: 'id.dob.midnight-utc' };
+  report.summary = { verdict: 'error', ...countRules(report.rules), requests: 212 };
+  return report;
 }

@@ -9,7 +9,8 @@ import { buildHar } from '../../src/report/har.ts';
 import { registry } from '../../src/schema/registry.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
-import { HOSTILE, sampleExchanges, sampleReport } from './sample-report.ts';
+import { RULES } from '../../src/core/catalogue.ts';
+import { HOSTILE, REFUSAL_WORDS, SHORTFALL, inconclusiveReport, sampleExchanges, sampleReport, stoppedReport } from './sample-report.ts';
 import { xmlProblems } from './xml-well-formed.ts';
 
 let root: string;
@@ -143,7 +144,7 @@ describe('junit.xml', () => {
     const strictXml = renderJunit(sampleReport({ strict: true }));
     expect(strictXml).toMatch(new RegExp(`<testsuites [^>]*failures="3" errors="0" skipped="1"`));
     expect(xml).toContain('<testcase classname="updateFiatAccount" name="fa.metadata.over-pairs-rejected Metadata with 7 or more pairs is rejected"');
-    expect(xml).toContain('<failure message="7 pairs accepted (200)"');
+    expect(xml).toMatch(/<failure message="7 pairs accepted \(200\) — target said: &quot;\{&quot;id&quot;:&quot;8d3b1c2e-[^"]*…&quot;" type="documented §8">/);
     expect(xml).toContain('reproduce: curl -sS -X PUT');
     expect(xml).toMatch(/<skipped message="the profile runs no concurrent scenario"\/>/);
     expect(xml).not.toContain('<script>');
@@ -154,10 +155,117 @@ describe('summary.md', () => {
   it('gives the verdict, counts, a table of failed rules and the re-run command', () => {
     const md = renderMarkdownSummary(sampleReport());
     expect(md).toMatch(/Non-conformant/);
-    expect(md).toMatch(/\*\*42 passed\*\*, \*\*3 failed\*\*, 1 skipped/);
-    expect(md).toContain('| `fa.metadata.over-pairs-rejected` | §8 | documented | 7 pairs accepted (200) |');
+    expect(md).toContain(`**${RULES.length - 4} passed**, **3 failed**, 1 skipped`);
+    expect(md).not.toContain('inconclusive');
+    // The target's answer follows the message, its markup neutralised.
+    expect(md).toMatch(/\| `fa\.metadata\.over-pairs-rejected` \| §8 \| documented \| 7 pairs accepted \(200\) — target said: "\{"id":"8d3b1c2e-[^|\n]*…" \|/);
+    expect(md).toContain('| `id.answers` | §1 | convention | no answer within 10000 ms (timeout) |');
     expect(md).toContain('npx conformance run --base-url http://127.0.0.1:4010 --seed 424242 --profile standard');
     expect(md.split('\n').length).toBeLessThan(30);
+  });
+});
+
+describe('1.3.0: inconclusive rules, a stopped run, the target\'s words', () => {
+  it('the schema takes 1.3.0 reports (inconclusive, coverage, stopped, new auth kinds) and still takes a 1.2.0 one', () => {
+    expect(registry().validate('conformance-report', inconclusiveReport())).toEqual([]);
+    expect(registry().validate('conformance-report', stoppedReport())).toEqual([]);
+    const withAuth = stoppedReport();
+    const failure = withAuth.rules.find((r) => r.failures.length)!.failures[0];
+    for (const auth of ['none', 'invalid', 'empty', 'wrong-scheme'] as const) {
+      failure.case = { ...failure.case, auth, mode: 'duplicate' };
+      expect(registry().validate('conformance-report', withAuth)).toEqual([]);
+    }
+    // A 1.2.0 report: no coverage, no summary.inconclusive, no stopped.
+    const old = sampleReport();
+    old.reportVersion = '1.2.0';
+    delete old.summary.inconclusive;
+    for (const r of old.rules) delete r.coverage;
+    expect(registry().validate('conformance-report', old)).toEqual([]);
+  });
+
+  it('the schema still rejects what is not a report: an unknown status, a stop without a message, a coverage without its minimum', () => {
+    const status = inconclusiveReport();
+    (status.rules[0] as { status: string }).status = 'maybe';
+    expect(registry().validate('conformance-report', status)).not.toEqual([]);
+    const stop = stoppedReport();
+    delete (stop.stopped as { message?: string }).message;
+    expect(registry().validate('conformance-report', stop)).not.toEqual([]);
+    const coverage = inconclusiveReport();
+    delete (coverage.rules[0].coverage as { minimum?: unknown }).minimum;
+    expect(registry().validate('conformance-report', coverage)).not.toEqual([]);
+    const auth = stoppedReport();
+    auth.rules.find((r) => r.failures.length)!.failures[0].case.auth = 'stolen' as never;
+    expect(registry().validate('conformance-report', auth)).not.toEqual([]);
+  });
+
+  it('junit.xml: a blocking inconclusive rule is an error of type inconclusive, a non-blocking one is skipped', () => {
+    const xml = renderJunit(inconclusiveReport());
+    expect(xmlProblems(xml)).toEqual([]);
+    expect(xml).toMatch(new RegExp(`<testsuites [^>]*tests="${RULES.length}" failures="0" errors="1" skipped="1"`));
+    const dob = xml.slice(xml.indexOf('name="id.dob.midnight-utc '), xml.indexOf('</testcase>', xml.indexOf('name="id.dob.midnight-utc ')));
+    expect(dob).toContain(`<error message="${SHORTFALL}" type="inconclusive">`);
+    expect(dob).toContain('coverage: 3 fixed + 0 random cases, minimum 2 + 25, 3 distinct inputs');
+    const person = xml.slice(xml.indexOf('name="id.type-person '), xml.indexOf('</testcase>', xml.indexOf('name="id.type-person ')));
+    expect(person).toMatch(/<skipped message="inconclusive \(does not block the verdict\): judged by 1 fixed and 0 random cases/);
+    expect(person).not.toContain('<error');
+    // Under --strict the convention rule blocks too.
+    expect(renderJunit(inconclusiveReport({ strict: true }))).toMatch(/<testsuites [^>]*failures="0" errors="2" skipped="0"/);
+  });
+
+  it('junit.xml: a failure carries what the target said; a stopped run says where, in a property and system-out', () => {
+    const xml = renderJunit(stoppedReport());
+    expect(xmlProblems(xml)).toEqual([]);
+    expect(xml).toContain(`<failure message="person with a Hebrew first name: a valid request was not accepted (HTTP 422) — target said: &quot;${REFUSAL_WORDS}&quot;"`);
+    expect(xml).toContain(`target said: ${REFUSAL_WORDS}`);
+    const stopped = 'stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering (connect ECONNREFUSED 127.0.0.1:4010); partial report, exit 3';
+    expect(xml).toContain(`<property name="stopped" value="${stopped}"/>`);
+    expect(xml).toContain(`<system-out>${stopped}</system-out>`);
+    expect(xml).toContain('<property name="verdict" value="error"/>');
+    expect(renderJunit(sampleReport())).not.toContain('name="stopped"');
+  });
+
+  it('summary.md: the inconclusive verdict, the count, and a section listing each inconclusive rule with its reason', () => {
+    const md = renderMarkdownSummary(inconclusiveReport());
+    expect(md).toContain('## Conformance: ❔ **Inconclusive**');
+    expect(md).toContain(`**${RULES.length - 2} passed**, **0 failed**, **2 inconclusive**, 0 skipped`);
+    expect(md).toContain('### Inconclusive');
+    expect(md).toContain(`- \`id.dob.midnight-utc\` §2.6 documented (3 fixed + 0 random cases, minimum 2 + 25): ${SHORTFALL}\n`);
+    expect(md).toMatch(/- `id\.type-person` §2\.5 convention \(1 fixed \+ 0 random cases, minimum 1 \+ 5\): .* Does not block the verdict\./);
+    expect(md).not.toContain('| Rule |');
+    expect(renderMarkdownSummary(sampleReport())).not.toContain('### Inconclusive');
+  });
+
+  it('summary.md: a stopped run says where it stopped and its exit; the failure row quotes the target', () => {
+    const md = renderMarkdownSummary(stoppedReport());
+    expect(md).toContain('⚠️ **Error**');
+    expect(md).toContain(
+      '⛔ **Stopped**: stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering (connect ECONNREFUSED 127.0.0.1:4010); partial report, exit 3',
+    );
+    expect(md).toContain(`| \`id.valid-accepted\` | §4.2 | documented | person with a Hebrew first name: a valid request was not accepted (HTTP 422) — target said: "${REFUSAL_WORDS}" |`);
+    expect(renderMarkdownSummary(sampleReport())).not.toContain('Stopped');
+  });
+
+  it('writes every file for an inconclusive and a stopped report, and they validate', async () => {
+    for (const [name, report] of [['inconclusive', inconclusiveReport()], ['stopped', stoppedReport()]] as const) {
+      const dir = path.join(root, `v13-${name}`);
+      const { written, errors } = await writeReports(dir, report, sampleExchanges(), { secrets: [] });
+      expect(errors).toEqual([]);
+      expect(written).toHaveLength(5);
+      expect(registry().validate('conformance-report', JSON.parse(await read(dir, REPORT_FILES.json)))).toEqual([]);
+    }
+  });
+
+  it('no file shows a secret the target echoed in the answer a failure quotes', async () => {
+    const TOKEN = 'tok_live_5f2a9c7e1b3d';
+    const report = stoppedReport();
+    const response = report.rules.find((r) => r.failures.length)!.failures[0].response!;
+    response.body = { detail: `${'x'.repeat(104)} token ${TOKEN} refused` };
+    response.rawBody = JSON.stringify(response.body);
+    const dir = path.join(root, 'v13-echo');
+    const { written, errors } = await writeReports(dir, report, [], { secrets: [TOKEN] });
+    expect(errors).toEqual([]);
+    for (const file of written) expect(await readFile(file, 'utf8'), file).not.toContain('tok_');
+    expect(await read(dir, REPORT_FILES.markdown)).toContain('target said: "xxxx');
   });
 });
 

@@ -1,0 +1,22 @@
+/**
+ * Phrases every renderer (console, summary.md, junit.xml, report.html) shares, so they say the
+ * same thing the same way: how well a rule was judged, and where a run stopped.
+ */
+import { oneLine } from '../core/text.ts';
+import { exitCodeOf, type ConformanceReport, type RuleCoverage } from './model.ts';
+
+/** `3 fixed + 0 random cases, minimum 2 + 25`: how well a rule was judged against what it needed. */
+export function coverageFigures(coverage: RuleCoverage): string {
+  return `${coverage.fixed} fixed + ${coverage.random} random cases, minimum ${coverage.minimum.fixed} + ${coverage.minimum.random}`;
+}
+
+/**
+ * `stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering
+ * (connect ECONNREFUSED …); partial report, exit 3`, or undefined for a run that did not stop.
+ */
+export function stoppedText(report: ConformanceReport, messageWidth = 120): string | undefined {
+  const stop = report.stopped;
+  if (!stop) return undefined;
+  const where = stop.rule ? ` while judging ${stop.rule}` : '';
+  return `stopped after ${stop.requests} requests${where}: the target stopped answering (${oneLine(stop.message, messageWidth)}); partial report, exit ${exitCodeOf(report)}`;
+}
