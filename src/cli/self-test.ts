@@ -45,20 +45,26 @@ export async function selfTest(argv: string[], io: CliIO): Promise<number> {
   const outcomes = await mapWithConcurrency(faults, 2, (f) => runFault(f, runs, seed));
   for (const o of outcomes) {
     const rule = getRule(o.fault.ruleId);
-    const ok = o.blocks && o.exitCode === 1;
+    const ok = o.blocks && !o.wrongBlame.length;
     ok ? passed++ : failed++;
+    const expected = o.fault.expect ?? 'failed';
+    const seen = o.detected ? (expected === 'failed' ? 'detected' : expected) : 'MISSED';
     const others = o.failedRules.filter((r) => r !== o.fault.ruleId);
     io.out(
-      `  ${ok ? '✓' : '✗'} ${o.fault.name.padEnd(width)}  ${rule.id} (${rule.basis}, §${rule.section})  ${o.detected ? 'detected' : 'MISSED'}, exit ${o.exitCode}, ${o.requests} requests${others.length ? `; also failed: ${others.join(', ')}` : ''}`,
+      `  ${ok ? '✓' : '✗'} ${o.fault.name.padEnd(width)}  ${rule.id} (${rule.basis}, §${rule.section})  ${seen}, exit ${o.exitCode}, ${o.requests} requests` +
+        (o.firstDetectionAt !== undefined ? `, first seen at request ${o.firstDetectionAt}` : '') +
+        (o.wrongBlame.length ? `; WRONGLY BLAMED: ${o.wrongBlame.join(', ')}` : '') +
+        (others.length ? `; also failed: ${others.join(', ')}` : ''),
     );
   }
   if (!names.length) {
     io.out(`faithful server, every allowed reading (strict):`);
     for (const o of await mapWithConcurrency(READINGS, 2, (r) => runReading(r, runs, seed))) {
-      const ok = o.failedRules.length === 0;
+      const ok = o.failedRules.length === 0 && o.verdict === 'conformant';
       ok ? passed++ : failed++;
       const reading = Object.entries(o.reading).map(([k, v]) => `${k}=${v}`).join(' ');
-      io.out(`  ${ok ? '✓' : '✗'} ${reading}  ${ok ? '0 failures' : `FALSE ALARMS: ${o.failedRules.join(', ')}`}, ${o.requests} requests`);
+      const said = o.failedRules.length ? `FALSE ALARMS: ${o.failedRules.join(', ')}` : ok ? '0 failures, conformant' : `0 failures but ${o.verdict}`;
+      io.out(`  ${ok ? '✓' : '✗'} ${reading}  ${said}, ${o.requests} requests`);
     }
   }
   io.out(`${passed} passed, ${failed} failed`);

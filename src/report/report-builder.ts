@@ -154,7 +154,11 @@ export function createReportBuilder(facts: RunFacts, listeners: ReportListener[]
       case 'exchange':
         return emit(event);
       case 'rule-end':
-        return emit({ type: 'rule-end', rule: toReportRule(event.outcome, facts) });
+        return emit({
+          type: 'rule-end',
+          rule: toReportRule(event.outcome, facts),
+          ...(event.outcome.firstFailureAtRequest !== undefined ? { firstFailureAtRequest: event.outcome.firstFailureAtRequest } : {}),
+        });
       case 'run-end':
         finished = buildReport(facts, event.outcomes.map((o) => toReportRule(o, facts)), event);
         return emit({ type: 'run-end', report: finished, exchanges: event.exchanges });

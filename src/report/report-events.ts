@@ -10,7 +10,8 @@ export type ReportEvent =
   | { type: 'run-start'; baseUrl: string; seed: number; profile: string; rules: number; fiatAccountIds: readonly string[] }
   | { type: 'rule-start'; rule: RuleDefinition }
   | { type: 'exchange'; exchange: Exchange }
-  | { type: 'rule-end'; rule: ReportRule }
+  /** `firstFailureAtRequest`: requests sent when the rule first saw a problem (for the benchmark; not in the report). */
+  | { type: 'rule-end'; rule: ReportRule; firstFailureAtRequest?: number }
   | { type: 'run-end'; report: ConformanceReport; exchanges: Exchange[] };
 
 export type ReportListener = (event: ReportEvent) => void | Promise<void>;

@@ -7,43 +7,82 @@ import { READINGS, type Reading } from '../server/reading.ts';
 import { runEmbedded } from './embedded-run.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model.ts';
 import { RULES } from '../core/catalogue.ts';
+import { EXIT } from '../core/errors.ts';
 
 /** Convention faults fail a run only under --strict, so the matrix runs them strict. */
 const conventionRules = new Set<string>(RULES.filter((r) => r.basis === 'convention').map((r) => r.id));
 
 export interface FaultOutcome {
   fault: FaultDefinition;
-  /** The fault's own rule failed. */
+  /** The fault's own rule ended as the fault expects (failed, or inconclusive), or the run stopped when it should. */
   detected: boolean;
-  /** The fault's own rule failed and keeps the verdict from conformant (the report builder's `blocking`). */
+  /** Detected, and the run cannot pass as conformant: the expected exit code, the rule blocking the verdict. */
   blocks: boolean;
+  /** Rules the fault must not be blamed on that failed anyway. */
+  wrongBlame: string[];
   /** The exit code `conformance run` would give. */
   exitCode: number;
   /** Every rule that failed, the fault's own included. */
   failedRules: string[];
+  /** The fault's own rule's status, and its reason when it has one. */
+  status?: string;
+  reason?: string;
   requests: number;
+  /** Requests sent when the fault's rule first saw a problem (failed faults). */
+  firstDetectionAt?: number;
 }
 
 export interface ReadingOutcome {
   reading: Reading;
   failedRules: string[];
+  /** The verdict: a faithful server must earn "conformant" (not only avoid failures). */
+  verdict: string;
   requests: number;
 }
 
 const failedRules = (report: ConformanceReport) => report.rules.filter((r) => r.status === 'failed').map((r) => r.id);
 
+/** What each expectation asks of the run (DESIGN section 5 exit codes). */
+function judgeFault(fault: FaultDefinition, report: ConformanceReport): Pick<FaultOutcome, 'detected' | 'blocks'> {
+  const own = report.rules.find((r) => r.id === fault.ruleId);
+  const exitCode = exitCodeOf(report);
+  switch (fault.expect ?? 'failed') {
+    case 'failed':
+      return { detected: own?.status === 'failed', blocks: own?.status === 'failed' && own.blocking && exitCode === EXIT.nonConformant };
+    case 'inconclusive':
+      return { detected: own?.status === 'inconclusive', blocks: own?.status === 'inconclusive' && own.blocking && exitCode !== EXIT.conformant };
+    case 'unreachable':
+      return { detected: report.stopped !== undefined, blocks: report.stopped !== undefined && exitCode === EXIT.unreachable };
+  }
+}
 
 export async function runFault(fault: FaultDefinition, runs: number, seed: number): Promise<FaultOutcome> {
   const strict = conventionRules.has(fault.ruleId);
-  const { report } = await runEmbedded({ fault: fault.name as FaultName, runs, seed, strict });
+  let firstDetectionAt: number | undefined;
+  const { report } = await runEmbedded({
+    fault: fault.name as FaultName,
+    runs,
+    seed,
+    strict,
+    listeners: [(event) => void (event.type === 'rule-end' && event.rule.id === fault.ruleId && (firstDetectionAt = event.firstFailureAtRequest))],
+  });
   const failed = failedRules(report);
   const own = report.rules.find((r) => r.id === fault.ruleId);
-  return { fault, detected: failed.includes(fault.ruleId), blocks: own?.status === 'failed' && own.blocking, exitCode: exitCodeOf(report), failedRules: failed, requests: report.summary.requests };
+  return {
+    fault,
+    ...judgeFault(fault, report),
+    wrongBlame: (fault.notBlamed ?? []).filter((r) => failed.includes(r)),
+    exitCode: exitCodeOf(report),
+    failedRules: failed,
+    ...(own ? { status: own.status, ...(own.reason ? { reason: own.reason } : {}) } : {}),
+    requests: report.summary.requests,
+    ...(firstDetectionAt !== undefined ? { firstDetectionAt } : {}),
+  };
 }
 
 export async function runReading(reading: Reading, runs: number, seed: number): Promise<ReadingOutcome> {
   const { report } = await runEmbedded({ reading, runs, seed, strict: true });
-  return { reading, failedRules: failedRules(report), requests: report.summary.requests };
+  return { reading, failedRules: failedRules(report), verdict: report.summary.verdict, requests: report.summary.requests };
 }
 
 export { FAULTS, READINGS };

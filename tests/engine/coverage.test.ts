@@ -9,6 +9,8 @@ import type { Exchange } from '../../src/core/exchange.ts';
 const valid = (label: string): TestCase => ({ operation: 'createIdentity', mode: 'valid', label, body: { person_details: { first_name: label } } });
 const answered = (c: TestCase, status: number, body = '{"error":"first_name must be ASCII"}'): Exchange => ({
   testCase: c,
+  startedAt: '2026-01-01T00:00:00Z',
+  durationMs: 1,
   request: { method: 'POST', url: 'http://127.0.0.1/v2/identity/identities', headers: {}, body: c.body },
   response: { status, headers: {}, rawBody: body, json: true, body: JSON.parse(body) },
 });

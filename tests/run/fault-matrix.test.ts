@@ -16,15 +16,26 @@ describe('fault matrix', () => {
     expect(FAULTS.filter((f) => getRule(f.ruleId).basis === 'documented').length).toBeGreaterThanOrEqual(18);
   });
 
-  it.each(FAULTS.map((f) => [f.name, f] as const))('%s is detected', async (_name, fault) => {
+  it.each(FAULTS.map((f) => [f.name, f] as const))('%s is detected, and blamed on no innocent rule', async (_name, fault) => {
     const outcome = await runFault(fault, RUNS, SEED);
-    expect(outcome.failedRules, `${fault.name} should fail ${fault.ruleId}`).toContain(fault.ruleId);
-    expect(outcome.exitCode).toBe(1);
+    const expected = fault.expect ?? 'failed';
+    if (expected === 'failed') {
+      expect(outcome.failedRules, `${fault.name} should fail ${fault.ruleId}`).toContain(fault.ruleId);
+      expect(outcome.exitCode).toBe(1);
+    } else if (expected === 'inconclusive') {
+      expect(outcome.status, `${fault.name} should leave ${fault.ruleId} inconclusive`).toBe('inconclusive');
+      expect(outcome.reason).toMatch(/judged by \d+ fixed and \d+ random cases/);
+      expect(outcome.exitCode).not.toBe(0);
+    } else {
+      expect(outcome.exitCode, `${fault.name} should stop the run`).toBe(3);
+    }
+    expect(outcome.blocks).toBe(true);
+    expect(outcome.wrongBlame, `${fault.name} must not fail these`).toEqual([]);
   });
 });
 
 describe('fault matrix, one rule at a time (--rule)', () => {
-  it.each(FAULTS.map((f) => [f.name, f] as const))('%s is detected by its rule alone', async (_name, fault) => {
+  it.each(FAULTS.filter((f) => (f.expect ?? 'failed') === 'failed').map((f) => [f.name, f] as const))('%s is detected by its rule alone', async (_name, fault) => {
     const { report } = await runEmbedded({ fault: fault.name, runs: 3, seed: SEED, ruleFilter: [fault.ruleId] });
     expect(report.rules.find((r) => r.id === fault.ruleId)?.status).toBe('failed');
   });
@@ -34,5 +45,6 @@ describe('faithful server in every allowed reading', () => {
   it.each(READINGS.map((r) => [Object.entries(r).map(([k, v]) => `${k}=${v}`).join(' '), r] as const))('%s: zero failures, even strict', async (_name, reading) => {
     const outcome = await runReading(reading, RUNS, SEED);
     expect(outcome.failedRules).toEqual([]);
+    expect(outcome.verdict, 'a faithful server earns conformant: every rule judged enough').toBe('conformant');
   });
 });
