@@ -4,22 +4,24 @@
  *  2. the harness's requests per second against a bare loopback baseline measured in the same
  *     process right after (plain node:http keep-alive PUTs to the same server): the ratio is the
  *     figure, since absolute numbers vary with the machine's load;
- *  3. how many requests the harness needs to detect each fault.
- * Usage: npm run bench [-- --runs N --seed N --baseline-requests N]
+ *  3. requests per run of each profile (the budget: a standard run stays under 1,000);
+ *  4. per fault, requests until its rule first saw a problem (median, max), and faults caught per
+ *     1,000 requests.
+ * Usage: npm run bench [-- --runs N --seed N --baseline-requests N --fault-runs N]
  */
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { createReferenceServer } from '../src/server/server.ts';
 import { FAULTS } from '../src/server/faults.ts';
 import { runEmbedded } from '../src/run/embedded-run.ts';
-import { judge } from '../src/rules/judge.ts';
+import { runFault } from '../src/run/fault-matrix.ts';
 import { PROFILES } from '../src/engine/profiles.ts';
-import type { ReportEvent } from '../src/report/report-events.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string' }, seed: { type: 'string' }, 'baseline-requests': { type: 'string' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string' }, seed: { type: 'string' }, 'baseline-requests': { type: 'string' }, 'fault-runs': { type: 'string' } } });
 const runs = Number(values.runs ?? PROFILES.standard);
 const seed = Number(values.seed ?? 1);
 const baselineRequests = Number(values['baseline-requests'] ?? 2000);
+const faultRuns = Number(values['fault-runs'] ?? PROFILES.quick);
 
 async function defaultRun() {
   const started = performance.now();
@@ -54,27 +56,15 @@ async function baseline() {
   }
 }
 
-/**
- * Requests sent until the fault's own rule first fails (the evidence may be shrunk further later).
- * Scenario rules (ref_id duplicates) are judged over several exchanges: for those it is the
- * request count when the rule ends failed.
- */
-async function requestsToDetect(fault: (typeof FAULTS)[number]) {
-  let count = 0;
-  let detectedAt: number | undefined;
-  let pool: string[] = [];
-  const listener = (event: ReportEvent) => {
-    if (event.type === 'run-start') pool = [...event.fiatAccountIds];
-    if (event.type === 'rule-end' && event.rule.id === fault.ruleId && event.rule.status === 'failed') detectedAt ??= count;
-    if (event.type !== 'exchange') return;
-    count++;
-    if (detectedAt !== undefined) return;
-    const found = judge(event.exchange, { fiatAccountIds: pool, mergeMayExceedLimit: () => false }).some((j) => j.rule === fault.ruleId && j.problems.length);
-    if (found) detectedAt = count;
-  };
-  const { report } = await runEmbedded({ fault: fault.name, runs: 10, seed, listeners: [listener] });
-  const rule = report.rules.find((r) => r.id === fault.ruleId);
-  return { fault: fault.name, rule: fault.ruleId, status: rule?.status, detectedAt, total: report.summary.requests };
+/** Requests of one run per profile against the faithful embedded server: the request budget. */
+async function requestsPerProfile() {
+  const rows = [];
+  for (const [profile, profileRuns] of Object.entries(PROFILES)) {
+    const started = performance.now();
+    const { report } = await runEmbedded({ runs: profileRuns, seed });
+    rows.push({ profile, runs: profileRuns, requests: report.summary.requests, verdict: report.summary.verdict, seconds: (performance.now() - started) / 1000 });
+  }
+  return rows;
 }
 
 const run = await defaultRun();
@@ -84,10 +74,18 @@ const baseRps = base.requests / (base.ms / 1000);
 console.log(`default run (runs=${runs}, seed=${seed}): ${(run.ms / 1000).toFixed(2)} s, ${run.requests} requests, verdict ${run.verdict}`);
 console.log(`harness: ${harnessRps.toFixed(0)} requests/s; bare loopback baseline: ${baseRps.toFixed(0)} requests/s (${base.requests} PUTs)`);
 console.log(`ratio harness/baseline: ${(harnessRps / baseRps).toFixed(3)}`);
-console.log('requests until each fault is first detected (runs=10):');
-const rows = [];
-for (const fault of FAULTS) rows.push(await requestsToDetect(fault));
-const width = Math.max(...rows.map((r) => r.fault.length));
-for (const r of rows) console.log(`  ${r.fault.padEnd(width)}  ${String(r.detectedAt ?? 'never').padStart(5)} of ${r.total}  (${r.rule} ${r.status})`);
-const detected = rows.filter((r) => r.detectedAt !== undefined).map((r) => r.detectedAt!).sort((a, b) => a - b);
-console.log(`detected ${detected.length}/${rows.length}; median ${detected[Math.floor(detected.length / 2)] ?? '-'} requests, max ${detected.at(-1) ?? '-'}`);
+console.log('requests per run, faithful embedded server:');
+for (const r of await requestsPerProfile()) console.log(`  ${r.profile.padEnd(8)} runs=${String(r.runs).padEnd(4)} ${String(r.requests).padStart(6)} requests  ${r.seconds.toFixed(1)} s  ${r.verdict}`);
+
+console.log(`each fault (runs=${faultRuns}): requests until its rule first saw a problem, of the run's total`);
+const outcomes = [];
+for (const fault of FAULTS) outcomes.push(await runFault(fault, faultRuns, seed));
+const width = Math.max(...outcomes.map((o) => o.fault.name.length));
+for (const o of outcomes) {
+  const at = o.firstDetectionAt ?? (o.detected ? `(${o.fault.expect})` : 'never');
+  console.log(`  ${o.fault.name.padEnd(width)}  ${String(at).padStart(14)} of ${String(o.requests).padStart(5)}  ${o.fault.ruleId} ${o.status ?? ''}${o.blocks ? '' : '  NOT BLOCKING'}`);
+}
+const firsts = outcomes.map((o) => o.firstDetectionAt).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
+const caught = outcomes.filter((o) => o.blocks).length;
+const total = outcomes.reduce((sum, o) => sum + o.requests, 0);
+console.log(`caught ${caught}/${outcomes.length}; first detection: median ${firsts[Math.floor(firsts.length / 2)] ?? '-'} requests, max ${firsts.at(-1) ?? '-'}; ${(caught / (total / outcomes.length) * 1000).toFixed(1)} faults caught per 1,000 requests of a run`);

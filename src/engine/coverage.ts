@@ -59,7 +59,7 @@ export function minimumFor(rule: RuleDefinition, runs: number, family?: Pick<Cas
  * pairs sent stay, accounts fill up, and no update can delete a key: their random minimum is
  * waived (the fixed examples still count), or a faithful merging target could never be conformant.
  */
-const NEED_ROOM_FOR_KEYS: ReadonlySet<RuleId> = new Set<RuleId>(['fa.metadata.max-pairs-accepted', 'fa.metadata.max-length-accepted', 'fa.update-reflected']);
+const NEED_ROOM_FOR_KEYS: ReadonlySet<RuleId> = new Set<RuleId>(['fa.valid-accepted', 'fa.metadata.max-pairs-accepted', 'fa.metadata.max-length-accepted', 'fa.update-reflected']);
 
 export function minimumUnder(rule: RuleDefinition, minimum: Minimum, merging: boolean): Minimum {
   return merging && NEED_ROOM_FOR_KEYS.has(rule.id as RuleId) ? { ...minimum, random: 0 } : minimum;

@@ -1,0 +1,104 @@
+/**
+ * "Conformant" is earned: against implementations written apart from src/server, a target that
+ * dies mid-run, one that answers with near-empty bodies, and one that refuses most creates each get
+ * a non-zero exit and a report that says why; configuration mistakes are exit 2 with the URL tried.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startForeignServer, type ForeignDefect, type ForeignServer } from './foreign-server.ts';
+import { conformance, readReport, reportDir } from '../cli/binary.ts';
+
+const servers: ForeignServer[] = [];
+afterAll(async () => Promise.all(servers.map((s) => s.close())));
+
+async function runAgainst(defect: ForeignDefect, extra: string[] = []) {
+  const server = await startForeignServer(defect, { dieAfter: 120 });
+  servers.push(server);
+  const dir = reportDir();
+  const args = ['run', '--base-url', server.baseUrl, '--token', server.token, '--profile', 'quick', '--seed', '5', '--report-dir', dir, ...extra];
+  for (const id of server.accountIds) args.push('--fiat-account-id', id);
+  const result = await conformance(args);
+  return { ...result, report: readReport(dir), server };
+}
+
+describe('a verdict that was earned', () => {
+  it('a faithful foreign implementation is conformant: every documented rule judged enough', async () => {
+    const { code, report, stdout } = await runAgainst('none');
+    expect(report.rules.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.reason ?? r.failures[0]?.message}`), stdout).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('a target that dies mid-run: exit 3, a partial report that says where it stopped', async () => {
+    const { code, report, stdout, stderr } = await runAgainst('dies-mid-run');
+    expect(code, stdout + stderr).toBe(3);
+    expect(report.summary.verdict).toBe('error');
+    expect(report.stopped?.kind).toBe('unreachable');
+    expect(report.stopped?.message).toMatch(/stopped after \d+ requests while judging [a-z.-]+/);
+    expect(report.stopped!.requests).toBeGreaterThanOrEqual(120);
+    expect(report.rules.some((r) => r.status === 'passed')).toBe(true);
+  });
+
+  it('near-empty identity bodies: the rules with nothing to look at are inconclusive, never passed', async () => {
+    const { code, report } = await runAgainst('near-empty-identity');
+    expect(code).not.toBe(0);
+    for (const id of ['id.enums', 'id.booleans', 'id.timestamps.rfc3339', 'id.initial-statuses']) {
+      const rule = report.rules.find((r) => r.id === id)!;
+      expect(rule.status, id).toBe('inconclusive');
+      expect(rule.reason).toMatch(/successful answers held none of the fields it judges/);
+    }
+  });
+
+  it('a target that refuses most creates: the refusal is blamed once, with its words, and the starved rules say why', async () => {
+    const { code, report, stdout } = await runAgainst('refuses-most-creates');
+    expect(code).toBe(1);
+    const valid = report.rules.find((r) => r.id === 'id.valid-accepted')!;
+    expect(valid.status).toBe('failed');
+    expect(stdout).toContain('first_name must be ASCII');
+    // Rejection rules whose twin was refused too are not passed on the target's say-so.
+    const starved = report.rules.filter((r) => r.operation === 'createIdentity' && r.status === 'inconclusive');
+    expect(starved.length).toBeGreaterThan(0);
+    for (const rule of starved) expect(rule.reason).toMatch(/identities requests that should be accepted were refused; first: .*first_name must be ASCII/);
+    expect(report.rules.find((r) => r.id === 'id.tax.not-required-accepted')?.status).not.toBe('failed');
+  });
+
+  it('one identity for every create: distinct ref_ids giving one identity fail, the ref_id rules judge nothing', async () => {
+    const { code, report } = await runAgainst('same-identity');
+    expect(code).toBe(1);
+    expect(report.rules.find((r) => r.id === 'id.distinct-identities')?.status).toBe('failed');
+    const sequential = report.rules.find((r) => r.id === 'id.ref-id.sequential-duplicate')!;
+    expect(sequential.status).toBe('inconclusive');
+    expect(sequential.reason).toMatch(/same identity id/);
+  });
+});
+
+describe('configuration, not the target, is blamed for configuration mistakes', () => {
+  it('a base URL ending in /v2: exit 2 with the URL to give instead', async () => {
+    const server = await startForeignServer('none');
+    servers.push(server);
+    const { code, stderr } = await conformance(['run', '--base-url', `${server.baseUrl}/v2`, '--token', server.token, '--fiat-account-id', server.accountIds[0]]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`give ${server.baseUrl} instead`);
+  });
+
+  it('a fiat account id that is not a UUID: exit 2, nothing sent', async () => {
+    const { code, stderr } = await conformance(['run', '--base-url', 'http://127.0.0.1:9', '--token', 't', '--fiat-account-id', 'not-a-uuid']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/"not-a-uuid" is not a UUID/);
+  });
+
+  it('a route that answers 404 everywhere: exit 2 with every URL tried', async () => {
+    const nowhere = http.createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no route"}'));
+    await new Promise<void>((r) => nowhere.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(nowhere.address() as AddressInfo).port}/api`;
+    try {
+      const { code, stderr } = await conformance(['run', '--base-url', url, '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e', '--report-dir', reportDir()]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`${url}/v2/transfer/fiat-accounts/0f8fad5b-d9cb-469f-a165-70867728950e`);
+      expect(stderr).toContain(`POST ${url}/v2/identity/identities`);
+      expect(stderr).toMatch(/check --base-url/);
+    } finally {
+      await new Promise<void>((r) => nowhere.close(() => r()));
+    }
+  });
+});
