@@ -57,7 +57,7 @@ const FAULT_LIST = [
   // Faults that judge the harness itself: too few cases, a target that stops, wrong blame, narrow generators
   { name: 'id-near-empty-body', ruleId: 'id.enums', expect: 'inconclusive', description: 'answers every create with only {id, summary_status}' },
   { name: 'id-same-identity', ruleId: 'id.distinct-identities', description: 'answers every create with the identity of the first create, whatever the ref_id' },
-  { name: 'dies-mid-run', ruleId: 'fa.answers', expect: 'unreachable', description: 'after its 150th request, destroys every connection and takes no more, like a crashed process' },
+  { name: 'dies-mid-run', ruleId: 'id.answers', expect: 'unreachable', description: 'after its 150th request, destroys every connection and takes no more, like a crashed process' },
   {
     name: 'fa-500-always',
     ruleId: 'fa.valid-accepted',
