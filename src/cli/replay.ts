@@ -1,14 +1,17 @@
 /**
  * `conformance replay <conformance.json>`: re-sends the failing cases of a report, against the
  * same target or another one, and says for each whether it still fails. For checking a fix
- * without a full run. Exit 1 when any still fails, 0 when all pass now.
+ * without a full run. Exit 1 when any still fails; 4 (inconclusive) when none fails but an
+ * answer judged nothing (a pass it is not); 0 when all pass now. Reads any 1.x report: the
+ * inconclusive rules of a 1.3.0 report have no failing case to re-send (a full run judges them),
+ * and a report whose run stopped early is replayed for the failures it recorded.
  */
 import { type CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
-import { UsageError, exitCodeOfError } from '../core/errors.ts';
+import { EXIT, UsageError, exitCodeOfError } from '../core/errors.ts';
 import { checkUrl, optionPicker, resolveAuth, runConfig } from '../run/run-config.ts';
 import { prepareRun } from '../run/prepare-run.ts';
-import type { ReportFailure, ReportRule } from '../report/model.ts';
+import type { ConformanceReport, ReportFailure, ReportRule } from '../report/model.ts';
 import { readReport } from '../report/read-report.ts';
 import { isRuleId, type RuleId } from '../core/catalogue.ts';
 import { judge } from '../rules/judge.ts';
@@ -31,7 +34,10 @@ const HELP = `usage: conformance replay <conformance.json> [--base-url URL] [--t
 Re-sends the failing cases of a report and says for each whether it still fails.
 Without --base-url the report's own target is used; against another target, give its fiat
 account ids with --fiat-account-id (or CONFORMANCE_FIAT_ACCOUNT_IDS). Credentials come from the flags or .env,
-as for \`conformance run\`. Exit 1 when any case still fails, 0 when all pass now.`;
+as for \`conformance run\`. Exit 1 when any case still fails; 4 when none fails but an answer
+judged nothing (e.g. a 404 for an account of another target: no pass); 0 when all pass now.
+A report with no failing rule exits 0, or 4 when it has blocking inconclusive rules (those need
+a full \`conformance run\`; replay has no failing case of theirs to send).`;
 
 export async function replay(argv: string[], io: CliIO): Promise<number> {
   const parsed = parseCommandArgs(
@@ -75,29 +81,61 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
   const { transport } = prepared;
 
   const failing = report.rules.filter((r) => r.status === 'failed' && isRuleId(r.id));
+  // A target may echo a credential in a body that a message quotes: scrub every line.
+  const out = (line: string) => io.out(new Redactor(prepared.secrets()).text(line));
+  for (const line of reportNotes(report)) out(line);
   if (!failing.length) {
+    const unsure = report.rules.filter((r) => r.status === 'inconclusive' && r.blocking);
+    if (unsure.length) {
+      io.out(`the report has no failing rule: nothing to replay; ${unsure.length} inconclusive rule(s) need a full \`conformance run\``);
+      return EXIT.inconclusive;
+    }
     io.out('the report has no failing rule: nothing to replay');
-    return 0;
+    return EXIT.conformant;
   }
   const refIds = new RefIds(report.seed);
   const replayer = new Replayer(transport.send.bind(transport), refIds, accountIds, prepared.settings.concurrentDuplicates);
-  let notPassing = 0;
-  // A target may echo a credential in a body that a message quotes: scrub every line.
-  const out = (line: string) => io.out(new Redactor(prepared.secrets()).text(line));
+  let stillFailing = 0;
+  let notJudged = 0;
   out(`replaying ${failing.length} failing rule(s) against ${baseUrl}`);
   for (const rule of failing) {
     const outcome = await replayer.replayRule(rule);
     if (outcome.problems.length) {
-      notPassing++;
+      stillFailing++;
       out(`  ✗ ${rule.id}  still fails: ${outcome.problems[0].message}`);
     } else if (!outcome.judged) {
-      // An answer that says nothing about the rule (a 404 for an account of another target) is no fix.
-      notPassing++;
+      // An answer that says nothing about the rule (a 404 for an account of another target) is no
+      // fix, and no failure either: inconclusive.
+      notJudged++;
       out(`  ? ${rule.id}  not judged: ${outcome.why}${accountIds.length ? '' : '; against another target give its --fiat-account-id'}`);
     } else out(`  ✓ ${rule.id}  passes now`);
   }
-  io.out(`${failing.length - notPassing} passed, ${notPassing} failed`);
-  return notPassing ? 1 : 0;
+  io.out(replayClosingLine(failing.length - stillFailing - notJudged, stillFailing, notJudged));
+  return replayExitCode(stillFailing, notJudged);
+}
+
+/** `N passed, N failed`, then `, N inconclusive` when an answer judged nothing: the run's own closing line. */
+export function replayClosingLine(passed: number, failed: number, inconclusive: number): string {
+  return `${passed} passed, ${failed} failed${inconclusive ? `, ${inconclusive} inconclusive` : ''}`;
+}
+
+/** 1 when a case still fails; 4 when none does but an answer judged nothing (no pass); 0 otherwise. */
+export function replayExitCode(stillFailing: number, notJudged: number): number {
+  if (stillFailing) return EXIT.nonConformant;
+  return notJudged ? EXIT.inconclusive : EXIT.conformant;
+}
+
+/** What the report itself says that limits a replay: a run that stopped early, rules left inconclusive. */
+function reportNotes(report: ConformanceReport): string[] {
+  const notes: string[] = [];
+  if (report.stopped) {
+    notes.push(
+      `note: the report's run stopped after ${report.stopped.requests} requests (${report.stopped.message.split('\n')[0]}); only the failures it recorded are replayed`,
+    );
+  }
+  const inconclusive = report.rules.filter((r) => r.status === 'inconclusive').length;
+  if (inconclusive) notes.push(`note: ${inconclusive} rule(s) of the report were inconclusive; replay cannot judge them (no failing case recorded)`);
+  return notes;
 }
 
 class Replayer {
@@ -118,7 +156,7 @@ class Replayer {
    * `judged` is false when no answer said anything about the rule.
    */
   async replayRule(rule: ReportRule): Promise<{ problems: Problem[]; judged: boolean; why?: string }> {
-    const scenario = SCENARIOS.find((s) => s.rule === rule.id && s.feeds.length === 0);
+    const scenario = SCENARIOS.find((s) => s.rule === rule.id && s.judgesItsRule);
     if (scenario) {
       const created = new CreatedIdentities();
       const sent = async (exchange: Promise<Exchange>) => {

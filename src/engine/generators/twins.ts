@@ -14,6 +14,11 @@ export interface TwinOptions {
    * sends it to a real account (so the twin of a malformed or unknown id is an ordinary update).
    */
   fiatAccountId?: string;
+  /**
+   * A twin on another limit has a twin of its own (the body off that limit too): when every
+   * request is refused, the refused twin then blames the rule of valid requests, not that limit.
+   */
+  twinOfTwin?: unknown;
 }
 
 /** `c` with `control`: a case of the same operation, `twinBody` as body, valid (or boundary). */
@@ -26,5 +31,6 @@ export function withControl(c: TestCase, twinBody: unknown, options: TwinOptions
     body: twinBody,
     ...(options.fiatAccountId !== undefined ? { fiatAccountId: options.fiatAccountId } : {}),
   };
+  if (options.twinOfTwin !== undefined) return { ...c, control: withControl(control, options.twinOfTwin) };
   return { ...c, control };
 }

@@ -82,7 +82,7 @@ const overMaxPairs = (label: string, body: Record<string, unknown>, metadata: Me
   withControl(
     update(label, 'invalid', { ...body, metadata }, 'fa.metadata.over-pairs-rejected'),
     { ...body, metadata: firstPairs(metadata, maxPairs) },
-    { exercises: 'fa.metadata.max-pairs-accepted' },
+    { exercises: 'fa.metadata.max-pairs-accepted', twinOfTwin: { ...body, metadata: withoutLastPair(firstPairs(metadata, maxPairs)) } },
   );
 
 /**
@@ -142,7 +142,7 @@ const overLengthRejected: CaseFamily = {
       withControl(
         update(`metadata ${part} of ${maxLength + 1} ${cls} characters`, 'invalid', { metadata: pairWithLongPart(part, cls, maxLength + 1) }, 'fa.metadata.over-length-rejected'),
         { metadata: placeLongPart(part, repeatCodePoints(cls, maxLength)) },
-        { exercises: 'fa.metadata.max-length-accepted' },
+        { exercises: 'fa.metadata.max-length-accepted', twinOfTwin: { metadata: shortPart(part) } },
       ),
     ),
   ),
@@ -153,7 +153,7 @@ const overLengthRejected: CaseFamily = {
       withControl(
         update('random metadata with a key or value over the length limit', 'invalid', { metadata }, 'fa.metadata.over-length-rejected'),
         { metadata: placeLongPart(part, firstCodePoints(long, maxLength), others) },
-        { exercises: 'fa.metadata.max-length-accepted' },
+        { exercises: 'fa.metadata.max-length-accepted', twinOfTwin: { metadata: shortPart(part, others) } },
       ),
     ),
 };
