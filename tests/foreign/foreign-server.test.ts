@@ -86,6 +86,22 @@ describe('the faithful foreign server accepts what the document allows', () => {
     expect((await create(s, identity({}, { tax_details: taxDetails }))).status).toBe(422);
   });
 
+  it.each([
+    ['routing_number a number', { fiat_network_instructions: { wire: { routing_details: { routing_number: 21000021 } } } }],
+    ['bank_address.city a number', { fiat_network_instructions: { wire: { routing_details: { bank_address: { city: 1 } } } } }],
+    ['account_number an object', { fiat_network_instructions: { wire: { account_number: {} } } }],
+    ['the owner address a string', { fiat_network_instructions: { wire: { fiat_account_owner_address: 'Main St' } } }],
+    ['the instructions status a number', { fiat_network_instructions: { status: 1 } }],
+  ])('refuses an update with %s', async (_name, body) => {
+    const s = await start();
+    expect((await update(s, body)).status).toBe(422);
+  });
+
+  it.each([[{ zip_code: 10001 }], [{ address2: null }], ['1 Main St']])('refuses a create with person_details.address %j', async (address) => {
+    const s = await start();
+    expect((await create(s, identity({ address }))).status).toBe(422);
+  });
+
   it.each(['1900-02-29', '2023-02-29', '1990-02-30'])('refuses date_of_birth %s', async (dob) => {
     const s = await start();
     expect((await create(s, identity({ date_of_birth: dob }))).status).toBe(422);

@@ -39,6 +39,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const isPlainObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const now = () => new Date().toISOString().replace('Z', '+00:00');
+/** Each of `keys` absent or a string. */
+const strings = (o: Record<string, any>, keys: string[]) => keys.every((k) => o[k] === undefined || typeof o[k] === 'string');
+const isAddress = (a: unknown) => isPlainObject(a) && strings(a, ['country', 'address1', 'address2', 'city', 'province', 'zip_code']);
+const isWire = (w: unknown) =>
+  isPlainObject(w) &&
+  strings(w, ['account_number']) &&
+  (w.fiat_account_owner_address === undefined || isAddress(w.fiat_account_owner_address)) &&
+  (w.routing_details === undefined ||
+    (isPlainObject(w.routing_details) &&
+      strings(w.routing_details, ['routing_number_type', 'routing_number', 'bank_name']) &&
+      (w.routing_details.bank_address === undefined || isAddress(w.routing_details.bank_address))));
 
 export async function startForeignServer(defect: ForeignDefect = 'none', options: ForeignOptions = {}): Promise<ForeignServer> {
   const token = randomUUID();
@@ -86,7 +97,8 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
         for (const k of ['first_name', 'last_name']) if (person?.[k] !== undefined && typeof person[k] !== 'string') return reject(k);
         const instructions = body.fiat_network_instructions;
         if (instructions !== undefined && !isPlainObject(instructions)) return reject('instructions');
-        if (instructions?.wire !== undefined && !isPlainObject(instructions.wire)) return reject('wire');
+        if (instructions?.wire !== undefined && !isWire(instructions.wire)) return reject('wire');
+        if (instructions !== undefined && (!strings(instructions, ['status']) || (instructions.metadata !== undefined && !isPlainObject(instructions.metadata)))) return reject('instructions');
         let metadata = stored.metadata;
         if (body.metadata !== undefined) {
           const m = body.metadata;
@@ -123,7 +135,7 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
         const person = body.person_details;
         if (person !== undefined && (typeof person !== 'object' || person === null || Array.isArray(person))) return reject('person');
         for (const [k, v] of Object.entries(person ?? {})) {
-          if (k === 'address' || k === 'metadata' ? !isPlainObject(v) : typeof v !== 'string') return reject(k);
+          if (k === 'address' ? !isAddress(v) : k === 'metadata' ? !isPlainObject(v) : typeof v !== 'string') return reject(k);
         }
         let dob: string | undefined;
         if (person?.date_of_birth !== undefined) {
