@@ -1,26 +1,31 @@
 /**
  * `conformance diff <old.json> <new.json>`: rules newly failing, newly passing and still failing
- * between two reports, per section of the document, plus rules added or removed. Exit 1 when
- * something regressed, 0 otherwise, 2 when a file cannot be read or is not a report.
+ * between two reports, per section of the document, plus rules added or removed, inconclusive
+ * transitions and the verdicts. Exit 1 when something regressed, 0 otherwise, 2 when a file
+ * cannot be read or is not a report.
  */
 import { type CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
 import { oneLine } from '../core/text.ts';
 import { readReport } from '../report/read-report.ts';
-import { diffReports, type ReportDiff, type RuleChange } from '../report/report-diff.ts';
+import { diffReports, type ReportDiff, type ReportFacts, type RuleChange } from '../report/report-diff.ts';
 
 const HELP = `usage: conformance diff <old conformance.json> <new conformance.json> [--json]
 
 Compares two reports rule by rule: newly failing, newly passing, still failing, per section,
-and rules added or removed. --json prints the comparison as JSON.
-Exit 1 when something regressed (a rule that passed fails now, or a new rule fails), 0 otherwise,
-2 when a file cannot be read or is not a conformance report.`;
+rules no longer judged (enough) and rules added or removed, then the verdicts. --json prints the
+comparison as JSON.
+Exit 1 when something regressed (a rule that passed fails now, or is skipped or inconclusive now,
+or a new rule fails), 0 otherwise, 2 when a file cannot be read or is not a conformance report.
+A rule that was inconclusive and passes now is newly passing; a failing rule that is inconclusive
+now is shown as newly inconclusive: not reproduced, but not proven fixed, and no regression.`;
 
 const LABEL: Record<RuleChange['kind'], string> = {
   'newly-failing': 'newly failing',
   'newly-passing': 'newly passing',
   'still-failing': 'still failing',
+  'newly-inconclusive': 'inconclusive',
   'no-longer-judged': 'not judged now',
   added: 'added',
   removed: 'removed',
@@ -29,15 +34,20 @@ const LABEL: Record<RuleChange['kind'], string> = {
 
 function changeLine(c: RuleChange, width: number): string {
   const transition = `${c.before ?? '—'} → ${c.after ?? '—'}`;
-  const mark = c.regression ? '✗' : c.kind === 'newly-passing' ? '✓' : ' ';
+  const mark = c.regression ? '✗' : c.kind === 'newly-passing' ? '✓' : c.kind === 'newly-inconclusive' ? '?' : ' ';
   const message = c.message ? `  ${oneLine(c.message, 120)}` : '';
   return `  ${mark} ${LABEL[c.kind].padEnd(14)}  ${c.id.padEnd(width)}  ${transition}${message}`;
 }
 
+/** `  (stopped after 212 requests while judging X: …)` for a run that stopped early. */
+const stopNote = (f: ReportFacts): string =>
+  f.stopped ? `  (stopped after ${f.stopped.requests} requests${f.stopped.rule ? ` while judging ${f.stopped.rule}` : ''}: ${oneLine(f.stopped.message, 80)})` : '';
+
 function textLines(d: ReportDiff): string[] {
   const lines = [
-    `old: ${d.old.baseUrl}  seed ${d.old.seed}  ${d.old.startedAt}  ${d.old.verdict}`,
-    `new: ${d.new.baseUrl}  seed ${d.new.seed}  ${d.new.startedAt}  ${d.new.verdict}`,
+    `old: ${d.old.baseUrl}  seed ${d.old.seed}  ${d.old.startedAt}  ${d.old.verdict}${stopNote(d.old)}`,
+    `new: ${d.new.baseUrl}  seed ${d.new.seed}  ${d.new.startedAt}  ${d.new.verdict}${stopNote(d.new)}`,
+    d.verdict.changed ? `verdict: ${d.verdict.before} → ${d.verdict.after}` : `verdict: ${d.verdict.after}, unchanged`,
     '',
   ];
   const width = Math.max(0, ...d.sections.flatMap((s) => s.changes.map((c) => c.id.length)));
@@ -47,6 +57,7 @@ function textLines(d: ReportDiff): string[] {
   }
   lines.push(
     `${d.newlyFailing.length} newly failing, ${d.newlyPassing.length} newly passing, ${d.stillFailing.length} still failing, ` +
+      (d.newlyInconclusive.length ? `${d.newlyInconclusive.length} newly inconclusive, ` : '') +
       (d.noLongerJudged.length ? `${d.noLongerJudged.length} no longer judged, ` : '') +
       `${d.added.length} added, ${d.removed.length} removed: ` +
       (d.regressions ? `${d.regressions} regression${d.regressions === 1 ? '' : 's'}` : 'no regression'),

@@ -1,14 +1,26 @@
 /**
  * Compares two conformance reports rule by rule: what fails now that passed before, what passes
- * now, what still fails, what is no longer judged, and which rules appeared or disappeared. A
- * regression is a rule that did not fail before and fails now, a rule that passed before and is
- * skipped now (coverage lost: a run that could not start skips everything), or a newly added
- * rule that fails.
+ * now, what still fails, what is no longer judged (enough), and which rules appeared or
+ * disappeared; and the verdicts. A regression is a rule that did not fail before and fails now,
+ * a rule that passed before and is skipped or inconclusive now (coverage lost: a run that could
+ * not start skips everything, a target that refuses most cases leaves rules inconclusive), a rule
+ * that passed before and is missing from a run that stopped early, or a newly added rule that
+ * fails. An inconclusive rule that passes now is newly passing; a failing rule that is
+ * inconclusive now is shown (newly inconclusive) but is no regression: the failure did not
+ * reproduce, the fix is not proven either.
  */
-import type { ConformanceReport, ReportRule, RuleStatus } from './model.ts';
+import type { ConformanceReport, ReportRule, RuleStatus, Verdict } from './model.ts';
 import { compareSections } from './sections.ts';
 
-export type ChangeKind = 'newly-failing' | 'newly-passing' | 'still-failing' | 'no-longer-judged' | 'added' | 'removed' | 'other';
+export type ChangeKind =
+  | 'newly-failing'
+  | 'newly-passing'
+  | 'still-failing'
+  | 'newly-inconclusive'
+  | 'no-longer-judged'
+  | 'added'
+  | 'removed'
+  | 'other';
 
 export interface RuleChange {
   id: string;
@@ -17,18 +29,32 @@ export interface RuleChange {
   kind: ChangeKind;
   before?: RuleStatus;
   after?: RuleStatus;
-  /** First failure message of the new report, when the rule fails there. */
+  /** First failure message of the new report when the rule fails there, or its reason when inconclusive or skipped. */
   message?: string;
   /** True when this change counts as a regression. */
   regression: boolean;
 }
 
+/** What a diff says of one report: its run, verdict, and where it stopped when it did. */
+export interface ReportFacts {
+  seed: number;
+  startedAt: string;
+  verdict: Verdict;
+  baseUrl: string;
+  /** Since report 1.3.0: the run stopped early because the target stopped answering. */
+  stopped?: ConformanceReport['stopped'];
+}
+
 export interface ReportDiff {
-  old: { seed: number; startedAt: string; verdict: string; baseUrl: string };
-  new: { seed: number; startedAt: string; verdict: string; baseUrl: string };
+  old: ReportFacts;
+  new: ReportFacts;
+  /** The verdicts before and after; `changed` when they differ. */
+  verdict: { before: Verdict; after: Verdict; changed: boolean };
   newlyFailing: RuleChange[];
   newlyPassing: RuleChange[];
   stillFailing: RuleChange[];
+  /** Failing before, inconclusive now: not reproduced, not proven fixed (since report 1.3.0). */
+  newlyInconclusive: RuleChange[];
   noLongerJudged: RuleChange[];
   added: RuleChange[];
   removed: RuleChange[];
@@ -39,17 +65,33 @@ export interface ReportDiff {
 
 const failing = (s?: RuleStatus) => s === 'failed' || s === 'error';
 
-function classify(before: ReportRule | undefined, after: ReportRule | undefined): ChangeKind {
+/** `newerStopped`: the newer run stopped early, so a rule it lacks was not reached, not removed. */
+function classify(before: ReportRule | undefined, after: ReportRule | undefined, newerStopped: boolean): ChangeKind {
   if (!before) return 'added';
-  if (!after) return 'removed';
+  if (!after) return newerStopped && before.status === 'passed' ? 'no-longer-judged' : 'removed';
   if (failing(after.status) && !failing(before.status)) return 'newly-failing';
-  if (failing(before.status) && after.status === 'passed') return 'newly-passing';
+  if ((failing(before.status) || before.status === 'inconclusive') && after.status === 'passed') return 'newly-passing';
   if (failing(before.status) && failing(after.status)) return 'still-failing';
-  if (before.status === 'passed' && after.status === 'skipped') return 'no-longer-judged';
+  if (failing(before.status) && after.status === 'inconclusive') return 'newly-inconclusive';
+  if (before.status === 'passed' && (after.status === 'skipped' || after.status === 'inconclusive')) return 'no-longer-judged';
   return 'other';
 }
 
-const facts = (r: ConformanceReport) => ({ seed: r.seed, startedAt: r.startedAt, verdict: r.summary.verdict, baseUrl: r.target.baseUrl });
+const facts = (r: ConformanceReport): ReportFacts => ({
+  seed: r.seed,
+  startedAt: r.startedAt,
+  verdict: r.summary.verdict,
+  baseUrl: r.target.baseUrl,
+  ...(r.stopped ? { stopped: r.stopped } : {}),
+});
+
+/** What the newer report says of a rule: its first failure, or why it was not judged (enough). */
+function messageOf(after: ReportRule | undefined): string | undefined {
+  if (!after) return undefined;
+  if (failing(after.status)) return after.failures[0]?.message ?? after.reason;
+  if (after.status === 'inconclusive' || after.status === 'skipped') return after.reason;
+  return undefined;
+}
 
 /** The rule-by-rule difference between an older and a newer report. */
 export function diffReports(older: ConformanceReport, newer: ConformanceReport): ReportDiff {
@@ -60,10 +102,10 @@ export function diffReports(older: ConformanceReport, newer: ConformanceReport):
   for (const id of ids) {
     const b = before.get(id);
     const a = after.get(id);
-    const kind = classify(b, a);
+    const kind = classify(b, a, Boolean(newer.stopped));
     if (kind === 'other') continue;
     const rule = (a ?? b)!;
-    const message = a && failing(a.status) ? (a.failures[0]?.message ?? a.reason) : undefined;
+    const message = kind === 'no-longer-judged' && !a ? 'not reached: the run stopped early' : messageOf(a);
     changes.push({
       id,
       section: rule.section,
@@ -84,9 +126,11 @@ export function diffReports(older: ConformanceReport, newer: ConformanceReport):
   return {
     old: facts(older),
     new: facts(newer),
+    verdict: { before: older.summary.verdict, after: newer.summary.verdict, changed: older.summary.verdict !== newer.summary.verdict },
     newlyFailing: of('newly-failing'),
     newlyPassing: of('newly-passing'),
     stillFailing: of('still-failing'),
+    newlyInconclusive: of('newly-inconclusive'),
     noLongerJudged: of('no-longer-judged'),
     added: of('added'),
     removed: of('removed'),

@@ -7,7 +7,7 @@ import { main } from '../../src/cli/main.ts';
 import { type CliIO } from '../../src/cli/io.ts';
 import { UsageError } from '../../src/core/errors.ts';
 import type { ConformanceReport, ReportRule } from '../../src/report/model.ts';
-import { sampleReport } from '../report/sample-report.ts';
+import { inconclusiveReport, sampleReport, stoppedReport } from '../report/sample-report.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -84,6 +84,59 @@ describe('conformance diff', () => {
     expect(result.removed.map((c: { id: string }) => c.id)).toEqual(['id.booleans']);
     expect(result.regressions).toBe(2);
     expect(result.sections.map((s: { section: string }) => s.section)).toEqual(['1', '2.1', '2.5', '2.6', '5', '8']);
+  });
+
+  it('passed → inconclusive is a regression (exit 1); inconclusive → passed is newly passing; the verdict change is shown', async () => {
+    const conformant = sampleReport();
+    for (const r of conformant.rules) Object.assign(r, { status: 'passed', failures: [], blocking: false });
+    conformant.summary.verdict = 'conformant';
+    const inconclusive = inconclusiveReport();
+    {
+      const { io, out } = testIO();
+      expect(await diff([await save('i-old.json', conformant), await save('i-new.json', inconclusive)], io)).toBe(1);
+      const text = out.join('\n');
+      expect(text).toContain('verdict: conformant → inconclusive');
+      expect(text).toMatch(/§2\.6\n\s+✗ not judged now\s+id\.dob\.midnight-utc\s+passed → inconclusive\s+judged by 3 fixed and 0 random cases/);
+      expect(text).toMatch(/✗ not judged now\s+id\.type-person\s+passed → inconclusive/);
+      expect(out.at(-1)).toBe('0 newly failing, 0 newly passing, 0 still failing, 2 no longer judged, 0 added, 0 removed: 2 regressions');
+    }
+    {
+      const { io, out } = testIO();
+      expect(await diff([await save('i-new.json', inconclusive), await save('i-old.json', conformant), '--json'], io)).toBe(0);
+      const result = JSON.parse(out.join('\n'));
+      expect(result.verdict).toEqual({ before: 'inconclusive', after: 'conformant', changed: true });
+      expect(result.newlyPassing.map((c: { id: string; before: string }) => [c.id, c.before])).toEqual([
+        ['id.type-person', 'inconclusive'],
+        ['id.dob.midnight-utc', 'inconclusive'],
+      ]);
+      expect(result.regressions).toBe(0);
+    }
+  });
+
+  it('failed → inconclusive is shown as newly inconclusive, no regression (exit 0)', async () => {
+    const older = sampleReport();
+    const newer = sampleReport();
+    const dob = newer.rules.find((r) => r.id === 'id.dob.midnight-utc')!;
+    Object.assign(dob, { status: 'inconclusive', failures: [], reason: 'judged by 1 fixed and 0 random cases (minimum 2 and 25): most creates were refused' });
+    const { io, out } = testIO();
+    expect(await diff([await save('n-old.json', older), await save('n-new.json', newer)], io)).toBe(0);
+    const text = out.join('\n');
+    expect(text).toMatch(/\? inconclusive\s+id\.dob\.midnight-utc\s+failed → inconclusive\s+judged by 1 fixed/);
+    expect(text).toContain('verdict: non-conformant, unchanged');
+    expect(out.at(-1)).toBe('0 newly failing, 0 newly passing, 2 still failing, 1 newly inconclusive, 0 added, 0 removed: no regression');
+  });
+
+  it('a newer run that stopped early: says where, and a passed rule it never reached is no longer judged (exit 1)', async () => {
+    const older = sampleReport();
+    const newer = stoppedReport();
+    newer.rules = newer.rules.filter((r) => r.id !== 'fa.status.enum');
+    const { io, out } = testIO();
+    expect(await diff([await save('s-old.json', older), await save('s-new.json', newer)], io)).toBe(1);
+    const text = out.join('\n');
+    expect(text).toMatch(/^new: .* error {2}\(stopped after 212 requests while judging id\.dob\.midnight-utc: connect ECONNREFUSED 127\.0\.0\.1:4010\)$/m);
+    expect(text).toContain('verdict: non-conformant → error');
+    expect(text).toMatch(/✗ not judged now\s+fa\.status\.enum\s+passed → —\s+not reached: the run stopped early/);
+    expect(text).toMatch(/✗ newly failing\s+id\.valid-accepted\s+passed → failed/);
   });
 
   it('exit 2 with one clear line for a missing file, non-JSON, or a file that is not a report', async () => {

@@ -4,12 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { replayClosingLine, replayExitCode } from '../../src/cli/replay.ts';
 import { startForeignServer, type ForeignServer } from '../foreign/foreign-server.ts';
 import { conformance, readReport, reportDir } from './binary.ts';
 
 const runAgainst = async (server: ForeignServer) => {
   const dir = reportDir();
-  const args = ['run', '--base-url', server.baseUrl, '--profile', 'quick', '--seed', '5', '--report-dir', dir];
+  // Only the rules of the defect under test: replay and diff are about it, not about the rest of the catalogue.
+  const args = ['run', '--base-url', server.baseUrl, '--profile', 'quick', '--seed', '5', '--rule', 'fa.status', '--report-dir', dir];
   for (const id of server.accountIds) args.push('--fiat-account-id', id);
   const result = await conformance(args, { CONFORMANCE_TOKEN: server.token });
   return { ...result, dir, file: path.join(dir, 'conformance.json') };
@@ -48,10 +51,45 @@ describe('replay and diff between two releases', () => {
     expect(stdout).toMatch(/✓ fa\.status\.enum\s+passes now/);
   });
 
-  it("replay against the fixed release without its accounts: not judged, which is no pass", async () => {
+  it("replay against the fixed release without its accounts: not judged, which is no pass: inconclusive, exit 4", async () => {
     const { code, stdout } = await conformance(['replay', before.file, '--base-url', fixed.baseUrl, '--token', fixed.token]);
-    expect(code, stdout).toBe(1);
+    expect(code, stdout).toBe(4);
     expect(stdout).toMatch(/\? fa\.status\.enum\s+not judged: the target answered HTTP 404; .*--fiat-account-id/);
+    expect(stdout.trim().split('\n').at(-1)).toBe('0 passed, 0 failed, 1 inconclusive');
+  });
+
+  it('replay of a 1.3.0 report whose run stopped early: says so, and replays the failures it recorded', async () => {
+    const report = readReport(before.dir);
+    report.stopped = { kind: 'unreachable', message: 'connect ECONNREFUSED 127.0.0.1:1', requests: 40, rule: 'id.answers' };
+    report.summary.verdict = 'error';
+    const file = path.join(before.dir, 'stopped.json');
+    writeFileSync(file, JSON.stringify(report));
+    const { code, stdout } = await conformance(['replay', file, '--token', faulty.token]);
+    expect(code, stdout).toBe(1);
+    expect(stdout).toContain("note: the report's run stopped after 40 requests (connect ECONNREFUSED 127.0.0.1:1); only the failures it recorded are replayed");
+    expect(stdout).toMatch(/✗ fa\.status\.enum\s+still fails/);
+  });
+
+  it('replay of a report with no failing rule but a blocking inconclusive one: nothing to send, exit 4', async () => {
+    const report = readReport(after.dir);
+    for (const r of report.rules) Object.assign(r, { status: 'passed', blocking: false, failures: [] });
+    const rule = report.rules.find((r) => r.id === 'fa.status.present')!;
+    Object.assign(rule, { status: 'inconclusive', blocking: true, reason: 'judged by 1 fixed and 0 random cases (minimum 2 and 25)' });
+    report.summary.verdict = 'inconclusive';
+    const file = path.join(after.dir, 'inconclusive.json');
+    writeFileSync(file, JSON.stringify(report));
+    const { code, stdout } = await conformance(['replay', file, '--token', fixed.token]);
+    expect(code, stdout).toBe(4);
+    expect(stdout).toContain('note: 1 rule(s) of the report were inconclusive; replay cannot judge them (no failing case recorded)');
+    expect(stdout).toContain('the report has no failing rule: nothing to replay; 1 inconclusive rule(s) need a full `conformance run`');
+    // Without it, nothing to replay is exit 0, as before.
+    Object.assign(rule, { status: 'passed', blocking: false });
+    delete rule.reason;
+    report.summary.verdict = 'conformant';
+    writeFileSync(file, JSON.stringify(report));
+    const clean = await conformance(['replay', file, '--token', fixed.token]);
+    expect(clean.code, clean.stdout).toBe(0);
+    expect(clean.stdout.trim()).toBe('the report has no failing rule: nothing to replay');
   });
 
   it('diff old new: the fix is newly passing, nothing regressed, exit 0', async () => {
@@ -70,5 +108,15 @@ describe('replay and diff between two releases', () => {
     const { code, stderr } = await conformance(['replay', before.file, '--base-url', 'http://127.0.0.1:9', '--token', 'x']);
     expect(code).toBe(3);
     expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('replay outcome', () => {
+  it('exit 1 when any case still fails, 4 when none fails but one judged nothing, 0 when all pass', () => {
+    expect(replayExitCode(1, 3)).toBe(1);
+    expect(replayExitCode(0, 1)).toBe(4);
+    expect(replayExitCode(0, 0)).toBe(0);
+    expect(replayClosingLine(2, 1, 0)).toBe('2 passed, 1 failed');
+    expect(replayClosingLine(0, 0, 2)).toBe('0 passed, 0 failed, 2 inconclusive');
   });
 });
