@@ -5,7 +5,7 @@
  * Where the words come from, first found wins:
  *  1. a JSON error detail of the body: `message`, `detail`, `error_description` (after `error`),
  *     `error` (a string, or an object holding these fields), `title`, with `errors[0]`'s
- *     message/detail (and where it points) added;
+ *     message/detail added (then where it points, which may be long);
  *  2. the first header a validating proxy sets: `sl-violations`, `x-violations`, `problem-details`
  *     (a JSON list of violations gives its first message);
  *  3. the body itself: the compact JSON, or the text (an HTML page gives its title, else its text).
@@ -41,7 +41,8 @@ function firstError(body: Json): string | undefined {
   const said = text(first.message) ?? text(first.detail) ?? text(first.title) ?? text(first.description);
   if (!said) return undefined;
   const where = text(first.instancePath) ?? text(first.pointer) ?? text(first.field) ?? text(first.path) ?? text(first.location) ?? text(first.param);
-  return where && !said.includes(where) ? `${where}: ${said}` : said;
+  // What it says first: a long path (a 100-character metadata key) must not crowd it out of the line.
+  return where && !said.includes(where) ? `${said} (at ${where})` : said;
 }
 
 /** The explanation a JSON error body gives, or undefined when it has none of the usual fields. */
