@@ -99,6 +99,12 @@ export async function runConformance(transport: Transport, settings: RunSettings
     return prepared;
   };
 
+  /** When a rule first saw a problem (a property's failure counts before its shrink is recorded). */
+  const noteFailure = (rule: RuleId) => {
+    const entry = records.get(rule);
+    if (entry) entry.firstFailureAtRequest ??= transport.requestCount;
+  };
+
   const record = (rule: RuleId, problems: Problem[], exchange: Exchange, path?: string, front = false) => {
     const entry = records.get(rule);
     const tally = tallies.get(rule);
@@ -106,7 +112,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
     entry.cases += 1;
     fixedCases.has(exchange.testCase) ? tally.fixed++ : tally.random++;
     tally.inputs.add(inputKey(exchange.testCase));
-    if (problems.length) entry.firstFailureAtRequest ??= transport.requestCount;
+    if (problems.length) noteFailure(rule);
     const found = problems.map((problem): Finding => ({ problem, exchange, ...(path ? { path } : {}) }));
     // The minimal counterexample goes in front, its problems in the order the checks gave them.
     if (front) entry.findings.unshift(...found);
@@ -191,7 +197,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
       judged.push(outcome);
       if (focusProblems.length) {
         lastFailure = outcome;
-        records.get(focus) && (records.get(focus)!.firstFailureAtRequest ??= transport.requestCount);
+        noteFailure(focus);
       }
       return focusProblems.length === 0;
     };

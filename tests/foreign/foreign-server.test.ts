@@ -2,41 +2,14 @@
  * The foreign implementation itself: faithful, it accepts what the document allows (so a run
  * against it judges the harness, not this server's narrowness); each defect does what it names.
  */
-import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startForeignServer, type ForeignDefect, type ForeignServer } from './foreign-server.ts';
+import { call as request } from '../server/http-client.ts';
 
-interface Reply {
-  status: number;
-  json: any;
-}
-
-/** One request on a fresh connection; rejects when no HTTP answer comes. */
-function call(server: ForeignServer, method: string, path: string, body: unknown, authorization: string | null = `Bearer ${server.token}`): Promise<Reply> {
-  const payload = JSON.stringify(body);
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
-  if (authorization !== null) headers.authorization = authorization;
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${server.baseUrl}${path}`, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, json });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+/** A request to a foreign server with its token, another Authorization value, or none (null). */
+const call = (server: ForeignServer, method: string, path: string, body: unknown, authorization: string | null = `Bearer ${server.token}`) =>
+  request({ baseUrl: server.baseUrl, staticToken: server.token }, method, path, { body, token: null, ...(authorization !== null ? { headers: { authorization } } : {}) });
 
 const create = (s: ForeignServer, body: unknown, authorization?: string | null) => call(s, 'POST', '/v2/identity/identities', body, authorization);
 const update = (s: ForeignServer, body: unknown, id = s.accountIds[0]) => call(s, 'PUT', `/v2/transfer/fiat-accounts/${id}`, body);

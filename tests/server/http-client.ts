@@ -22,7 +22,10 @@ export interface CallOptions {
 }
 
 /** One request; rejects only when no HTTP answer comes (e.g. a dropped connection). */
-export function call(server: ReferenceServer, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+/** Any server of the tests: the embedded one, or a foreign one given as its base URL and token. */
+export type CallTarget = Pick<ReferenceServer, 'baseUrl' | 'staticToken'>;
+
+export function call(server: CallTarget, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
   const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const token = options.token === undefined ? server.staticToken : options.token;
   const headers: Record<string, string> = {
