@@ -14,6 +14,8 @@ export function parseCommandArgs<const O extends NonNullable<ParseArgsConfig['op
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: (allowPositionals ?? false) as P });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run \`conformance ${command} --help\` for the options`);
+    // Node's message can span lines (an ambiguous value ends with how to pass it): keep them all, on one line.
+    const message = (error as Error).message.split('\n').map((line) => line.trim().replace(/\.$/, '')).filter(Boolean).join('; ');
+    throw new UsageError(`${message}; run \`conformance ${command} --help\` for the options`);
   }
 }

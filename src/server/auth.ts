@@ -22,7 +22,8 @@ export interface Authenticator {
   checkBearer(header: string | undefined): BearerCheck;
 }
 
-const randomSecret = (bytes: number) => randomBytes(bytes).toString('base64url');
+// Hex, not base64url: a credential that starts with '-' reads as a flag when pasted after --client-secret.
+const randomSecret = (bytes: number) => randomBytes(bytes).toString('hex');
 
 /** Compares without leaking, through timing, how much of a secret matched. */
 function sameSecret(given: string, expected: string): boolean {

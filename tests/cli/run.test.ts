@@ -148,6 +148,7 @@ describe('conformance run that cannot start', () => {
     [['run', '--rule', 'fa.metdata'], /--rule fa\.metdata matches no rule id/],
     [['run', '--base-url', 'http://user:pw@127.0.0.1:1', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'], /must not carry credentials/],
     [['run', '--report-dir', '/dev/null/reports'], /--report-dir \/dev\/null\/reports cannot be written/],
+    [['run', '--client-secret', '-starts-with-a-dash'], /use '--client-secret=-XYZ'/],
   ])('exits 2 with one line for %j', async (args, message) => {
     const { code, stderr } = await conformance(args as string[]);
     expect(code).toBe(2);
