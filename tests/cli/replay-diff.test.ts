@@ -9,6 +9,12 @@ import { replayClosingLine, replayExitCode } from '../../src/cli/replay.ts';
 import { startForeignServer, type ForeignServer } from '../foreign/foreign-server.ts';
 import { conformance, readReport, reportDir } from './binary.ts';
 
+/** Writes an edited report beside the original and replays it with the given token. */
+const replayEdited = (report: ReturnType<typeof readReport>, file: string, token: string) => {
+  writeFileSync(file, JSON.stringify(report));
+  return conformance(['replay', file, '--token', token]);
+};
+
 const runAgainst = async (server: ForeignServer) => {
   const dir = reportDir();
   // Only the rules of the defect under test: replay and diff are about it, not about the rest of the catalogue.
@@ -62,9 +68,7 @@ describe('replay and diff between two releases', () => {
     const report = readReport(before.dir);
     report.stopped = { kind: 'unreachable', message: 'connect ECONNREFUSED 127.0.0.1:1', requests: 40, rule: 'id.answers' };
     report.summary.verdict = 'error';
-    const file = path.join(before.dir, 'stopped.json');
-    writeFileSync(file, JSON.stringify(report));
-    const { code, stdout } = await conformance(['replay', file, '--token', faulty.token]);
+    const { code, stdout } = await replayEdited(report, path.join(before.dir, 'stopped.json'), faulty.token);
     expect(code, stdout).toBe(1);
     expect(stdout).toContain("note: the report's run stopped after 40 requests (connect ECONNREFUSED 127.0.0.1:1); only the failures it recorded are replayed");
     expect(stdout).toMatch(/✗ fa\.status\.enum\s+still fails/);
@@ -77,8 +81,7 @@ describe('replay and diff between two releases', () => {
     Object.assign(rule, { status: 'inconclusive', blocking: true, reason: 'judged by 1 fixed and 0 random cases (minimum 2 and 25)' });
     report.summary.verdict = 'inconclusive';
     const file = path.join(after.dir, 'inconclusive.json');
-    writeFileSync(file, JSON.stringify(report));
-    const { code, stdout } = await conformance(['replay', file, '--token', fixed.token]);
+    const { code, stdout } = await replayEdited(report, file, fixed.token);
     expect(code, stdout).toBe(4);
     expect(stdout).toContain('note: 1 rule(s) of the report were inconclusive; replay cannot judge them (no failing case recorded)');
     expect(stdout).toContain('the report has no failing rule: nothing to replay; 1 inconclusive rule(s) need a full `conformance run`');
@@ -86,8 +89,7 @@ describe('replay and diff between two releases', () => {
     Object.assign(rule, { status: 'passed', blocking: false });
     delete rule.reason;
     report.summary.verdict = 'conformant';
-    writeFileSync(file, JSON.stringify(report));
-    const clean = await conformance(['replay', file, '--token', fixed.token]);
+    const clean = await replayEdited(report, file, fixed.token);
     expect(clean.code, clean.stdout).toBe(0);
     expect(clean.stdout.trim()).toBe('the report has no failing rule: nothing to replay');
   });
