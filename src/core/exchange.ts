@@ -16,6 +16,14 @@ export interface RecordedResponse {
   rawBody: string;
   json: boolean;
   body?: unknown;
+  /**
+   * Set when the body was longer than the harness keeps (src/engine/transport/http-call.ts):
+   * `rawBody` holds the first `keptBytes`, the rest was counted, not stored. Such a body is judged
+   * as not JSON unless what was kept parses.
+   */
+  truncated?: { keptBytes: number; receivedBytes: number };
+  /** Set when the body's bytes are not valid UTF-8 (RFC 8259 8.1): `rawBody` shows them with U+FFFD. */
+  invalidUtf8?: boolean;
 }
 
 /** Why no usable response came back. */

@@ -29,10 +29,16 @@ export interface Coverage {
   shortfall?: string;
 }
 
-/** Why a run stopped before its end: the target stopped answering. */
+/**
+ * Why a run stopped before its end: the target stopped answering (`unreachable`), the token
+ * endpoint stopped issuing tokens (`token-endpoint`), or the user interrupted it (`interrupted`,
+ * with the signal).
+ */
 export interface Stop {
-  kind: 'unreachable';
+  kind: 'unreachable' | 'token-endpoint' | 'interrupted';
   message: string;
+  /** The signal that interrupted the run (SIGINT, SIGTERM, SIGHUP). */
+  signal?: string;
   /** Requests sent when the run stopped. */
   requests: number;
   /** The rule being judged when it stopped. */

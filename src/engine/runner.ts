@@ -25,7 +25,8 @@ import { fiatAccountChecks } from '../rules/checks/fiat-account-response.ts';
 import { identityChecks } from '../rules/checks/identity-response.ts';
 import { is2xx, successBody } from '../rules/checks/exchange-facts.ts';
 import { coverageOf, emptyTally, inputKey, minimumFor, minimumUnder, randomRuns, Refusals, type Tally } from './coverage.ts';
-import { TargetLost, TargetWatch } from './target-watch.ts';
+import { TargetWatch } from './target-watch.ts';
+import { RunInterrupted, RunStop } from './run-stop.ts';
 
 /** What the engine needs to know; how the run is reported is src/report's business. */
 export interface RunSettings {
@@ -38,6 +39,11 @@ export interface RunSettings {
   concurrentDuplicates: number;
   /** Only rules whose id starts with one of these prefixes (all when empty). */
   ruleFilter?: string[];
+  /**
+   * Aborted when the user interrupts the run (its reason is the signal's name): no further case
+   * is sent, and the run ends with what was judged until then (`stopped.kind: 'interrupted'`).
+   */
+  signal?: AbortSignal;
 }
 
 /** Everything a run found: the payload of its run-end event. */
@@ -120,8 +126,16 @@ export async function runConformance(transport: Transport, settings: RunSettings
     if (entry.findings.length > MAX_FAILURES_PER_RULE) entry.findings.length = MAX_FAILURES_PER_RULE;
   };
 
+  /** Throws RunInterrupted once the user asked the run to stop: no case is sent after that. */
+  const checkInterrupted = () => {
+    if (settings.signal?.aborted) throw new RunInterrupted(String(settings.signal.reason ?? 'a signal'));
+  };
+
   /** Sends a case and judges it; what it found for `focus` is returned, not recorded. */
-  const exercise = async (c: TestCase, focus?: RuleId) => observe(await transport.send(c, c.auth ? { auth: c.auth } : undefined), focus);
+  const exercise = async (c: TestCase, focus?: RuleId) => {
+    checkInterrupted();
+    return observe(await transport.send(c, c.auth ? { auth: c.auth } : undefined), focus);
+  };
 
   /**
    * A refused invalid or boundary case judges its rule only when its valid twin is accepted:
@@ -144,6 +158,8 @@ export async function runConformance(transport: Transport, settings: RunSettings
 
   /** Judges an exchange for every rule, and says what it found for `focus`. */
   const observe = async (exchange: Exchange, focus?: RuleId): Promise<{ exchange: Exchange; focusProblems: Problem[] | null }> => {
+    // An answer cut short by the interruption says nothing about the target: not judged.
+    checkInterrupted();
     exchanges.push(exchange);
     await emit({ type: 'exchange', exchange });
     const c = exchange.testCase;
@@ -189,6 +205,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
     const examples = new Set(family.examples);
     let shrinkRequests = 0;
     const predicate = async (raw: TestCase): Promise<boolean> => {
+      checkInterrupted();
       // Past the budget a candidate is not sent: fast-check sees it pass and ends the shrink.
       if (lastFailure && ++shrinkRequests > SHRINK_REQUEST_BUDGET) return true;
       const { exchange, focusProblems } = await exercise(prepare(raw, examples.has(raw)), focus);
@@ -210,8 +227,8 @@ export async function runConformance(transport: Transport, settings: RunSettings
         examples: family.examples.map((e) => [e] as [TestCase]),
         interruptAfterTimeLimit: SHRINK_TIME_LIMIT_MS,
       });
-      // A target that died mid-property: fast-check reports the throw as a failure; pass it on.
-      if (details.errorInstance instanceof TargetLost) throw details.errorInstance;
+      // A target that died mid-property, or an interruption: fast-check reports the throw as a failure; pass it on.
+      if (details.errorInstance instanceof RunStop) throw details.errorInstance;
       if (details.failed && lastFailure) {
         // The last failing run is fast-check's final, shrunk counterexample: it alone is the evidence.
         const minimal = lastFailure;
@@ -236,24 +253,6 @@ export async function runConformance(transport: Transport, settings: RunSettings
   });
   await emit({ type: 'run-start', rules: selected, fiatAccountIds: settings.fiatAccountIds });
 
-  // Learn each account's current metadata first: an empty update is valid (all fields optional).
-  const missing: Exchange[] = [];
-  for (const id of settings.fiatAccountIds) {
-    const { exchange } = await exercise(prepare({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id }, true));
-    if (exchange.response?.status === 404) missing.push(exchange);
-    // The configured credentials refused: every rule would fail or skip for the settings' sake.
-    if (exchange.response?.status === 401 || exchange.response?.status === 403) {
-      throw new AuthenticationError(`the target refused the credentials (HTTP ${exchange.response.status} to an empty update of ${id}): check --token or the client credentials`);
-    }
-  }
-  // Every update to such an account would fail a rule for a mistake in the settings, not the target.
-  if (missing.length) await explainMissingAccounts(missing, settings.fiatAccountIds.length, transport);
-  // Replace or merge (section 4.1 allows both)? Two one-pair updates of one account tell, before any
-  // refusal has to be read: under merge a full account refuses fresh keys, and that is no fault.
-  for (const [key, value] of [['k1', 'v1'], ['k2', 'v2']]) {
-    await exercise(prepare({ operation: 'updateFiatAccount', mode: 'valid', label: `one metadata pair (replace or merge?)`, body: { metadata: { [key]: value } }, fiatAccountId: settings.fiatAccountIds[0] }, true));
-  }
-
   const finished = new Set<RuleId>();
   const begin = async (rule: RuleDefinition) => {
     currentRule = rule;
@@ -267,6 +266,24 @@ export async function runConformance(transport: Transport, settings: RunSettings
 
   let stopped: Stop | undefined;
   try {
+    // Learn each account's current metadata first: an empty update is valid (all fields optional).
+    const missing: Exchange[] = [];
+    for (const id of settings.fiatAccountIds) {
+      const { exchange } = await exercise(prepare({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id }, true));
+      if (exchange.response?.status === 404) missing.push(exchange);
+      // The configured credentials refused: every rule would fail or skip for the settings' sake.
+      if (exchange.response?.status === 401 || exchange.response?.status === 403) {
+        throw new AuthenticationError(`the target refused the credentials (HTTP ${exchange.response.status} to an empty update of ${id}): check --token or the client credentials`);
+      }
+    }
+    // Every update to such an account would fail a rule for a mistake in the settings, not the target.
+    if (missing.length) await explainMissingAccounts(missing, settings.fiatAccountIds.length, transport);
+    // Replace or merge (section 4.1 allows both)? Two one-pair updates of one account tell, before any
+    // refusal has to be read: under merge a full account refuses fresh keys, and that is no fault.
+    for (const [key, value] of [['k1', 'v1'], ['k2', 'v2']]) {
+      await exercise(prepare({ operation: 'updateFiatAccount', mode: 'valid', label: `one metadata pair (replace or merge?)`, body: { metadata: { [key]: value } }, fiatAccountId: settings.fiatAccountIds[0] }, true));
+    }
+
     for (const family of families) {
       if (!selectedIds.has(family.rule)) continue;
       const rule = getRule(family.rule);
@@ -284,6 +301,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
       },
       sendTogether: async (cases) => {
         for (const c of cases) fixedCases.add(c);
+        checkInterrupted();
         const sent = await transport.sendTogether(cases);
         for (const exchange of sent) await observe(exchange);
         return sent;
@@ -323,9 +341,15 @@ export async function runConformance(transport: Transport, settings: RunSettings
       await finish(rule);
     }
   } catch (error) {
-    if (!(error instanceof TargetLost)) throw error;
+    if (!(error instanceof RunStop)) throw error;
     const where = currentRule ? ` while judging ${currentRule.id}` : '';
-    stopped = { kind: 'unreachable', message: `${error.message}; the run stopped after ${transport.requestCount} requests${where}`, requests: transport.requestCount, ...(currentRule ? { rule: currentRule.id } : {}) };
+    stopped = {
+      kind: error.kind,
+      message: `${error.message}; the run stopped after ${transport.requestCount} requests${where}`,
+      ...(error.signal ? { signal: error.signal } : {}),
+      requests: transport.requestCount,
+      ...(currentRule ? { rule: currentRule.id } : {}),
+    };
     if (currentRule) await finish(currentRule);
   }
 

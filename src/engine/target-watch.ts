@@ -3,6 +3,7 @@
  * run ends with exit 3 and a partial report instead of "judging" hundreds of dead requests.
  */
 import type { Exchange } from '../core/exchange.ts';
+import { RunStop } from './run-stop.ts';
 
 /**
  * Answerless exchanges in a row before the target is asked once more. One defect can drop a few
@@ -12,9 +13,9 @@ import type { Exchange } from '../core/exchange.ts';
 export const ANSWERLESS_STREAK = 5;
 
 /** The target gave no answer to several requests in a row, nor to the probe after them. */
-export class TargetLost extends Error {
+export class TargetLost extends RunStop {
   constructor(readonly last: Exchange) {
-    super(`the target stopped answering: ${last.error?.kind ?? 'no answer'}: ${last.error?.message ?? ''} (${last.request.method} ${last.request.url})`);
+    super('unreachable', `the target stopped answering: ${last.error?.kind ?? 'no answer'}: ${last.error?.message ?? ''} (${last.request.method} ${last.request.url})`);
   }
 }
 

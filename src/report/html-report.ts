@@ -25,6 +25,7 @@ const VERDICT_TITLE: Record<ConformanceReport['summary']['verdict'], string> = {
   conformant: 'Conformant',
   'non-conformant': 'Non-conformant',
   inconclusive: 'Inconclusive: a rule was not judged by enough cases',
+  interrupted: 'Interrupted: the run was stopped before its end',
   error: 'Error: the target could not be judged',
 };
 

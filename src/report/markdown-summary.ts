@@ -13,6 +13,7 @@ const VERDICT_LINE: Record<ConformanceReport['summary']['verdict'], string> = {
   conformant: '✅ **Conformant**',
   'non-conformant': '❌ **Non-conformant**',
   inconclusive: '❔ **Inconclusive**: nothing failed, but a rule was not judged by enough cases',
+  interrupted: '⏹️ **Interrupted**: the run was stopped before its end; what was judged until then is below',
   error: '⚠️ **Error**: the run could not judge the target',
 };
 

@@ -5,17 +5,21 @@
 import type { UnauthenticatedKind } from '../core/case.ts';
 import type { Basis, Operation } from '../core/catalogue.ts';
 import type { RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.ts';
+import { constants } from 'node:os';
 import { EXIT } from '../core/errors.ts';
 
-export const REPORT_VERSION = '1.3.0';
+export const REPORT_VERSION = '1.4.0';
 
 /**
  * `inconclusive` (since 1.3.0): judged by fewer cases than the profile's minimum, so neither
  * passed nor failed. `skipped`: not judged at all because the run could not start.
  */
 export type RuleStatus = 'passed' | 'failed' | 'inconclusive' | 'skipped' | 'error';
-/** `inconclusive` (since 1.3.0): nothing failed, but a blocking rule was not judged enough. */
-export type Verdict = 'conformant' | 'non-conformant' | 'inconclusive' | 'error';
+/**
+ * `inconclusive` (since 1.3.0): nothing failed, but a blocking rule was not judged enough.
+ * `interrupted` (since 1.4.0): the user stopped the run; the rules show what was judged until then.
+ */
+export type Verdict = 'conformant' | 'non-conformant' | 'inconclusive' | 'interrupted' | 'error';
 
 export interface ReportFailure {
   message: string;
@@ -34,10 +38,13 @@ export interface ReportFailure {
 
 /**
  * The exit code of a run with this report (DESIGN section 5): 0 conformant, 1 non-conformant or a
- * crashed check, 3 when the target stopped answering mid-run, 4 inconclusive.
+ * crashed check, 3 when the target or the token endpoint stopped answering mid-run, 4
+ * inconclusive, 128 + the signal's number when interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
  */
 export function exitCodeOf(report: ConformanceReport): number {
-  if (report.stopped?.kind === 'unreachable') return EXIT.unreachable;
+  const stop = report.stopped;
+  if (stop?.kind === 'interrupted') return 128 + (constants.signals[stop.signal as NodeJS.Signals] ?? constants.signals.SIGINT);
+  if (stop) return EXIT.unreachable;
   switch (report.summary.verdict) {
     case 'conformant':
       return EXIT.conformant;
@@ -103,8 +110,12 @@ export interface ConformanceReport {
     errors: number;
     requests: number;
   };
-  /** Set when the run ended early (since 1.3.0): the target stopped answering. The rules then show what was judged until then. */
-  stopped?: { kind: 'unreachable'; message: string; requests: number; rule?: string };
+  /**
+   * Set when the run ended early (since 1.3.0): the target stopped answering (`unreachable`); since
+   * 1.4.0 also the token endpoint stopped issuing tokens (`token-endpoint`) or the user interrupted
+   * the run (`interrupted`, with the signal). The rules then show what was judged until then.
+   */
+  stopped?: { kind: 'unreachable' | 'token-endpoint' | 'interrupted'; message: string; signal?: string; requests: number; rule?: string };
   rules: ReportRule[];
   /** Response fields the document does not list, with the paths where they were seen. */
   undocumentedFields: { path: string; operation: Operation; count: number }[];

@@ -94,7 +94,7 @@ export function buildReport(
 ): ConformanceReport {
   const count = (s: RuleStatus) => rules.filter((r) => r.status === s).length;
   // A run that stopped early judged only part of the document: it is never conformant.
-  const verdict = run.stopped ? 'error' : verdictOf(rules);
+  const verdict = run.stopped ? (run.stopped.kind === 'interrupted' ? 'interrupted' : 'error') : verdictOf(rules);
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },

@@ -18,5 +18,11 @@ export function stoppedText(report: ConformanceReport, messageWidth = 120): stri
   const stop = report.stopped;
   if (!stop) return undefined;
   const where = stop.rule ? ` while judging ${stop.rule}` : '';
-  return `stopped after ${stop.requests} requests${where}: the target stopped answering (${oneLine(stop.message, messageWidth)}); partial report, exit ${exitCodeOf(report)}`;
+  return `stopped after ${stop.requests} requests${where}: ${STOP_CAUSE[stop.kind]} (${oneLine(stop.message, messageWidth)}); partial report, exit ${exitCodeOf(report)}`;
 }
+
+const STOP_CAUSE: Record<NonNullable<ConformanceReport['stopped']>['kind'], string> = {
+  unreachable: 'the target stopped answering',
+  'token-endpoint': 'the token endpoint stopped issuing tokens',
+  interrupted: 'interrupted',
+};
