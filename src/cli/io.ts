@@ -1,3 +1,5 @@
+import { processInterrupts, type Interruption } from './interrupts.ts';
+
 /** Where a command writes and what environment it sees; tests pass their own. */
 export interface CliIO {
   out: (line: string) => void;
@@ -8,6 +10,8 @@ export interface CliIO {
   isTTY: boolean;
   /** Standard input, for `validate <schema> -`. */
   readStdin: () => Promise<string>;
+  /** Catches SIGINT/SIGTERM/SIGHUP for the length of a run; absent: signals act as usual. */
+  interrupts?: (notice: (name: string) => void) => Interruption;
 }
 
 export function processIO(): CliIO {
@@ -16,6 +20,7 @@ export function processIO(): CliIO {
     err: (line) => process.stderr.write(line + '\n'),
     env: process.env,
     isTTY: Boolean(process.stdout.isTTY),
+    interrupts: processInterrupts,
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

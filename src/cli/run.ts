@@ -1,7 +1,8 @@
 /**
  * `conformance run`: resolve the settings, prepare the run (the embedded server when no target is
  * given), run the harness, print the per-rule table and write the reports. The report is written
- * even when the target cannot be reached or refuses the credentials (verdict "error", exit 3).
+ * even when the target cannot be reached or refuses the credentials (verdict "error", exit 3), and
+ * when the user interrupts the run (verdict "interrupted", exit 130/143/129).
  */
 import { randomInt } from 'node:crypto';
 import type { CliIO } from './io.ts';
@@ -12,6 +13,8 @@ import { prepareRun, type PreparedRun } from '../run/prepare-run.ts';
 import { createConsoleReporter } from '../report/console.ts';
 import { reportDirProblem, writeReports } from '../report/write-reports.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model.ts';
+import { RunInterrupted, untilInterrupted } from '../engine/run-stop.ts';
+import { INTERRUPT_GRACE_MS } from '../engine/transport/interruptible.ts';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const config = resolveRunConfig(argv, io.env, () => randomInt(1, 2 ** 31 - 1));
@@ -21,15 +24,22 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const unwritable = await reportDirProblem(config.reportDir);
   if (unwritable) throw new UsageError(`--report-dir ${config.reportDir} cannot be written (${unwritable}); choose another folder`);
-  const prepared = await prepareRun(config);
+  const interruption = io.interrupts?.((name) =>
+    io.err(`conformance run: ${name}: stopping; requests in flight get ${INTERRUPT_GRACE_MS / 1000} s, then the reports are written (${name} again quits at once)`),
+  );
   try {
-    return await runPrepared(prepared, io);
+    const prepared = await prepareRun(config, interruption ? { signal: interruption.signal } : {});
+    try {
+      return await runPrepared(prepared, io, interruption?.signal);
+    } finally {
+      await prepared.close();
+    }
   } finally {
-    await prepared.close();
+    interruption?.dispose();
   }
 }
 
-async function runPrepared(prepared: PreparedRun, io: CliIO): Promise<number> {
+async function runPrepared(prepared: PreparedRun, io: CliIO, signal: AbortSignal | undefined): Promise<number> {
   const { config, target } = prepared;
   const write = async (report: ConformanceReport, exchanges: Exchange[]) => {
     const { written, errors } = await writeReports(config.reportDir, report, exchanges, {
@@ -52,9 +62,14 @@ async function runPrepared(prepared: PreparedRun, io: CliIO): Promise<number> {
   io.out(`target ${target.baseUrl}${target.embedded ? ' (embedded reference server)' : ''}`);
   io.out(`seed ${config.seed} (repeat this run with --seed ${config.seed}), profile ${config.profile}, ${config.runs} random cases per rule`);
   try {
-    await prepared.connect();
+    await untilInterrupted(prepared.connect(), signal);
   } catch (error) {
-    return abort(error);
+    if (!(error instanceof RunInterrupted)) return abort(error);
+    // Interrupted before the first case: a report that says so, every rule skipped.
+    const stopped = { kind: 'interrupted' as const, message: `${error.message} before the run started`, signal: error.signal, requests: prepared.transport.requestCount };
+    const report = prepared.aborted(stopped.message, stopped);
+    await write(report, []);
+    return exitCodeOf(report);
   }
   try {
     // Reports are written before the console's closing table, so `N passed, N failed` stays last.

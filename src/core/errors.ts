@@ -4,8 +4,14 @@
  * them in one place, so no command decides exit codes with instanceof chains.
  */
 
-/** The CLI's exit codes (DESIGN.md section 5). */
+import { constants } from 'node:os';
+
+/** The CLI's exit codes (DESIGN.md section 5); an interrupted run exits with exitCodeOfSignal. */
 export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, unreachable: 3, inconclusive: 4 } as const;
+
+/** 128 + the signal's number, as shells report a process ended by it: SIGINT 130, SIGTERM 143, SIGHUP 129. */
+export const exitCodeOfSignal = (name: string | undefined): number =>
+  128 + (constants.signals[name as NodeJS.Signals] ?? constants.signals.SIGINT);
 
 export type ErrorCode = 'usage' | 'unknown-accounts' | 'route-not-found' | 'unreachable' | 'authentication';
 

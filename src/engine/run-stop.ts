@@ -22,3 +22,16 @@ export class RunInterrupted extends RunStop {
     super('interrupted', `interrupted by ${signal}`, signal);
   }
 }
+
+/** `work`, or RunInterrupted as soon as `signal` aborts (for waits that no request check covers: connecting). */
+export function untilInterrupted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  const interrupted = () => new RunInterrupted(String(signal.reason));
+  if (signal.aborted) return Promise.reject(interrupted());
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(interrupted());
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort!));
+}

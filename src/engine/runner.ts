@@ -342,10 +342,10 @@ export async function runConformance(transport: Transport, settings: RunSettings
     }
   } catch (error) {
     if (!(error instanceof RunStop)) throw error;
-    const where = currentRule ? ` while judging ${currentRule.id}` : '';
+    // Where it stopped is in `requests` and `rule`; the message says why.
     stopped = {
       kind: error.kind,
-      message: `${error.message}; the run stopped after ${transport.requestCount} requests${where}`,
+      message: error.message,
       ...(error.signal ? { signal: error.signal } : {}),
       requests: transport.requestCount,
       ...(currentRule ? { rule: currentRule.id } : {}),

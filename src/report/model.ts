@@ -5,8 +5,7 @@
 import type { UnauthenticatedKind } from '../core/case.ts';
 import type { Basis, Operation } from '../core/catalogue.ts';
 import type { RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.ts';
-import { constants } from 'node:os';
-import { EXIT } from '../core/errors.ts';
+import { EXIT, exitCodeOfSignal } from '../core/errors.ts';
 
 export const REPORT_VERSION = '1.4.0';
 
@@ -43,7 +42,7 @@ export interface ReportFailure {
  */
 export function exitCodeOf(report: ConformanceReport): number {
   const stop = report.stopped;
-  if (stop?.kind === 'interrupted') return 128 + (constants.signals[stop.signal as NodeJS.Signals] ?? constants.signals.SIGINT);
+  if (stop?.kind === 'interrupted') return exitCodeOfSignal(stop.signal);
   if (stop) return EXIT.unreachable;
   switch (report.summary.verdict) {
     case 'conformant':

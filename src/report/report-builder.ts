@@ -128,15 +128,18 @@ export function buildReport(
   };
 }
 
-/** The report of a run that could not start (target unreachable, credentials refused): every rule skipped. */
-export function abortedReport(facts: RunFacts, reason: string): ConformanceReport {
+/**
+ * The report of a run that could not start (target unreachable, credentials refused, interrupted
+ * while connecting): every rule skipped; verdict error, or interrupted with `stopped`.
+ */
+export function abortedReport(facts: RunFacts, reason: string, stopped?: Stop): ConformanceReport {
   const notJudged = { fixed: 0, random: 0, distinctInputs: 0, minimum: { fixed: 0, random: 0 } };
   const rules = RULES.map((rule: RuleDefinition): ReportRule => {
     const { coverage: _none, ...reported } = toReportRule({ rule, cases: 0, findings: [], crashed: false, coverage: notJudged }, facts);
     return { ...reported, status: 'skipped', blocking: false, reason };
   });
-  const report = buildReport(facts, rules, { startedAt: new Date().toISOString(), durationMs: 0, requests: 0, undocumentedFields: [] });
-  return { ...report, summary: { ...report.summary, verdict: 'error' } };
+  const report = buildReport(facts, rules, { startedAt: new Date().toISOString(), durationMs: 0, requests: 0, undocumentedFields: [], ...(stopped ? { stopped } : {}) });
+  return stopped ? report : { ...report, summary: { ...report.summary, verdict: 'error' } };
 }
 
 /**

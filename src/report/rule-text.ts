@@ -11,18 +11,12 @@ export function coverageFigures(coverage: RuleCoverage): string {
 }
 
 /**
- * `stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering
- * (connect ECONNREFUSED …); partial report, exit 3`, or undefined for a run that did not stop.
+ * `stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering:
+ * connection: connect ECONNREFUSED …; partial report, exit 3`, or undefined for a run that did not stop.
  */
 export function stoppedText(report: ConformanceReport, messageWidth = 120): string | undefined {
   const stop = report.stopped;
   if (!stop) return undefined;
   const where = stop.rule ? ` while judging ${stop.rule}` : '';
-  return `stopped after ${stop.requests} requests${where}: ${STOP_CAUSE[stop.kind]} (${oneLine(stop.message, messageWidth)}); partial report, exit ${exitCodeOf(report)}`;
+  return `stopped after ${stop.requests} requests${where}: ${oneLine(stop.message, messageWidth)}; partial report, exit ${exitCodeOf(report)}`;
 }
-
-const STOP_CAUSE: Record<NonNullable<ConformanceReport['stopped']>['kind'], string> = {
-  unreachable: 'the target stopped answering',
-  'token-endpoint': 'the token endpoint stopped issuing tokens',
-  interrupted: 'interrupted',
-};

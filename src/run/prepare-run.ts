@@ -10,6 +10,7 @@ import { runConformance, type RunSettings } from '../engine/runner.ts';
 import { abortedReport, createReportBuilder, type RunFacts } from '../report/report-builder.ts';
 import type { ReportListener } from '../report/report-events.ts';
 import type { ConformanceReport } from '../report/model.ts';
+import type { Stop } from '../engine/events.ts';
 import { startTarget, type Target } from './target.ts';
 import type { RunConfig } from './run-config.ts';
 
@@ -27,8 +28,8 @@ export interface PreparedRun {
   connect(): Promise<void>;
   /** Runs every selected rule; `listeners` get the report events. Throws UnknownAccountsError / AuthenticationError. */
   execute(listeners?: ReportListener[]): Promise<{ report: ConformanceReport; exchanges: Exchange[] }>;
-  /** The report of a run that could not start, every rule skipped. */
-  aborted(reason: string): ConformanceReport;
+  /** The report of a run that could not start, every rule skipped (`stopped`: it was interrupted). */
+  aborted(reason: string, stopped?: Stop): ConformanceReport;
   /** Stops the embedded server, if one was started. */
   close(): Promise<void>;
 }
@@ -39,7 +40,11 @@ export interface PreparedRun {
  */
 export const concurrentDuplicates = (concurrency: number): number => Math.max(10, Math.min(concurrency, 20));
 
-export async function prepareRun(config: RunConfig): Promise<PreparedRun> {
+/**
+ * `signal`: aborted (with the signal's name as reason) when the user interrupts the run; the
+ * transport stops sending and the engine ends with what it judged.
+ */
+export async function prepareRun(config: RunConfig, options: { signal?: AbortSignal } = {}): Promise<PreparedRun> {
   const target = await startTarget(config);
   const transport = createTransport({
     baseUrl: target.baseUrl,
@@ -48,6 +53,7 @@ export async function prepareRun(config: RunConfig): Promise<PreparedRun> {
     rateLimitPerSecond: config.rateLimitPerSecond,
     concurrency: config.concurrency,
     maxRetries: config.maxRetries,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   const settings: RunSettings = {
     fiatAccountIds: target.fiatAccountIds,
@@ -55,6 +61,7 @@ export async function prepareRun(config: RunConfig): Promise<PreparedRun> {
     runs: config.runs,
     concurrentDuplicates: concurrentDuplicates(config.concurrency),
     ruleFilter: config.ruleFilter,
+    ...(options.signal ? { signal: options.signal } : {}),
   };
   const facts: RunFacts = {
     baseUrl: target.baseUrl,
@@ -83,7 +90,7 @@ export async function prepareRun(config: RunConfig): Promise<PreparedRun> {
       const { exchanges } = await runConformance(transport, settings, [builder.listener]);
       return { report: builder.report(), exchanges };
     },
-    aborted: (reason) => abortedReport(facts, reason),
+    aborted: (reason, stopped) => abortedReport(facts, reason, stopped),
     close: () => target.close(),
   };
 }

@@ -133,7 +133,7 @@ describe('conformance diff', () => {
     const { io, out } = testIO();
     expect(await diff([await save('s-old.json', older), await save('s-new.json', newer)], io)).toBe(1);
     const text = out.join('\n');
-    expect(text).toMatch(/^new: .* error {2}\(stopped after 212 requests while judging id\.dob\.midnight-utc: connect ECONNREFUSED 127\.0\.0\.1:4010\)$/m);
+    expect(text).toMatch(/^new: .* error {2}\(stopped after 212 requests while judging id\.dob\.midnight-utc: the target stopped answering: connection: connect ECONNREFUSED 127\.0\.0\.1:4010\)$/m);
     expect(text).toContain('verdict: non-conformant → error');
     expect(text).toMatch(/✗ not judged now\s+fa\.status\.enum\s+passed → —\s+not reached: the run stopped early/);
     expect(text).toMatch(/✗ newly failing\s+id\.valid-accepted\s+passed → failed/);

@@ -107,7 +107,7 @@ describe('console reporter', () => {
       `  ✗ id.valid-accepted  person with a Hebrew first name: a valid request was not accepted (HTTP 422) — target said: "${REFUSAL_WORDS}"`,
     );
     const stop = lines.indexOf(
-      'stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering (connect ECONNREFUSED 127.0.0.1:4010); partial report, exit 3',
+      'stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering: connection: connect ECONNREFUSED 127.0.0.1:4010; partial report, exit 3',
     );
     expect(stop).toBeGreaterThan(lines.findIndex((l) => l.startsWith('verdict: error')));
     expect(lines.at(-1)).toBe(`${RULES.length - 2} passed, 1 failed, 1 inconclusive`);

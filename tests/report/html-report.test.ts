@@ -51,7 +51,7 @@ describe('report.html (as text; the browser test opens it)', () => {
   it('a stopped run: a banner line says where it stopped; a failure shows what the target said', () => {
     const page = renderHtmlReport(stoppedReport());
     expect(page).toContain(
-      '<p class="stopped bidi" id="stopped" role="alert"><strong>Stopped:</strong> stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering (connect ECONNREFUSED 127.0.0.1:4010); partial report, exit 3</p>',
+      '<p class="stopped bidi" id="stopped" role="alert"><strong>Stopped:</strong> stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering: connection: connect ECONNREFUSED 127.0.0.1:4010; partial report, exit 3</p>',
     );
     expect(page).toContain(`<p class="said bidi">Target said: <q>${REFUSAL_WORDS}</q></p>`);
     expect(page.match(/<script>/g)).toHaveLength(1);

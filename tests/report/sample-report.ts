@@ -248,7 +248,7 @@ export function stoppedReport(): ConformanceReport {
     coverage: { fixed: 1, random: 0, distinctInputs: 1, minimum: { fixed: 2, random: 25 } },
     reason: 'judged by 1 fixed and 0 random cases (minimum 2 and 25): the run stopped',
   });
-  report.stopped = { kind: 'unreachable', message: 'connect ECONNREFUSED 127.0.0.1:4010', requests: 212, rule: 'id.dob.midnight-utc' };
+  report.stopped = { kind: 'unreachable', message: 'the target stopped answering: connection: connect ECONNREFUSED 127.0.0.1:4010', requests: 212, rule: 'id.dob.midnight-utc' };
   report.summary = { verdict: 'error', ...countRules(report.rules), requests: 212 };
   return report;
 }

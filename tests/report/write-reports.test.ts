@@ -217,7 +217,7 @@ describe('1.3.0: inconclusive rules, a stopped run, the target\'s words', () => 
     expect(xmlProblems(xml)).toEqual([]);
     expect(xml).toContain(`<failure message="person with a Hebrew first name: a valid request was not accepted (HTTP 422) — target said: &quot;${REFUSAL_WORDS}&quot;"`);
     expect(xml).toContain(`target said: ${REFUSAL_WORDS}`);
-    const stopped = 'stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering (connect ECONNREFUSED 127.0.0.1:4010); partial report, exit 3';
+    const stopped = 'stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering: connection: connect ECONNREFUSED 127.0.0.1:4010; partial report, exit 3';
     expect(xml).toContain(`<property name="stopped" value="${stopped}"/>`);
     expect(xml).toContain(`<system-out>${stopped}</system-out>`);
     expect(xml).toContain('<property name="verdict" value="error"/>');
@@ -239,7 +239,7 @@ describe('1.3.0: inconclusive rules, a stopped run, the target\'s words', () => 
     const md = renderMarkdownSummary(stoppedReport());
     expect(md).toContain('⚠️ **Error**');
     expect(md).toContain(
-      '⛔ **Stopped**: stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering (connect ECONNREFUSED 127.0.0.1:4010); partial report, exit 3',
+      '⛔ **Stopped**: stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering: connection: connect ECONNREFUSED 127.0.0.1:4010; partial report, exit 3',
     );
     expect(md).toContain(`| \`id.valid-accepted\` | §4.2 | documented | person with a Hebrew first name: a valid request was not accepted (HTTP 422) — target said: "${REFUSAL_WORDS}" |`);
     expect(renderMarkdownSummary(sampleReport())).not.toContain('Stopped');

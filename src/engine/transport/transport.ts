@@ -21,6 +21,7 @@ import { RateLimiter, rate } from './rate-limiter.ts';
 import { counting } from './counting.ts';
 import { paidFirst } from './paid-first.ts';
 import { TokenSource } from './token-source.ts';
+import { interruptible } from './interruptible.ts';
 
 export { INVALID_TOKEN, REDACTED_BEARER } from './auth.ts';
 
@@ -35,6 +36,8 @@ export interface TransportOptions {
   concurrency: number;
   /** Retries of a 429 before the exchange is recorded as rate-limited. */
   maxRetries: number;
+  /** Aborted when the user interrupts the run: nothing more is sent, requests in flight get a short grace. */
+  signal?: AbortSignal;
 }
 
 export interface Transport {
@@ -64,8 +67,10 @@ export function createTransport(options: TransportOptions): Transport {
   let sent = 0;
 
   // Bottom up: the HTTP call, counted; then inside the limits (a place in flight, then a start slot).
-  const wire = counting(() => sent++)(httpSend(options.timeoutMs));
-  const limited = concurrency(new ConcurrencyLimit(options.concurrency))(rate(limiter)(wire));
+  // An interruption cuts both the call and the wait for the limits.
+  const cut = interruptible(options.signal);
+  const wire = cut(counting(() => sent++)(httpSend(options.timeoutMs)));
+  const limited = cut(concurrency(new ConcurrencyLimit(options.concurrency))(rate(limiter)(wire)));
   // Only fetched tokens can be renewed; a static token that gets a 401 keeps it.
   const renewal: Layer = tokens ? renewOn401((rejected) => tokens.renew(rejected)) : (next) => next;
   const policies = (bottom: Send): SendCase => recording(baseUrl)(bearerAuth(ownToken)(renewal(retry429(options.maxRetries)(bottom))));
