@@ -8,9 +8,6 @@
 import type { TestCase, UnauthenticatedKind } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { AuthConfig } from '../../core/auth-config.ts';
-import { UnreachableError } from '../../core/errors.ts';
-import { displayUrl } from '../../core/url.ts';
-import { USER_AGENT } from '../../core/version.ts';
 import { httpSend, type Layer, type Send } from './send.ts';
 import { recording, type SendCase } from './recording.ts';
 import { bearerAuth, type OwnToken } from './auth.ts';
@@ -21,6 +18,7 @@ import { RateLimiter, rate } from './rate-limiter.ts';
 import { counting } from './counting.ts';
 import { paidFirst } from './paid-first.ts';
 import { TokenSource } from './token-source.ts';
+import { checkReachable } from './reachability.ts';
 import { interruptible } from './interruptible.ts';
 
 export { INVALID_TOKEN, REDACTED_BEARER } from './auth.ts';
@@ -38,6 +36,8 @@ export interface TransportOptions {
   maxRetries: number;
   /** Aborted when the user interrupts the run: nothing more is sent, requests in flight get a short grace. */
   signal?: AbortSignal;
+  /** Pauses between reachability attempts (default REACHABILITY_DELAYS_MS: three attempts); tests pass shorter ones. */
+  reachabilityDelaysMs?: readonly number[];
 }
 
 export interface Transport {
@@ -50,7 +50,7 @@ export interface Transport {
   sendTogether(testCases: TestCase[]): Promise<Exchange[]>;
   /** Client credentials: fetches the first token (static/none: nothing). Throws AuthenticationError / UnreachableError. */
   authenticate(): Promise<void>;
-  /** Any HTTP answer from the base URL counts; no answer -> UnreachableError. */
+  /** Any HTTP answer from the base URL counts, a broken one too; no answer after the retries -> UnreachableError. */
   checkReachable(): Promise<void>;
   /** Requests sent to the target so far (retries included, token requests not). */
   readonly requestCount: number;
@@ -87,10 +87,7 @@ export function createTransport(options: TransportOptions): Transport {
     async authenticate(): Promise<void> {
       await tokens?.token();
     },
-    async checkReachable(): Promise<void> {
-      const outcome = await limited({ method: 'GET', url: `${baseUrl}/`, headers: { accept: 'application/json', 'user-agent': USER_AGENT } });
-      if (outcome.error) throw new UnreachableError(`cannot reach ${displayUrl(baseUrl)}: ${outcome.code ?? outcome.error.message}`);
-    },
+    checkReachable: () => checkReachable(limited, baseUrl, options.reachabilityDelaysMs),
     get requestCount(): number {
       return sent;
     },

@@ -234,9 +234,9 @@ describe('checkReachable', () => {
 
   it('throws UnreachableError with one line naming the URL and the cause', async () => {
     const url = await closedPortUrl();
-    const error = await transportFor(url).checkReachable().catch((e: unknown) => e);
+    const error = await transportFor(url, { reachabilityDelaysMs: [1, 1] }).checkReachable().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnreachableError);
-    expect((error as Error).message).toBe(`cannot reach ${url}: ECONNREFUSED`);
+    expect((error as Error).message).toBe(`cannot reach ${url}: ECONNREFUSED (3 attempts)`);
   });
 });
 
