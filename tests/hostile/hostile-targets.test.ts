@@ -1,0 +1,87 @@
+/**
+ * The harness against hostile targets (issue 9): for each kind of broken answer, the real binary
+ * must not crash, must write every report format (conformance.json valid against its schema), end
+ * with the documented exit code and put the blame on a rule or on the run, never say conformant.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { conformance, readReport, reportDir, type BinaryResult } from '../cli/binary.ts';
+import type { ConformanceReport } from '../../src/report/model.ts';
+import { startHostileTarget, type HostileOptions, type HostileTarget, type Misbehaviour } from './hostile-target.ts';
+
+const REPORT_FILES = ['conformance.json', 'junit.xml', 'report.html', 'summary.md', 'exchanges.har'];
+
+const started: HostileTarget[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((t) => t.close()));
+});
+
+async function runAgainst(options: HostileOptions, extra: string[] = []): Promise<{ result: BinaryResult; report: ConformanceReport; dir: string; target: HostileTarget }> {
+  const target = await startHostileTarget(options);
+  started.push(target);
+  const dir = reportDir();
+  const result = await conformance(['run', '--base-url', target.baseUrl, '--token', target.token, ...target.accountIds.flatMap((id) => ['--fiat-account-id', id]), '--profile', 'quick', '--seed', '7', '--report-dir', dir, ...extra]);
+  return { result, report: readReport(dir), dir, target };
+}
+
+/** No stack trace, every format written, the misbehaviour happened, and the run is not conformant. */
+function expectSurvivedAndNotConformant({ result, dir, target, report }: Awaited<ReturnType<typeof runAgainst>>): void {
+  expect(result.stderr).not.toMatch(/^\s+at /m);
+  for (const file of REPORT_FILES) expect(existsSync(path.join(dir, file)), file).toBe(true);
+  expect(target.misbehaved).toBeGreaterThan(0);
+  expect(report.summary.verdict).not.toBe('conformant');
+  expect(result.code).not.toBe(0);
+}
+
+const failedRules = (report: ConformanceReport) => report.rules.filter((r) => r.status === 'failed').map((r) => r.id);
+
+/** Answers whose body is broken: a documented rule about the body fails (exit 1). */
+const BODY_FAULTS: { misbehaviour: Misbehaviour; blamed: string[] }[] = [
+  { misbehaviour: 'not-json', blamed: ['fa.content-type', 'id.content-type'] },
+  { misbehaviour: 'truncated-json', blamed: ['fa.content-type', 'id.content-type'] },
+  { misbehaviour: 'invalid-utf8', blamed: ['fa.content-type', 'id.content-type'] },
+  { misbehaviour: 'deep-json', blamed: ['fa.response.schema', 'id.response.schema'] },
+  { misbehaviour: 'huge-garbage', blamed: ['fa.content-type', 'id.content-type'] },
+  { misbehaviour: 'huge-json', blamed: ['fa.content-type', 'id.content-type'] },
+  { misbehaviour: 'redirect-self', blamed: ['fa.valid-accepted', 'id.valid-accepted'] },
+  { misbehaviour: 'redirect-elsewhere', blamed: ['fa.valid-accepted', 'id.valid-accepted'] },
+  { misbehaviour: 'no-content-with-body', blamed: ['fa.content-type', 'id.content-type', 'fa.valid-accepted', 'id.valid-accepted'] },
+];
+
+/** Answers that break HTTP itself, on one request in seven: the run says so and cannot be conformant. */
+const FRAMING_FAULTS: Misbehaviour[] = ['huge-header', 'reset-mid-body', 'duplicate-content-length', 'hang'];
+
+describe('hostile targets', () => {
+  it.concurrent.each(BODY_FAULTS)('$misbehaviour on one request in seven: a documented body rule fails, exit 1', async ({ misbehaviour, blamed }) => {
+    const run = await runAgainst({ misbehaviour, when: (n) => n % 7 === 3 });
+    expectSurvivedAndNotConformant(run);
+    expect(run.result.code).toBe(1);
+    expect(failedRules(run.report).filter((id) => blamed.includes(id))).not.toEqual([]);
+  });
+
+  it.concurrent.each(FRAMING_FAULTS)('%s on one request in seven: the answers rules fail and the run is not conformant', async (misbehaviour) => {
+    const run = await runAgainst({ misbehaviour, when: (n) => n % 7 === 3 }, ['--timeout', '500']);
+    expectSurvivedAndNotConformant(run);
+    expect([1, 4]).toContain(run.result.code);
+    expect(failedRules(run.report).some((id) => id.endsWith('.answers'))).toBe(true);
+  });
+
+  it('a 100 MB answer is cut, judged and the run goes on', async () => {
+    const run = await runAgainst({ misbehaviour: 'huge-json', when: (n) => n === 20, size: 100 * 1024 * 1024 });
+    expectSurvivedAndNotConformant(run);
+    expect(run.result.code).toBe(1);
+    const cut = run.report.rules.flatMap((r) => r.failures).find((f) => f.response?.truncated);
+    expect(cut?.response?.truncated?.receivedBytes).toBeGreaterThan(1024 * 1024);
+    // The run did not stop at the huge answer: it sent the whole quick profile.
+    expect(run.report.summary.requests).toBeGreaterThan(200);
+  });
+
+  it('a 103 Early Hints before each answer is no fault: conformant', async () => {
+    const { result, report, target } = await runAgainst({ misbehaviour: 'informational-first', when: () => true });
+    expect(target.misbehaved).toBeGreaterThan(0);
+    expect(result.stderr).toBe('');
+    expect(report.summary.verdict).toBe('conformant');
+    expect(result.code).toBe(0);
+  });
+});

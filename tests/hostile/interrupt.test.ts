@@ -1,0 +1,139 @@
+/**
+ * Interruption (issue 9): SIGINT or SIGTERM mid-run stops the run, every report format is written
+ * marked interrupted, and the exit code is 128 + the signal's number; a second signal quits at once.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readReport, reportDir } from '../cli/binary.ts';
+import { startHostileTarget, type HostileTarget } from './hostile-target.ts';
+
+const BIN = path.resolve('bin/conformance.js');
+const REPORT_FILES = ['conformance.json', 'junit.xml', 'report.html', 'summary.md', 'exchanges.har'];
+
+interface Child {
+  /** Resolves once stdout or stderr holds `text`. */
+  waitFor(text: string | RegExp): Promise<void>;
+  kill(signal: NodeJS.Signals): void;
+  exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+function start(args: string[]): Child {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_')));
+  const child = spawn('node', [BIN, ...args], { env, cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { test: string | RegExp; resolve: () => void }[] = [];
+  const seen = (test: string | RegExp) => (typeof test === 'string' ? (stdout + stderr).includes(test) : test.test(stdout + stderr));
+  const check = () => {
+    for (const w of waiters.splice(0)) (seen(w.test) ? w.resolve() : waiters.push(w));
+  };
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    check();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    check();
+  });
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return {
+    waitFor: (test) => new Promise<void>((resolve, reject) => {
+      if (seen(test)) return resolve();
+      waiters.push({ test, resolve });
+      void exited.then(() => reject(new Error(`exited before "${String(test)}":\n${stdout}\n${stderr}`)));
+    }),
+    kill: (signal) => child.kill(signal),
+    exited,
+  };
+}
+
+const started: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((t) => t.close()));
+});
+
+/** Every format written, and the HAR is complete JSON even though the run was cut short. */
+function expectAllReports(dir: string): void {
+  for (const file of REPORT_FILES) expect(existsSync(path.join(dir, file)), file).toBe(true);
+  expect(() => JSON.parse(readFileSync(path.join(dir, 'exchanges.har'), 'utf8'))).not.toThrow();
+}
+
+describe('interruption', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s mid-run: every report written, verdict interrupted, exit %i', async (signal, exitCode) => {
+    const dir = reportDir();
+    const child = start(['run', '--runs', '3000', '--seed', '3', '--report-dir', dir]);
+    // The first rule's line: the run is under way.
+    await child.waitFor(/✓|✗|\?/);
+    child.kill(signal);
+    const { code, stderr } = await child.exited;
+    expect(stderr).toContain(`${signal}: stopping`);
+    expect(stderr).not.toMatch(/^\s+at /m);
+    expect(code).toBe(exitCode);
+    expectAllReports(dir);
+    const report = readReport(dir);
+    expect(report.summary.verdict).toBe('interrupted');
+    expect(report.stopped).toMatchObject({ kind: 'interrupted', signal });
+    expect(report.stopped!.requests).toBeGreaterThan(0);
+    expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toContain('Interrupted');
+  });
+
+  it('a request the target never answers is given up after the grace, and the reports are written', async () => {
+    let target!: HostileTarget;
+    target = await startHostileTarget({ misbehaviour: 'hang', when: (n) => n > 30 });
+    started.push(target);
+    const dir = reportDir();
+    // The request timeout is far longer than the test: only the grace can end the hung request.
+    const child = start(['run', '--base-url', target.baseUrl, '--token', target.token, ...target.accountIds.flatMap((id) => ['--fiat-account-id', id]), '--timeout', '600000', '--report-dir', dir]);
+    while (target.misbehaved === 0) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    const { code } = await child.exited;
+    expect(code).toBe(130);
+    expectAllReports(dir);
+    expect(readReport(dir).stopped?.kind).toBe('interrupted');
+  });
+
+  it('a second signal quits at once', async () => {
+    const target = await startHostileTarget({ misbehaviour: 'hang', when: (n) => n > 30 });
+    started.push(target);
+    const child = start(['run', '--base-url', target.baseUrl, '--token', target.token, ...target.accountIds.flatMap((id) => ['--fiat-account-id', id]), '--timeout', '600000', '--report-dir', reportDir()]);
+    while (target.misbehaved === 0) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    await child.waitFor('SIGINT: stopping');
+    child.kill('SIGINT');
+    const { code } = await child.exited;
+    expect(code).toBe(130);
+  });
+
+  it('interrupted while fetching the first token: a report with every rule skipped, exit 130', async () => {
+    // A token endpoint that never answers.
+    const tokenServer = http.createServer(() => {});
+    const sockets = new Set<import('node:net').Socket>();
+    tokenServer.on('connection', (s) => sockets.add(s));
+    await new Promise<void>((resolve) => tokenServer.listen(0, '127.0.0.1', resolve));
+    started.push({ close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); tokenServer.close(() => resolve()); }) });
+    const target = await startHostileTarget({ misbehaviour: 'hang', when: () => false });
+    started.push(target);
+    const dir = reportDir();
+    const child = start([
+      'run', '--base-url', target.baseUrl, '--auth-url', `http://127.0.0.1:${(tokenServer.address() as AddressInfo).port}/token`,
+      '--client-id', 'c', '--client-secret', 's3cr3t-value', '--fiat-account-id', target.accountIds[0], '--timeout', '600000', '--report-dir', dir,
+    ]);
+    while (sockets.size === 0) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    const { code, stdout, stderr } = await child.exited;
+    expect(code).toBe(130);
+    expect(stdout + stderr).not.toContain('s3cr3t-value');
+    expectAllReports(dir);
+    const report = readReport(dir);
+    expect(report.summary.verdict).toBe('interrupted');
+    expect(report.rules.every((r) => r.status === 'skipped')).toBe(true);
+  });
+});
