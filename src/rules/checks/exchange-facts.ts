@@ -1,6 +1,7 @@
 /** Small facts about an exchange that many checks ask. */
 import type { Exchange } from '../../core/exchange.ts';
 import type { Operation } from '../../core/catalogue.ts';
+import { oneLine } from '../../core/text.ts';
 
 export const isOperation = (e: Exchange, op: Operation): boolean => e.testCase.operation === op;
 export const statusOf = (e: Exchange): number | undefined => e.response?.status;
@@ -14,9 +15,34 @@ export const is5xx = (e: Exchange): boolean => (statusOf(e) ?? 0) >= 500;
  * was accepted is the rejection rule's finding, not theirs.
  */
 export function successBody(e: Exchange): Record<string, unknown> | null {
-  if (e.testCase.mode === 'invalid' || !is2xx(e) || !e.response?.json) return null;
+  if (e.testCase.mode === 'invalid' || !is2xx(e) || !e.response?.json || unreadableBody(e)) return null;
   const body = e.response.body;
   return isObject(body) ? body : null;
+}
+
+/** `1 MiB`, `64 KiB` or `300 bytes`. */
+const byteSize = (n: number): string =>
+  n >= 1024 * 1024 && n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : n >= 1024 && n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
+
+/**
+ * Why a response body cannot be judged as JSON text, whatever it holds: only its start was kept
+ * (too large), or its bytes are not UTF-8, which RFC 8259 8.1 requires of JSON between systems
+ * (the stored text shows the bad bytes as U+FFFD: it is not what was sent). Undefined when readable.
+ */
+export function unreadableBody(e: Exchange): string | undefined {
+  const r = e.response;
+  if (r?.truncated) return `the body is ${r.truncated.receivedBytes} bytes; the harness keeps ${byteSize(r.truncated.keptBytes)}: too large to judge`;
+  if (r?.invalidUtf8) return notUtf8(r.rawBody);
+  return undefined;
+}
+
+/** `the body is not valid UTF-8 (RFC 8259 8.1): …"first_name":"Jos�",…`: the text around the first bad byte (U+FFFD). */
+export function notUtf8(rawBody: string, what = 'the body'): string {
+  const at = Math.max(0, rawBody.indexOf('\uFFFD'));
+  const start = Math.max(0, at - 40);
+  const end = at + 40;
+  const excerpt = `${start > 0 ? '…' : ''}${rawBody.slice(start, end)}${end < rawBody.length ? '…' : ''}`;
+  return `${what} is not valid UTF-8 (RFC 8259 8.1): ${oneLine(excerpt)}`;
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

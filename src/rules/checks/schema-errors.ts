@@ -9,7 +9,7 @@ import type { Operation, RuleId } from '../../core/catalogue.ts';
 import { OPERATIONS } from '../../core/operations.ts';
 import { registry, type SchemaError } from '../../schema/registry.ts';
 import { formatSchemaError } from '../../schema/format-error.ts';
-import { dig, isObject, isOperation, requestBody, successBody } from './exchange-facts.ts';
+import { dig, isObject, isOperation, requestBody, successBody, unreadableBody } from './exchange-facts.ts';
 
 /** Every check of an exchange reads the same body: validate it once, not once per tagged rule. */
 const validated = new WeakMap<object, SchemaError[]>();
@@ -46,7 +46,8 @@ export function schemaCheck(rule: RuleId, operation: Operation): Check {
     rule,
     judge(e) {
       if (!isOperation(e, operation)) return null;
-      if (e.testCase.mode !== 'invalid' && e.response && e.response.status >= 200 && e.response.status < 300) {
+      // A body too large to keep, or not UTF-8, is the content-type rule's finding: one defect, one rule.
+      if (e.testCase.mode !== 'invalid' && e.response && e.response.status >= 200 && e.response.status < 300 && !unreadableBody(e)) {
         if (!e.response.json) return [{ message: `the success response is not JSON: ${e.response.rawBody.slice(0, 120)}` }];
         // Every other check reads an object; null or an array would leave them all silent.
         if (!isObject(e.response.body)) return [{ message: `the success response is JSON but not an object: ${e.response.rawBody.slice(0, 120)}` }];

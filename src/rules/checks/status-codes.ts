@@ -2,12 +2,12 @@
  * Checks that judge the status code against the case's intent (DESIGN 4.3): valid and boundary
  * cases must be accepted, invalid ones must not be, rejections should be 4xx, nothing should be 5xx.
  */
-import type { Check } from '../check.ts';
+import type { Check, Problem } from '../check.ts';
 import { OPERATIONS, usesFiatAccount } from '../../core/operations.ts';
 import { pass, problem } from '../check.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
 import type { Exchange } from '../../core/exchange.ts';
-import { describeStatus, is2xx, is4xx, is5xx, isOperation, statusOf } from './exchange-facts.ts';
+import { describeStatus, is2xx, is4xx, is5xx, isOperation, statusOf, notUtf8, unreadableBody } from './exchange-facts.ts';
 
 /**
  * An answer that says something about the request: not a 429 still standing after the retries
@@ -103,13 +103,21 @@ export function no5xxCheck(rule: RuleId, operation: Operation): Check {
   };
 }
 
-/** A dropped connection, a timeout or a 429 that never ends is recorded, and the run goes on. */
+/**
+ * A dropped connection, a timeout or a 429 that never ends is recorded, and the run goes on. An
+ * error body that is not UTF-8 is judged here too: no other rule reads error bodies, and the
+ * document shows none (a body that names another charset is left alone).
+ */
 export function answersCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
     judge(e) {
       if (!isOperation(e, operation)) return null;
-      return e.error ? problem(`${e.testCase.label}: ${e.error.kind}: ${e.error.message}`) : pass;
+      if (e.error) return problem(`${e.testCase.label}: ${e.error.kind}: ${e.error.message}`);
+      const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(e.response?.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+      const utf8Expected = charset === undefined || charset === 'utf-8' || charset === 'utf8';
+      if (!is2xx(e) && e.response?.invalidUtf8 && utf8Expected) return problem(`${e.testCase.label}: ${notUtf8(e.response.rawBody, `the error body (${describeStatus(e)})`)}`);
+      return pass;
     },
   };
 }
@@ -136,15 +144,21 @@ export function authCheck(rule: RuleId, operation: Operation): Check {
   };
 }
 
+/**
+ * A success is JSON (section 4): labelled application/json, and a body the harness can read as
+ * JSON text (RFC 8259 8.1: UTF-8; not too large to keep).
+ */
 export function contentTypeCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
     judge(e) {
       if (!isOperation(e, operation) || !is2xx(e)) return null;
+      const problems: Problem[] = [];
+      const unreadable = unreadableBody(e);
+      if (unreadable) problems.push({ message: unreadable });
       const type = e.response?.headers['content-type'] ?? '';
-      return /^application\/json\s*(;|$)/i.test(type)
-        ? pass
-        : problem(`Content-Type is "${type || '(none)'}", not application/json`);
+      if (!/^application\/json\s*(;|$)/i.test(type)) problems.push({ message: `Content-Type is "${type || '(none)'}", not application/json` });
+      return problems;
     },
   };
 }
