@@ -19,7 +19,8 @@ export interface RecordedResponse {
   /**
    * Set when the body was longer than the harness keeps (src/engine/transport/http-call.ts):
    * `rawBody` holds the first `keptBytes`, the rest was counted, not stored. Such a body is judged
-   * as not JSON unless what was kept parses.
+   * as not JSON (`json: false`): its end is missing. `receivedBytes` is a lower bound when the
+   * body was cut off (at the deadline, or past 256 MiB).
    */
   truncated?: { keptBytes: number; receivedBytes: number };
   /** Set when the body's bytes are not valid UTF-8 (RFC 8259 8.1): `rawBody` shows them with U+FFFD. */

@@ -3,10 +3,12 @@
  * or the reason there is none. Everything above this file (retries, tokens, limits) is ours;
  * pactum only moves bytes. It is used without expectations, so it never judges anything.
  */
-import zlib from 'node:zlib';
 import pactum from 'pactum';
 import type { RecordedResponse, TransportError } from '../../core/exchange.ts';
 import { oneLine } from '../../core/text.ts';
+import { asStream, requestAsStream } from './pactum-stream.ts';
+import { readBody } from './body-stream.ts';
+import { recordBody } from './body-record.ts';
 
 // pactum logs failed requests with their headers (tokens included) at its default level: the
 // harness prints nothing it did not decide to print. Global on purpose: a per-spec
@@ -36,71 +38,59 @@ const CONNECTION_CODES = new Set([
 /**
  * Sends one request. Never throws: a refused, dropped or silent connection comes back as an
  * error. `timeoutMs` bounds the whole exchange: pactum's own timeout only fires when the socket
- * idles, so a server that trickles bytes is cut off here as well.
+ * idles, so a server that trickles bytes is cut off here as well. The body is read as a stream
+ * under a cap (body-stream.ts): whatever the target sends, an exchange keeps at most 1 MiB of it.
  */
 export async function httpCall(request: HttpRequest, timeoutMs: number): Promise<HttpOutcome> {
   let spec = pactum.spec().withMethod(request.method).withPath(request.url).withHeaders(request.headers).withRequestTimeout(timeoutMs);
   if (request.body !== undefined && request.body !== '') spec = spec.withBody(request.body);
+  requestAsStream(spec);
 
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<HttpOutcome>((resolve) => {
-    timer = setTimeout(() => resolve(timeoutOutcome(timeoutMs)), timeoutMs);
-  });
-  const exchange = spec.toss().then(
-    (raw: unknown) => toOutcome(raw, timeoutMs),
-    (error: unknown) => toOutcome(error, timeoutMs),
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error('deadline')), timeoutMs);
+  const tossed = spec.toss().then(
+    (raw: unknown) => ({ raw }),
+    (error: unknown) => ({ raw: error }),
   );
   try {
-    return await Promise.race([exchange, deadline]);
+    const first = await Promise.race([tossed, aborted(deadline.signal)]);
+    if (first === undefined) {
+      // No headers by the deadline: an answer that comes later is closed unread.
+      void tossed.then(({ raw }) => asStream(raw)?.destroy());
+      return timeoutOutcome(timeoutMs);
+    }
+    return await toOutcome(first.raw, deadline.signal, timeoutMs);
   } finally {
     clearTimeout(timer);
   }
 }
 
+/** Resolves (with nothing) when the signal aborts. */
+const aborted = (signal: AbortSignal) => new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
+
 function timeoutOutcome(timeoutMs: number): HttpOutcome {
   return { error: { kind: 'timeout', message: `no answer within ${timeoutMs} ms` }, code: 'ETIMEDOUT' };
 }
 
-/** pactum resolves with node's IncomingMessage plus `text`, or rejects with the socket error. */
-function toOutcome(raw: unknown, timeoutMs: number): HttpOutcome {
+/** pactum resolves with node's IncomingMessage (its body still to read), or rejects with the socket error. */
+async function toOutcome(raw: unknown, deadline: AbortSignal, timeoutMs: number): Promise<HttpOutcome> {
   if (raw instanceof Error || typeof raw !== 'object' || raw === null || typeof (raw as { statusCode?: unknown }).statusCode !== 'number') {
     return failure(raw, timeoutMs);
   }
-  const res = raw as { statusCode: number; headers: Record<string, string | string[] | undefined>; text?: unknown; buffer?: unknown };
+  const res = raw as { statusCode: number; headers: Record<string, string | string[] | undefined> };
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers ?? {})) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
   }
-  const rawBody = Buffer.isBuffer(res.buffer) ? decoded(res.buffer, headers['content-encoding']).toString('utf8') : typeof res.text === 'string' ? res.text : '';
-  const response: RecordedResponse = { status: res.statusCode, headers, rawBody, json: false };
-  // Parsed whatever the Content-Type says: a JSON body with a wrong type is still judged as JSON
-  // (status-codes checks look at the header separately).
-  if (rawBody.trim() !== '') {
-    try {
-      // RFC 8259 8.1: a parser may ignore a byte order mark.
-      response.body = JSON.parse(rawBody.replace(/^\uFEFF/, ''));
-      response.json = true;
-    } catch {
-      // Not JSON: rawBody holds the text, json stays false.
-    }
-  }
-  return { response };
-}
-
-/**
- * The body without its content coding. The harness sends no Accept-Encoding, which lets a server
- * pick any coding (RFC 9110 12.5.3); one that cannot be undone is kept as it came.
- */
-function decoded(body: Buffer, encoding: string | undefined): Buffer {
-  const coding = encoding?.trim().toLowerCase();
+  const stream = asStream(raw);
+  if (!stream) return failure(new Error('pactum did not stream the answer: see src/engine/transport/pactum-stream.ts'), timeoutMs);
   try {
-    if (coding === 'gzip' || coding === 'x-gzip') return zlib.gunzipSync(body);
-    if (coding === 'deflate') return zlib.inflateSync(body);
-    if (coding === 'br') return zlib.brotliDecompressSync(body);
-  } catch {
-    // A body that does not decode is recorded raw; the checks report it as not JSON.
+    // The harness sends no Accept-Encoding, which lets a server pick any coding (RFC 9110 12.5.3).
+    const read = await readBody(stream, headers['content-encoding'], deadline);
+    return { response: { status: res.statusCode, headers, ...recordBody(read) } };
+  } catch (error) {
+    return deadline.aborted ? timeoutOutcome(timeoutMs) : failure(error, timeoutMs);
   }
-  return body;
 }
 
 function failure(raw: unknown, timeoutMs: number): HttpOutcome {
