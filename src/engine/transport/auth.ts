@@ -1,8 +1,10 @@
 /**
  * Bearer authentication (document section 5): puts the credential a request asks for into its
- * Authorization header, and keeps the run's own token out of the record.
+ * Authorization header, and keeps the run's own token out of the record. No token for a case
+ * mid-run stops the run (RunStop 'token-endpoint').
  */
-import { UnreachableError } from '../../core/errors.ts';
+import { ConformanceError } from '../../core/errors.ts';
+import { RunStop } from '../run-stop.ts';
 import { REDACTED } from '../../core/redaction.ts';
 import { withHeader, type Layer, type Request } from './send.ts';
 
@@ -29,6 +31,14 @@ export function bearerToken(request: Request): string | undefined {
   return value?.startsWith('Bearer ') ? value.slice('Bearer '.length) : undefined;
 }
 
+/**
+ * A token endpoint that fails mid-run (the first token came before the run) stops it: every case
+ * after it would go out without a token and judge nothing. A bug of ours keeps its own error.
+ */
+export function tokenFailureMidRun(error: unknown): unknown {
+  return error instanceof ConformanceError ? new RunStop('token-endpoint', error.message) : error;
+}
+
 export function bearerAuth(ownToken: OwnToken): Layer {
   return (next) => async (request) => {
     if (request.auth === 'none') return next(request);
@@ -40,11 +50,7 @@ export function bearerAuth(ownToken: OwnToken): Layer {
     try {
       token = await ownToken();
     } catch (error) {
-      // The token endpoint failed mid-run: this case cannot be sent, the run goes on.
-      return {
-        request: withHeader(request, 'authorization', REDACTED_BEARER),
-        error: { kind: error instanceof UnreachableError ? 'connection' : 'other', message: `no access token: ${(error as Error).message}` },
-      };
+      throw tokenFailureMidRun(error);
     }
     const outcome = await next(withBearer(request, token));
     // Redacted here, where the token is known to be ours: also a renewed one sent further down.

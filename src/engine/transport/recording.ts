@@ -1,13 +1,14 @@
 /**
  * The top of the stack: turns a test case into a request (document section 4) and what came back
  * into the Exchange the checks judge. The target's misbehaviour, and any failure to send, is
- * recorded, never thrown.
+ * recorded, never thrown; only a RunStop from below (no token mid-run) passes through.
  */
 import type { TestCase, UnauthenticatedKind } from '../../core/case.ts';
 import { bodyText, type Exchange, type RecordedRequest } from '../../core/exchange.ts';
 import { OPERATIONS, operationUrl } from '../../core/operations.ts';
 import { USER_AGENT } from '../../core/version.ts';
 import type { Outcome, Request, Send } from './send.ts';
+import { RunStop } from '../run-stop.ts';
 
 export type SendCase = (testCase: TestCase, options?: { auth?: UnauthenticatedKind }) => Promise<Exchange>;
 
@@ -28,6 +29,8 @@ export function recording(baseUrl: string): (next: Send) => SendCase {
     try {
       outcome = await next(caseRequest(testCase, method, url, options?.auth ?? testCase.auth));
     } catch (error) {
+      // A run that must stop (the token endpoint failed) stops; nothing is recorded for this case.
+      if (error instanceof RunStop) throw error;
       // A body JSON cannot hold (a BigInt) or a bug of ours: recorded, not thrown.
       return finish({ method, url, headers: {} }, { error: { kind: 'other', message: `the request could not be sent: ${(error as Error).message}` } });
     }

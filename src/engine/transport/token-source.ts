@@ -1,58 +1,95 @@
 /**
- * OAuth 2 client credentials grant (RFC 6749 section 4.4; document section 5): fetches access
- * tokens from the token endpoint, caches them until shortly before they expire, and shares one
- * in-flight token request between concurrent callers.
+ * OAuth 2 client credentials grant (RFC 6749 section 4.4; document section 5), for token
+ * endpoints as they are: HTTP Basic first, the form body when Basic is refused (and only the body
+ * once it worked); tokens cached until shortly before expires_in runs out; one token request in
+ * flight at a time; a failing endpoint retried a few times with growing waits, then its failure
+ * remembered, so that a broken endpoint never gets one request per case (a lockout risk).
  */
-import type { AuthConfig } from '../../core/auth-config.ts';
-import { httpCall, type HttpRequest } from './http-call.ts';
-import { AuthenticationError, UnreachableError } from '../../core/errors.ts';
+import { AuthenticationError, UnreachableError, type ConformanceError } from '../../core/errors.ts';
 import { displayUrl } from '../../core/url.ts';
-import { USER_AGENT } from '../../core/version.ts';
+import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.ts';
+import { requestToken, type ClientAuthMethod, type ClientCredentials, type TokenAnswer } from './token-request.ts';
 
-export type ClientCredentials = Extract<AuthConfig, { kind: 'client-credentials' }>;
+export type { ClientCredentials } from './token-request.ts';
 
 /** A token is renewed this long before its expires_in runs out, so it never expires in flight. */
 export const EXPIRY_MARGIN_MS = 30_000;
+/** The waits before each retry of a failed token request; its length is the number of retries. */
+export const TOKEN_RETRY_DELAYS_MS: readonly number[] = [500, 1_000, 2_000];
+/** A failed token request answers every caller for this long without a new request. */
+export const FAILURE_MEMORY_MS = 10_000;
+/** A token from a renewal that the target refuses within this time is not renewed again (the target refuses more than the token). */
+export const RENEWAL_COOLDOWN_MS = 10_000;
+
+export interface TokenSourceOptions {
+  /** The clock, ms since the epoch. */
+  now?: () => number;
+  /** Waits between tries; tests resolve at once. */
+  sleep?: (ms: number) => Promise<void>;
+  retryDelaysMs?: readonly number[];
+}
 
 interface CachedToken {
   value: string;
   /** ms since the epoch; Infinity when the endpoint gave no expires_in. */
+  renewAt: number;
   expiresAt: number;
+  issuedAt: number;
+  /** It came from a renewal after the target answered 401. */
+  renewed: boolean;
 }
 
-/** An OAuth `error` code is a short ASCII word (RFC 6749 5.2); anything else is not quoted back. */
-const ERROR_CODE = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
+const LABEL: Record<ClientAuthMethod, string> = { basic: 'HTTP Basic', body: 'the form body' };
 
 export class TokenSource {
   private current: CachedToken | undefined;
   private inFlight: Promise<string> | undefined;
-  /** RFC 6749 2.3.1 prefers HTTP Basic; some servers only read the credentials from the body. */
-  private credentialsInBody = false;
+  /** The method that worked, kept for the rest of the run; undefined: Basic, then the body. */
+  private method: ClientAuthMethod | undefined;
+  private failure: { error: ConformanceError; at: number } | undefined;
   private readonly issued = new Set<string>();
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly retryDelaysMs: readonly number[];
   /** Token requests sent so far (tests and diagnostics). */
   requestCount = 0;
 
   constructor(
     private readonly config: ClientCredentials,
     private readonly timeoutMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+    options: TokenSourceOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.retryDelaysMs = options.retryDelaysMs ?? TOKEN_RETRY_DELAYS_MS;
+  }
 
   /** A valid access token: the cached one, or a fresh one. Throws AuthenticationError / UnreachableError. */
   async token(): Promise<string> {
-    if (this.current && this.now() < this.current.expiresAt) return this.current.value;
-    return this.fetchShared();
+    const current = this.current;
+    if (current && this.now() < current.renewAt) return current.value;
+    if (!current || this.now() >= current.expiresAt) return this.fetchShared(false);
+    // Renewing early: while the renewal fails, the current token serves until it expires.
+    try {
+      return await this.fetchShared(false);
+    } catch (error) {
+      if (this.now() < current.expiresAt) return current.value;
+      throw error;
+    }
   }
 
   /**
    * A token other than `rejected` (which the target just answered 401 to). Concurrent callers
-   * holding the same rejected token share one new token request.
+   * holding the same rejected token share one new token request. Undefined when renewing would
+   * not help: the rejected token came from a renewal moments ago.
    */
-  async renew(rejected: string): Promise<string> {
+  async renew(rejected: string): Promise<string | undefined> {
     if (this.inFlight) return this.inFlight;
-    if (this.current && this.current.value !== rejected && this.now() < this.current.expiresAt) return this.current.value;
+    const current = this.current;
+    if (current && current.value !== rejected && this.now() < current.expiresAt) return current.value;
+    if (current?.value === rejected && current.renewed && this.now() - current.issuedAt < RENEWAL_COOLDOWN_MS) return undefined;
     this.current = undefined;
-    return this.fetchShared();
+    return this.fetchShared(true);
   }
 
   /** The client secret and every access token issued so far, for redaction. */
@@ -60,85 +97,88 @@ export class TokenSource {
     return [this.config.clientSecret, ...this.issued];
   }
 
-  private fetchShared(): Promise<string> {
-    this.inFlight ??= this.fetch().finally(() => {
+  private fetchShared(renewed: boolean): Promise<string> {
+    if (this.inFlight) return this.inFlight;
+    // A failure moments ago answers for the endpoint: no new request.
+    if (this.failure && this.now() - this.failure.at < FAILURE_MEMORY_MS) return Promise.reject(this.failure.error);
+    this.inFlight = this.fetch(renewed).finally(() => {
       this.inFlight = undefined;
     });
     return this.inFlight;
   }
 
-  private async fetch(): Promise<string> {
-    const sentAt = this.now();
-    let answer = await this.request(this.credentialsInBody);
-    if (!this.credentialsInBody && refusesBasic(answer.status, answer.body)) {
-      const retry = await this.request(true);
-      if (retry.status >= 200 && retry.status < 300) this.credentialsInBody = true;
-      answer = retry;
+  private async fetch(renewed: boolean): Promise<string> {
+    let basicRefused: string | undefined;
+    for (let retry = 0; ; retry++) {
+      let method: ClientAuthMethod = this.method ?? (basicRefused ? 'body' : 'basic');
+      let sentAt = this.now();
+      let answer = await this.send(method);
+      // RFC 6749 2.3.1 wants Basic accepted, but many endpoints read only the body.
+      if (answer.kind === 'refused' && method === 'basic' && !this.method) {
+        basicRefused = answer.what;
+        method = 'body';
+        sentAt = this.now();
+        answer = await this.send(method);
+      }
+      if (answer.kind === 'token') {
+        this.method = method;
+        this.failure = undefined;
+        this.issued.add(answer.token);
+        this.current = { value: answer.token, ...lifetime(sentAt, answer.expiresIn), issuedAt: sentAt, renewed };
+        return answer.token;
+      }
+      const wait = this.retryWait(answer, retry);
+      if (typeof wait !== 'number') {
+        const error = this.failureError(answer, method, retry + 1, basicRefused, wait.note);
+        this.failure = { error, at: this.now() };
+        throw error;
+      }
+      await this.sleep(wait);
     }
-    const { status, body } = answer;
-    const where = `the token endpoint ${displayUrl(this.config.tokenUrl)}`;
-    if (status < 200 || status >= 300) {
-      const code = errorCode(body, this.config.clientSecret);
-      throw new AuthenticationError(`${where} refused the client credentials: HTTP ${status}${code ? ` ${code}` : ''}`);
-    }
-    const token = body && typeof body === 'object' ? (body as Record<string, unknown>).access_token : undefined;
-    if (typeof token !== 'string' || token === '') {
-      throw new AuthenticationError(`${where} answered HTTP ${status} without an access_token`);
-    }
-    this.issued.add(token);
-    this.current = { value: token, expiresAt: expiry(sentAt, (body as Record<string, unknown>).expires_in) };
-    return token;
   }
 
-  /** One POST to the token endpoint; no answer at all is an UnreachableError. */
-  private async request(credentialsInBody: boolean): Promise<{ status: number; body: unknown }> {
-    const { tokenUrl, clientId, clientSecret, scope } = this.config;
-    const form = new URLSearchParams({ grant_type: 'client_credentials' });
-    if (scope) form.set('scope', scope);
-    const headers: Record<string, string> = {
-      'content-type': 'application/x-www-form-urlencoded',
-      accept: 'application/json',
-      'user-agent': USER_AGENT,
-    };
-    if (credentialsInBody) {
-      form.set('client_id', clientId);
-      form.set('client_secret', clientSecret);
-    } else {
-      headers.authorization = `Basic ${Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`, 'utf8').toString('base64')}`;
-    }
-    const request: HttpRequest = { method: 'POST', url: tokenUrl, headers, body: form.toString() };
+  private send(method: ClientAuthMethod): Promise<TokenAnswer> {
     this.requestCount++;
-    const outcome = await httpCall(request, this.timeoutMs);
-    if ('error' in outcome) {
-      throw new UnreachableError(`cannot reach the token endpoint ${displayUrl(tokenUrl)}: ${outcome.code ?? outcome.error.message}`);
+    return requestToken(this.config, method, this.timeoutMs);
+  }
+
+  /** How long to wait before the next try, or why there is none. */
+  private retryWait(answer: Exclude<TokenAnswer, { kind: 'token' }>, retry: number): number | { note?: string } {
+    if (answer.kind === 'refused' || (answer.kind === 'failed' && !answer.retryable)) return {};
+    if (retry >= this.retryDelaysMs.length) return {};
+    const asked = answer.kind === 'failed' ? parseRetryAfter(answer.retryAfter, this.now()) : undefined;
+    if (asked !== undefined && asked > MAX_RETRY_WAIT_MS) return { note: `it asked to retry after ${Math.round(asked / 1000)} s` };
+    return Math.max(asked ?? 0, this.retryDelaysMs[retry]);
+  }
+
+  private failureError(answer: Exclude<TokenAnswer, { kind: 'token' }>, method: ClientAuthMethod, tries: number, basicRefused: string | undefined, note?: string): ConformanceError {
+    const where = `the token endpoint ${displayUrl(this.config.tokenUrl)}`;
+    if (answer.kind === 'refused') {
+      const tried = !basicRefused
+        ? `tried ${LABEL[method]}`
+        : basicRefused === answer.what
+          ? 'tried HTTP Basic and the form body'
+          : `tried HTTP Basic, refused with ${basicRefused}, then the form body`;
+      return new AuthenticationError(`${where} refused the client credentials: ${answer.what} (${tried})`);
     }
-    return { status: outcome.response.status, body: outcome.response.json ? outcome.response.body : undefined };
+    const notes = [
+      ...(tries > 1 ? [`${tries} tries`] : []),
+      ...(basicRefused ? [`HTTP Basic was refused with ${basicRefused}, then the form body tried`] : []),
+      ...(note ? [note] : []),
+    ];
+    const suffix = notes.length ? ` (${notes.join('; ')})` : '';
+    if (answer.kind === 'unreachable') return new UnreachableError(`cannot reach ${where}: ${answer.what}${suffix}`);
+    return new AuthenticationError(`${where} failed: ${answer.what}${suffix}`);
   }
 }
 
-/** RFC 6749 2.3.1: id and secret are form-urlencoded before they are joined and base64-encoded. */
-function formEncode(value: string): string {
-  return new URLSearchParams([['v', value]]).toString().slice(2);
-}
-
-/** A 401, or a 400 invalid_client, to HTTP Basic: worth one try with the credentials in the body. */
-function refusesBasic(status: number, body: unknown): boolean {
-  if (status === 401) return true;
-  return status === 400 && errorCode(body, '') === 'invalid_client';
-}
-
-/** The OAuth `error` field of a token error response, when it is safe to quote. */
-function errorCode(body: unknown, secret: string): string | undefined {
-  const code = body && typeof body === 'object' ? (body as Record<string, unknown>).error : undefined;
-  if (typeof code !== 'string' || !ERROR_CODE.test(code)) return undefined;
-  if (secret && code.includes(secret)) return undefined;
-  return code;
-}
-
-/** When a token stops being used: EXPIRY_MARGIN_MS before expires_in runs out (half-way for very short lives). */
-function expiry(sentAt: number, expiresIn: unknown): number {
-  const seconds = typeof expiresIn === 'string' && /^\d+$/.test(expiresIn.trim()) ? Number(expiresIn) : expiresIn;
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return Infinity;
+/**
+ * When a token is renewed and when it expires: renewal EXPIRY_MARGIN_MS before expires_in runs
+ * out (half-way for very short lives); never, without a readable expires_in (a 401 renews it).
+ */
+function lifetime(sentAt: number, expiresIn: unknown): { renewAt: number; expiresAt: number } {
+  const seconds = typeof expiresIn === 'string' && /^\d+(?:\.\d+)?$/.test(expiresIn.trim()) ? Number(expiresIn) : expiresIn;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return { renewAt: Infinity, expiresAt: Infinity };
   const lifeMs = seconds * 1000;
-  return sentAt + lifeMs - Math.min(EXPIRY_MARGIN_MS, lifeMs / 2);
+  return { renewAt: sentAt + lifeMs - Math.min(EXPIRY_MARGIN_MS, lifeMs / 2), expiresAt: sentAt + lifeMs };
 }

@@ -17,7 +17,7 @@ import { ConcurrencyLimit, concurrency } from './concurrency-limit.ts';
 import { RateLimiter, rate } from './rate-limiter.ts';
 import { counting } from './counting.ts';
 import { paidFirst } from './paid-first.ts';
-import { TokenSource } from './token-source.ts';
+import { TokenSource, type TokenSourceOptions } from './token-source.ts';
 import { checkReachable } from './reachability.ts';
 import { interruptible } from './interruptible.ts';
 
@@ -34,6 +34,8 @@ export interface TransportOptions {
   concurrency: number;
   /** Retries of a 429 before the exchange is recorded as rate-limited. */
   maxRetries: number;
+  /** The token source's clock and waits between retries (tests); real time by default. */
+  tokenTiming?: TokenSourceOptions;
   /** Aborted when the user interrupts the run: nothing more is sent, requests in flight get a short grace. */
   signal?: AbortSignal;
   /** Pauses between reachability attempts (default REACHABILITY_DELAYS_MS: three attempts); tests pass shorter ones. */
@@ -41,7 +43,10 @@ export interface TransportOptions {
 }
 
 export interface Transport {
-  /** Sends one case; never throws for target misbehaviour: errors come back in Exchange.error. */
+  /**
+   * Sends one case; never throws for target misbehaviour: errors come back in Exchange.error.
+   * Throws RunStop('token-endpoint') when no token can be had mid-run.
+   */
   send(testCase: TestCase, options?: { auth?: UnauthenticatedKind }): Promise<Exchange>;
   /**
    * Sends the cases at one moment (a race is what they test): one rate-limit reservation for all
@@ -61,7 +66,7 @@ export interface Transport {
 export function createTransport(options: TransportOptions): Transport {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const { auth } = options;
-  const tokens = auth.kind === 'client-credentials' ? new TokenSource(auth, options.timeoutMs) : undefined;
+  const tokens = auth.kind === 'client-credentials' ? new TokenSource(auth, options.timeoutMs, options.tokenTiming) : undefined;
   const ownToken: OwnToken = auth.kind === 'static' ? async () => auth.token : tokens ? () => tokens.token() : undefined;
   const limiter = new RateLimiter(options.rateLimitPerSecond);
   let sent = 0;

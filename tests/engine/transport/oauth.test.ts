@@ -1,50 +1,19 @@
 /**
- * OAuth 2 client credentials (document section 5, RFC 6749 4.4) against a local token endpoint
- * and target: one token for many sends, renewal on a 401, and refusals that end the run with
- * one line that never holds the secret.
+ * OAuth 2 client credentials (document section 5, RFC 6749 4.4) against local token endpoints and
+ * targets: HTTP Basic or the form body, whichever the endpoint reads; one token for many sends;
+ * renewal on a 401; refusals that end the run with one line that never holds the secret.
  */
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, UnreachableError } from '../../../src/core/errors.ts';
 import { createTransport, type TransportOptions } from '../../../src/engine/transport/transport.ts';
-import { TokenSource } from '../../../src/engine/transport/token-source.ts';
 import type { TestCase } from '../../../src/core/case.ts';
 import { closedPortUrl, json, localServers } from './local-server.ts';
+import { CLIENT_ID, SECRET, target, tokenEndpoint } from './token-endpoint.ts';
 
-// Characters RFC 6749 2.3.1 wants form-encoded before base64: space, colon, ampersand, non-ASCII.
-const CLIENT_ID = 'client id:1';
-const SECRET = 's3cret &:é value';
 const create: TestCase = { operation: 'createIdentity', mode: 'valid', label: 'create', body: {} };
-
 const serve = localServers();
 
-/** A token endpoint issuing tok-1, tok-2 ... to HTTP Basic with the right credentials. */
-async function tokenEndpoint(options: { expiresIn?: number; basic?: boolean } = {}) {
-  let issued = 0;
-  const server = await serve((req, res) => {
-    const form = new URLSearchParams(req.body);
-    const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    const [id, secret] = basic
-      ? Buffer.from(basic, 'base64').toString('utf8').split(':').map((part) => new URLSearchParams(`v=${part}`).get('v'))
-      : [form.get('client_id'), form.get('client_secret')];
-    if (options.basic === false && basic) return json(res, 401, { error: 'invalid_client' });
-    if (form.get('grant_type') !== 'client_credentials' || id !== CLIENT_ID || secret !== SECRET) {
-      return json(res, 401, { error: 'invalid_client', error_description: `bad secret ${SECRET}` });
-    }
-    issued++;
-    json(res, 200, { access_token: `tok-${issued}`, token_type: 'Bearer', ...(options.expiresIn ? { expires_in: options.expiresIn } : {}) });
-  });
-  return { ...server, tokenUrl: `${server.url}/oauth/token` };
-}
-
-/** A target that accepts only the given tokens. */
-const target = (accepted: (token: string) => boolean) =>
-  serve((req, res) => {
-    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
-    if (accepted(token)) json(res, 200, { id: 'i-1' });
-    else json(res, 401, { error: 'unauthorized' });
-  });
-
-const transportFor = (baseUrl: string, tokenUrl: string, options: Partial<TransportOptions> & { secret?: string; scope?: string } = {}) =>
+const transportFor = (baseUrl: string, tokenUrl: string, options: Partial<TransportOptions> & { secret?: string; scope?: string; now?: () => number } = {}) =>
   createTransport({
     baseUrl,
     auth: { kind: 'client-credentials', tokenUrl, clientId: CLIENT_ID, clientSecret: options.secret ?? SECRET, ...(options.scope ? { scope: options.scope } : {}) },
@@ -52,13 +21,16 @@ const transportFor = (baseUrl: string, tokenUrl: string, options: Partial<Transp
     rateLimitPerSecond: null,
     concurrency: 25,
     maxRetries: 1,
+    tokenTiming: { sleep: async () => {}, ...(options.now ? { now: options.now } : {}) },
     ...options,
   });
 
+const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as Error);
+
 describe('client credentials', () => {
   it('fetches one token with HTTP Basic and shares it across 20 concurrent sends', async () => {
-    const tokens = await tokenEndpoint({ expiresIn: 3600 });
-    const api = await target((t) => t === 'tok-1');
+    const tokens = await tokenEndpoint(serve, { expiresIn: 3600 });
+    const api = await target(serve, (t) => t === 'tok-1');
     const transport = transportFor(api.url, tokens.tokenUrl, { scope: 'identity fiat' });
     const exchanges = await Promise.all(Array.from({ length: 20 }, () => transport.send(create)));
     expect(tokens.seen).toHaveLength(1);
@@ -71,19 +43,88 @@ describe('client credentials', () => {
     for (const e of exchanges) expect(JSON.stringify(e)).not.toContain('tok-1');
   });
 
-  it('falls back to credentials in the body when the endpoint refuses Basic', async () => {
-    const tokens = await tokenEndpoint({ basic: false });
-    const api = await target(() => true);
-    const transport = transportFor(api.url, tokens.tokenUrl);
+  it.each([
+    ['400 invalid_request', { status: 400, body: { error: 'invalid_request' } }],
+    ['400 unauthorized_client', { status: 400, body: { error: 'unauthorized_client' } }],
+    ['401 invalid_client', { status: 401, body: { error: 'invalid_client' } }],
+    ['400 without a body', { status: 400 }],
+  ])('a form-only endpoint (Basic answered %s) works, and is asked with the body from then on', async (_name, refusal) => {
+    let now = 1_000_000;
+    const tokens = await tokenEndpoint(serve, { reads: 'body', refusal, expiresIn: 3600 });
+    const api = await target(serve, () => true);
+    const transport = transportFor(api.url, tokens.tokenUrl, { now: () => now });
     await transport.authenticate();
-    expect(tokens.seen).toHaveLength(2);
-    expect(tokens.seen[1].headers.authorization).toBeUndefined();
-    expect(new URLSearchParams(tokens.seen[1].body).get('client_secret')).toBe(SECRET);
+    expect(tokens.methods()).toEqual(['basic', 'body']);
+    now += 3600_000; // expired: the next send fetches a new token
+    expect((await transport.send(create)).response?.status).toBe(200);
+    expect(tokens.methods()).toEqual(['basic', 'body', 'body']);
+    expect(tokens.seen[2].headers.authorization).toBeUndefined();
+    expect(new URLSearchParams(tokens.seen[2].body).get('client_id')).toBe(CLIENT_ID);
   });
 
+  it('a Basic-only endpoint works, and is asked with Basic from then on', async () => {
+    let now = 1_000_000;
+    const tokens = await tokenEndpoint(serve, { reads: 'basic', expiresIn: 60 });
+    const api = await target(serve, () => true);
+    const transport = transportFor(api.url, tokens.tokenUrl, { now: () => now });
+    await transport.authenticate();
+    now += 60_000;
+    await transport.send(create);
+    expect(tokens.methods()).toEqual(['basic', 'basic']);
+    expect(new URLSearchParams(tokens.seen[1].body).has('client_secret')).toBe(false);
+  });
+
+  it('credentials refused both ways: one line with the body answer and both tries, no retry, never the secret', async () => {
+    const tokens = await tokenEndpoint(serve);
+    const wrong = 'wr0ng-s3cret-value';
+    const error = await failure(transportFor('http://127.0.0.1:1', tokens.tokenUrl, { secret: wrong }).authenticate());
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error!.message).toBe(`the token endpoint ${tokens.tokenUrl} refused the client credentials: HTTP 401 invalid_client (tried HTTP Basic and the form body)`);
+    expect(tokens.methods()).toEqual(['basic', 'body']);
+    expect(error!.message).not.toContain(wrong);
+    expect(error!.message).not.toContain(SECRET); // the endpoint echoed a secret in error_description
+  });
+
+  it('Basic refused one way and the body another: the body answer, naming what Basic got', async () => {
+    const tokens = await tokenEndpoint(serve, { reads: 'body', refusal: { status: 400, body: { error: 'invalid_request' } } });
+    const error = await failure(transportFor('http://127.0.0.1:1', tokens.tokenUrl, { secret: 'wrong' }).authenticate());
+    expect(error!.message).toBe(
+      `the token endpoint ${tokens.tokenUrl} refused the client credentials: HTTP 401 invalid_client (tried HTTP Basic, refused with HTTP 400 invalid_request, then the form body)`,
+    );
+  });
+
+  it('shows the token URL without user info', async () => {
+    const tokens = await tokenEndpoint(serve);
+    const withUser = tokens.tokenUrl.replace('http://', 'http://user:pa55@');
+    const error = await failure(transportFor('http://127.0.0.1:1', withUser, { secret: 'wrong' }).authenticate());
+    expect(error!.message).toContain(`the token endpoint ${tokens.tokenUrl} refused`);
+    expect(error!.message).not.toContain('pa55');
+  });
+
+  it.each([
+    ['a 200 without an access_token', { token_type: 'Bearer' }, /failed: HTTP 200 without an access_token$/],
+    ['a 200 that is not JSON', 'plain text', /failed: HTTP 200 without a JSON body$/],
+  ])('names %s as the endpoint failing, not the credentials, and does not retry it', async (_name, body, message) => {
+    const tokens = await serve((_req, res) => (typeof body === 'string' ? res.writeHead(200).end(body) : json(res, 200, body)));
+    const error = await failure(transportFor('http://127.0.0.1:1', `${tokens.url}/token`).authenticate());
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error!.message).toMatch(message);
+    expect(tokens.seen).toHaveLength(1);
+  });
+
+  it('throws UnreachableError when the token endpoint cannot be reached, after its retries, without the secret', async () => {
+    const tokenUrl = `${await closedPortUrl()}/token`;
+    const error = await failure(transportFor('http://127.0.0.1:1', tokenUrl).authenticate());
+    expect(error).toBeInstanceOf(UnreachableError);
+    expect(error!.message).toBe(`cannot reach the token endpoint ${tokenUrl}: ECONNREFUSED (4 tries)`);
+    expect(error!.message).not.toContain(SECRET);
+  });
+});
+
+describe('renewal on a 401', () => {
   it('renews the token once on a 401 and resends the request once', async () => {
-    const tokens = await tokenEndpoint();
-    const api = await target((t) => t === 'tok-2'); // tok-1 was "revoked"
+    const tokens = await tokenEndpoint(serve);
+    const api = await target(serve, (t) => t === 'tok-2'); // tok-1 was "revoked"
     const transport = transportFor(api.url, tokens.tokenUrl);
     await transport.authenticate();
     const exchange = await transport.send(create);
@@ -94,8 +135,8 @@ describe('client credentials', () => {
   });
 
   it('renews once for many concurrent 401s, and does not loop when the new token is refused too', async () => {
-    const tokens = await tokenEndpoint();
-    const api = await target(() => false);
+    const tokens = await tokenEndpoint(serve);
+    const api = await target(serve, () => false);
     const transport = transportFor(api.url, tokens.tokenUrl);
     const exchanges = await Promise.all(Array.from({ length: 10 }, () => transport.send(create)));
     expect(tokens.seen).toHaveLength(2);
@@ -103,71 +144,24 @@ describe('client credentials', () => {
     expect(exchanges.every((e) => e.response?.status === 401)).toBe(true);
   });
 
+  it('a target that refuses every token: no token request per case, one per cooldown', async () => {
+    let now = 1_000_000;
+    const tokens = await tokenEndpoint(serve);
+    const api = await target(serve, () => false);
+    const transport = transportFor(api.url, tokens.tokenUrl, { now: () => now });
+    for (let i = 0; i < 10; i++) expect((await transport.send(create)).response?.status).toBe(401);
+    expect(tokens.seen).toHaveLength(2); // the first token and one renewal
+    now += 10_000;
+    await transport.send(create);
+    expect(tokens.seen).toHaveLength(3);
+  });
+
   it('does not renew for a case sent with a deliberately wrong token', async () => {
-    const tokens = await tokenEndpoint();
-    const api = await target(() => false);
+    const tokens = await tokenEndpoint(serve);
+    const api = await target(serve, () => false);
     const transport = transportFor(api.url, tokens.tokenUrl);
     await transport.send(create, { auth: 'invalid' });
     expect(api.seen).toHaveLength(1);
     expect(tokens.seen).toHaveLength(0);
-  });
-
-  it('throws AuthenticationError naming the endpoint and error code, never the secret', async () => {
-    const tokens = await tokenEndpoint();
-    const api = await target(() => true);
-    const wrong = 'wr0ng-s3cret-value';
-    const error = await transportFor(api.url, tokens.tokenUrl, { secret: wrong }).authenticate().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AuthenticationError);
-    const message = (error as Error).message;
-    expect(message).toBe(`the token endpoint ${tokens.tokenUrl} refused the client credentials: HTTP 401 invalid_client`);
-    expect(message).not.toContain(wrong);
-    expect(message).not.toContain(SECRET); // the endpoint echoed a secret in error_description
-  });
-
-  it('throws AuthenticationError when the endpoint answers 200 without an access_token', async () => {
-    const tokens = await serve((_req, res) => json(res, 200, { token_type: 'Bearer' }));
-    const error = await transportFor('http://127.0.0.1:1', `${tokens.url}/token`).authenticate().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AuthenticationError);
-    expect((error as Error).message).toMatch(/without an access_token/);
-  });
-
-  it('throws UnreachableError when the token endpoint cannot be reached, without the secret', async () => {
-    const tokenUrl = `${await closedPortUrl()}/token`;
-    const error = await transportFor('http://127.0.0.1:1', tokenUrl).authenticate().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UnreachableError);
-    expect((error as Error).message).toBe(`cannot reach the token endpoint ${tokenUrl}: ECONNREFUSED`);
-    expect((error as Error).message).not.toContain(SECRET);
-  });
-
-  it('records a send whose token cannot be fetched instead of throwing', async () => {
-    const tokenUrl = `${await closedPortUrl()}/token`;
-    const api = await target(() => true);
-    const exchange = await transportFor(api.url, tokenUrl).send(create);
-    expect(exchange.error?.kind).toBe('connection');
-    expect(api.seen).toHaveLength(0);
-  });
-});
-
-describe('the token cache', () => {
-  it('keeps a token until 30 s before expires_in runs out', async () => {
-    const tokens = await tokenEndpoint({ expiresIn: 3600 });
-    let now = 1_000_000;
-    const source = new TokenSource({ kind: 'client-credentials', tokenUrl: tokens.tokenUrl, clientId: CLIENT_ID, clientSecret: SECRET }, 2000, () => now);
-    expect(await source.token()).toBe('tok-1');
-    now += 3569_000;
-    expect(await source.token()).toBe('tok-1');
-    now += 2_000; // 29 s left
-    expect(await source.token()).toBe('tok-2');
-    expect(source.requestCount).toBe(2);
-  });
-
-  it('keeps a token without expires_in for the whole run', async () => {
-    const tokens = await tokenEndpoint();
-    let now = 0;
-    const source = new TokenSource({ kind: 'client-credentials', tokenUrl: tokens.tokenUrl, clientId: CLIENT_ID, clientSecret: SECRET }, 2000, () => now);
-    await source.token();
-    now += 86_400_000;
-    expect(await source.token()).toBe('tok-1');
-    expect(tokens.seen).toHaveLength(1);
   });
 });

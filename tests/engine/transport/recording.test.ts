@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { recording } from '../../../src/engine/transport/recording.ts';
+import { RunStop } from '../../../src/engine/run-stop.ts';
 import { withHeader } from '../../../src/engine/transport/send.ts';
 import type { TestCase } from '../../../src/core/case.ts';
 import { USER_AGENT } from '../../../src/core/version.ts';
@@ -66,5 +67,10 @@ describe('recording', () => {
     expect(exchange.request).toEqual({ method: 'PUT', url: 'http://target/v2/transfer/fiat-accounts/acc%201', headers: {} });
     expect(exchange.error?.kind).toBe('other');
     expect(exchange.error?.message).toMatch(/^the request could not be sent: .*BigInt/);
+  });
+
+  it('lets a RunStop from below through (no token mid-run): the run stops, nothing is recorded', async () => {
+    const stop = new RunStop('token-endpoint', 'the token endpoint failed: HTTP 500');
+    await expect(recording('http://target')(() => Promise.reject(stop))(update)).rejects.toBe(stop);
   });
 });

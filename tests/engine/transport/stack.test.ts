@@ -1,10 +1,11 @@
 /**
  * How the layers work together in createTransport, against local servers: what the record shows
- * after a renewal or a failed token fetch, and a burst whose retries keep to the limits.
+ * after a renewal, a token fetch that fails (the run stops), and a burst whose retries keep to the limits.
  */
 import { describe, expect, it } from 'vitest';
 import { createTransport, REDACTED_BEARER } from '../../../src/engine/transport/transport.ts';
 import type { TestCase } from '../../../src/core/case.ts';
+import { RunStop } from '../../../src/engine/run-stop.ts';
 import { closedPortUrl, json, localServers } from './local-server.ts';
 
 const create: TestCase = { operation: 'createIdentity', mode: 'valid', label: 'create', body: {} };
@@ -25,12 +26,13 @@ describe('the stack', () => {
     expect(transport.requestCount).toBe(2);
   });
 
-  it('records a case whose token cannot be fetched with the placeholder, the body, and no request counted', async () => {
+  it('stops the run when a case cannot get a token: nothing sent, nothing recorded', async () => {
     const api = await serve((_req, res) => json(res, 200, {}));
-    const transport = createTransport({ ...base, baseUrl: api.url, auth: clientCredentials(`${await closedPortUrl()}/token`) });
-    const exchange = await transport.send(create);
-    expect(exchange.error).toMatchObject({ kind: 'connection', message: expect.stringMatching(/^no access token: cannot reach the token endpoint/) });
-    expect(exchange.request).toMatchObject({ method: 'POST', headers: { authorization: REDACTED_BEARER }, body: {} });
+    const transport = createTransport({ ...base, baseUrl: api.url, auth: clientCredentials(`${await closedPortUrl()}/token`), tokenTiming: { sleep: async () => {} } });
+    const stop = await transport.send(create).catch((e: unknown) => e);
+    expect(stop).toBeInstanceOf(RunStop);
+    expect(stop).toMatchObject({ kind: 'token-endpoint', message: expect.stringMatching(/^cannot reach the token endpoint .*: ECONNREFUSED \(4 tries\)$/) });
+    expect(api.seen).toHaveLength(0);
     expect(transport.requestCount).toBe(0);
   });
 
