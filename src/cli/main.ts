@@ -1,7 +1,8 @@
 /**
  * The `conformance` command: one subcommand per file in this folder, each a function
  * `(argv, io) => exit code`. Exit codes: 0 conformant / valid, 1 non-conformant / invalid,
- * 2 usage or configuration error, 3 target unreachable or authentication failed.
+ * 2 usage or configuration error, 3 target unreachable or authentication failed, 4 inconclusive,
+ * 128 + the signal's number when a run is interrupted.
  */
 import { config as loadDotenv } from 'dotenv';
 import { processIO, type CliIO } from './io.ts';
@@ -27,7 +28,8 @@ export function usage(): string {
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
     '',
     'Run `conformance <command> --help` for the options of a command.',
-    'Exit codes: 0 conformant, 1 non-conformant, 2 usage error, 3 target unreachable or auth failed.',
+    'Exit codes: 0 conformant, 1 non-conformant, 2 usage error, 3 target unreachable or auth failed,',
+    '4 inconclusive, 130/143 interrupted by SIGINT/SIGTERM (the reports are written).',
   ].join('\n');
 }
 
