@@ -11,8 +11,10 @@ import { parseCommandArgs } from '../run/command-args.ts';
 import { EXIT, UsageError, exitCodeOfError } from '../core/errors.ts';
 import { checkUrl, optionPicker, resolveAuth, runConfig } from '../run/run-config.ts';
 import { prepareRun } from '../run/prepare-run.ts';
+import { MAX_TIMER_MS, wholeNumberFlag } from '../run/whole-number-flag.ts';
 import type { ConformanceReport, ReportFailure, ReportRule } from '../report/model.ts';
 import { readReport } from '../report/read-report.ts';
+import { recordedCase } from '../report/recorded-case.ts';
 import { isRuleId, type RuleId } from '../core/catalogue.ts';
 import { judge } from '../rules/judge.ts';
 import { MetadataState } from '../engine/metadata-state.ts';
@@ -20,7 +22,7 @@ import { RefIds } from '../engine/ref-ids.ts';
 import { SCENARIOS } from '../engine/scenarios.ts';
 import type { TestCase, UnauthenticatedKind } from '../core/case.ts';
 import { CreatedIdentities } from '../rules/created-identities.ts';
-import { matchOperationPath, usesFiatAccount } from '../core/operations.ts';
+import { usesFiatAccount } from '../core/operations.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
 import { describeStatus } from '../rules/checks/exchange-facts.ts';
@@ -61,8 +63,7 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
   checkUrl('--base-url', baseUrl);
   const auth = resolveAuth(pick);
   if (auth.kind === 'none') throw new UsageError('replay needs credentials: --token T, or --auth-url URL --client-id ID --client-secret S');
-  const timeout = Number(pick('timeout') ?? 10_000);
-  if (!Number.isInteger(timeout) || timeout < 1) throw new UsageError(`--timeout takes milliseconds, a whole number >= 1; got "${pick('timeout')}"`);
+  const timeout = wholeNumberFlag('--timeout', pick('timeout'), { min: 1, max: MAX_TIMER_MS }) ?? 10_000;
 
   const flagIds = parsed.values['fiat-account-id'] ?? [];
   const accountIds = (flagIds.length ? flagIds : (io.env.CONFORMANCE_FIAT_ACCOUNT_IDS ?? '').split(','))
@@ -209,18 +210,9 @@ class Replayer {
   }
 }
 
-/** Rebuilds the case a failure came from: the same body, intent and account id. */
+/** Rebuilds the case a failure came from: the same body, intent and account id (readReport checked it can). */
 function toTestCase(failure: ReportFailure): TestCase {
-  const { request } = failure;
-  const pathParameters = matchOperationPath(new URL(request.url).pathname, failure.case.operation);
-  return {
-    operation: failure.case.operation,
-    mode: failure.case.mode as TestCase['mode'],
-    label: failure.case.label,
-    ...(failure.case.violates ? { violates: failure.case.violates as RuleId } : {}),
-    ...(failure.case.exercises ? { exercises: failure.case.exercises as RuleId } : {}),
-    ...(failure.case.auth ? { auth: failure.case.auth } : {}),
-    ...(request.rawBody !== undefined ? { rawBody: request.rawBody } : { body: request.body }),
-    ...pathParameters,
-  };
+  const rebuilt = recordedCase(failure);
+  if ('problem' in rebuilt) throw new UsageError(`a failure of the report cannot be sent again: ${rebuilt.problem}`);
+  return rebuilt;
 }

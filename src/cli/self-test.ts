@@ -5,6 +5,7 @@
  */
 import { type CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
+import { wholeNumberFlag } from '../run/whole-number-flag.ts';
 import { UsageError } from '../core/errors.ts';
 import { FAULTS, READINGS, runFault, runReading } from '../run/fault-matrix.ts';
 import { getRule } from '../core/catalogue.ts';
@@ -30,9 +31,8 @@ export async function selfTest(argv: string[], io: CliIO): Promise<number> {
     io.out(HELP);
     return 0;
   }
-  const runs = Number(values.runs ?? 10);
-  const seed = Number(values.seed ?? 1);
-  if (!Number.isInteger(runs) || runs < 0 || !Number.isSafeInteger(seed)) throw new UsageError('--runs and --seed take whole numbers');
+  const runs = wholeNumberFlag('--runs', values.runs) ?? 10;
+  const seed = wholeNumberFlag('--seed', values.seed, { min: -Number.MAX_SAFE_INTEGER }) ?? 1;
   const names = values.fault ?? [];
   const unknown = names.filter((n) => !FAULTS.some((f) => f.name === n));
   if (unknown.length) throw new UsageError(`unknown fault(s) ${unknown.join(', ')}; \`conformance serve --list-faults\` lists them`);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
+import { wholeNumberFlag } from '../run/whole-number-flag.ts';
 import { UsageError } from '../core/errors.ts';
 import { createReferenceServer, type ReferenceServer } from '../server/server.ts';
 import { FAULTS, isFaultName } from '../server/faults.ts';
@@ -58,8 +59,7 @@ export async function serve(argv: string[], io: CliIO, options: ServeOptions = {
     io.out(faultTable());
     return 0;
   }
-  const port = Number(values.port ?? 0);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a whole number from 0 to 65535, got "${values.port}"`);
+  const port = wholeNumberFlag('--port', values.port, { max: 65535 }) ?? 0;
   const host = values.host ?? '127.0.0.1';
   if (values.fault !== undefined && !isFaultName(values.fault)) {
     throw new UsageError(`unknown fault "${values.fault}"; \`conformance serve --list-faults\` lists them`);

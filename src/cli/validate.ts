@@ -4,10 +4,10 @@
  * Exit 0 valid, 1 invalid, 2 unknown schema, unreadable file or not JSON.
  * `conformance validate --list` prints the schema names with their titles.
  */
-import { readFile } from 'node:fs/promises';
 import { type CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
+import { parseJsonText, readInputFile } from '../core/json-file.ts';
 import { registry, type SchemaRegistry } from '../schema/registry.ts';
 import { formatSchemaError } from '../schema/format-error.ts';
 
@@ -40,18 +40,14 @@ function schemaName(given: string, schemas: SchemaRegistry): string {
 }
 
 async function readPayload(source: string, io: CliIO): Promise<unknown> {
-  const label = source === '-' ? 'standard input' : source;
+  if (source !== '-') return parseJsonText(await readInputFile(source), source);
   let text: string;
   try {
-    text = source === '-' ? await io.readStdin() : await readFile(source, 'utf8');
+    text = await io.readStdin();
   } catch (error) {
-    throw new UsageError(`cannot read ${label}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(`cannot read standard input: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${label} is not JSON (${(error as Error).message.split('\n')[0]})`);
-  }
+  return parseJsonText(text, 'standard input');
 }
 
 /** The `validate` subcommand. */

@@ -11,6 +11,7 @@ import { isLoopback } from '../core/url.ts';
 import { parseReading, type Reading } from '../server/reading.ts';
 
 import { PROFILES, type Profile } from '../engine/profiles.ts';
+import { MAX_TIMER_MS, wholeNumberFlag } from './whole-number-flag.ts';
 
 /** Requests per second against a remote target unless told otherwise: gentle on shared sandboxes. */
 export const REMOTE_RATE_LIMIT = 10;
@@ -70,7 +71,7 @@ export const RUN_OPTIONS = {
   'client-secret': { type: 'string', env: 'CONFORMANCE_CLIENT_SECRET', help: 'OAuth 2 client secret' },
   scope: { type: 'string', env: 'CONFORMANCE_SCOPE', help: 'OAuth 2 scopes, space separated' },
   'fiat-account-id': { type: 'string', multiple: true, env: 'CONFORMANCE_FIAT_ACCOUNT_IDS', help: 'an existing fiat account id of the target (repeat, or comma-separated in the env)' },
-  seed: { type: 'string', env: 'CONFORMANCE_SEED', help: 'seed of the run; the same seed regenerates the same cases (default: random, printed)' },
+  seed: { type: 'string', env: 'CONFORMANCE_SEED', help: 'seed of the run; the same seed regenerates the same cases (default: random, printed; an empty CONFORMANCE_SEED counts as unset, an empty --seed is an error)' },
   profile: { type: 'string', env: 'CONFORMANCE_PROFILE', help: 'random cases per rule: quick (10), standard (50, default), deep (400)' },
   runs: { type: 'string', env: 'CONFORMANCE_RUNS', help: 'random cases per rule, overriding the profile' },
   'report-dir': { type: 'string', env: 'CONFORMANCE_REPORT_DIR', help: 'where the reports go (default: reports)' },
@@ -121,13 +122,8 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
     if (Array.isArray(flag) && flag.length) return flag.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
     return (pick(name) ?? '').split(',').map((v) => v.trim()).filter(Boolean);
   };
-  const int = (name: keyof typeof RUN_OPTIONS, fallback: number, min = 0): number => {
-    const raw = pick(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number >= ${min}, got "${raw}"`);
-    return n;
-  };
+  const int = (name: keyof typeof RUN_OPTIONS, fallback: number, min = 0, max?: number): number =>
+    wholeNumberFlag(`--${name}`, pick(name), { min, ...(max !== undefined ? { max } : {}) }) ?? fallback;
 
   const baseUrl = pick('base-url');
   if (baseUrl !== undefined) checkBaseUrl(baseUrl);
@@ -160,9 +156,7 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
   const profileName = pick('profile') ?? DEFAULTS.profile;
   if (!(profileName in PROFILES)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(', ')}, got "${profileName}"`);
   const profile = profileName as Profile;
-  const seedRaw = pick('seed');
-  const seed = seedRaw === undefined ? randomSeed() : Number(seedRaw);
-  if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, got "${seedRaw}"`);
+  const seed = wholeNumberFlag('--seed', pick('seed'), { min: -Number.MAX_SAFE_INTEGER }) ?? randomSeed();
   const loopback = baseUrl === undefined || isLoopback(baseUrl);
   const rate = int('rate-limit', loopback ? 0 : REMOTE_RATE_LIMIT);
 
@@ -179,9 +173,9 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
     seed,
     profile,
     runs: int('runs', PROFILES[profile]),
-    reportDir: pick('report-dir') ?? DEFAULTS.reportDir,
+    reportDir: reportDir(pick('report-dir')),
     strict: values.strict === true || /^(1|true|yes)$/i.test(env.CONFORMANCE_STRICT ?? ''),
-    timeoutMs: int('timeout', DEFAULTS.timeoutMs, 1),
+    timeoutMs: int('timeout', DEFAULTS.timeoutMs, 1, MAX_TIMER_MS),
     rateLimitPerSecond: rate === 0 ? null : rate,
     concurrency: int('concurrency', DEFAULTS.concurrency, 1),
     maxRetries: int('max-retries', DEFAULTS.maxRetries),
@@ -191,7 +185,18 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
   };
 }
 
-/** Reads one option: the flag when given, else its environment twin (an empty value counts as unset). */
+/** --report-dir '' (an unset shell variable) would write into the working directory: refuse it. */
+function reportDir(raw: string | undefined): string {
+  if (raw === undefined) return DEFAULTS.reportDir;
+  if (!raw.trim()) throw new UsageError(`--report-dir is empty: give a folder, or leave the flag out for ${DEFAULTS.reportDir}/`);
+  return raw;
+}
+
+/**
+ * Reads one option: the flag when given, else its environment twin. An empty or blank variable
+ * counts as unset (`CONFORMANCE_SEED=` in a .env template); an empty flag is the flag's value, so
+ * each setting refuses it where it must.
+ */
 export type OptionPicker = (name: keyof typeof RUN_OPTIONS) => string | undefined;
 
 export function optionPicker(values: Record<string, unknown>, env: Env): OptionPicker {
@@ -200,7 +205,7 @@ export function optionPicker(values: Record<string, unknown>, env: Env): OptionP
     if (typeof flag === 'string') return flag;
     const option = RUN_OPTIONS[name] as { env?: string };
     const fromEnv = option.env ? env[option.env] : undefined;
-    return fromEnv === '' ? undefined : fromEnv;
+    return fromEnv?.trim() === '' ? undefined : fromEnv;
   };
 }
 

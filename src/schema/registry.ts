@@ -69,7 +69,7 @@ export function createRegistry(dir: string = SCHEMA_DIR): SchemaRegistry {
   // Union types: a response metadata value is a string or an integer, and only strings have a
   // length limit; one `type` keeps a wrong type apart from an exceeded limit.
   const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true });
-  addFormats(ajv, ['date-time', 'date', 'uuid', 'email']);
+  addFormats(ajv, ['date-time', 'date', 'uuid', 'email', 'uri']);
   // Annotations only (they never change validity): the section of the API document a subschema
   // comes from, and the rule of the catalogue that owns the errors of a response subschema.
   ajv.addKeyword({ keyword: 'x-section', schemaType: 'string' });

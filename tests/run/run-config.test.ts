@@ -57,6 +57,25 @@ describe('run settings', () => {
     expect(usageError(['--reading', 'placement'])).toMatch(/key=value/);
   });
 
+  it.each(['seed', 'runs', 'timeout', 'rate-limit', 'concurrency', 'max-retries'])('an empty or blank --%s is an error naming the flag, not 0', (flag) => {
+    expect(usageError([`--${flag}`, ''])).toMatch(new RegExp(`^--${flag} is empty: give `));
+    expect(usageError([`--${flag}=  `])).toMatch(new RegExp(`^--${flag} is empty`));
+  });
+
+  it('whole numbers are decimal digits within range: no hex, exponent, fraction or timer overflow', () => {
+    for (const value of ['0x10', '1e3', '1.5', '12abc', '99999999999999999999']) expect(usageError(['--runs', value])).toMatch(/^--runs must be a whole number >= 0, got/);
+    expect(usageError(['--timeout', '2147483648'])).toMatch(/^--timeout must be a whole number from 1 to 2147483647/);
+    expect(usageError(['--concurrency', '0'])).toMatch(/>= 1/);
+    expect(resolve(['--seed=-3', '--runs', ' 7 ', '--timeout', '2147483647'])).toMatchObject({ seed: -3, runs: 7, timeoutMs: 2147483647 });
+  });
+
+  it('an empty or blank environment variable counts as unset; an empty --report-dir is an error', () => {
+    const env = { CONFORMANCE_SEED: '', CONFORMANCE_RUNS: ' ', CONFORMANCE_TIMEOUT_MS: '', CONFORMANCE_REPORT_DIR: '' };
+    expect(resolve([], env)).toMatchObject({ seed: 42, runs: 50, timeoutMs: 10_000, reportDir: 'reports' });
+    expect(usageError(['--report-dir', ''])).toMatch(/^--report-dir is empty/);
+    expect(usageError(['--seed', ''], { CONFORMANCE_SEED: '7' })).toMatch(/^--seed is empty/);
+  });
+
   it('returns null for --help', () => {
     expect(resolveRunConfig(['--help'], {}, seed)).toBeNull();
   });

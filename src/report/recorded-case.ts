@@ -1,0 +1,39 @@
+/**
+ * The case a recorded failure came from (for replay): the same operation, intent, body and path
+ * parameters. What a schema cannot say about a report is checked here: the request URL must parse
+ * and its path must be the path of the case's operation.
+ */
+import type { TestCase } from '../core/case.ts';
+import type { RuleId } from '../core/catalogue.ts';
+import { describeOperation, matchOperationPath } from '../core/operations.ts';
+import type { ReportFailure } from './model.ts';
+
+/** The case, or the one-line reason it cannot be rebuilt (of the request URL). */
+export function recordedCase(failure: ReportFailure): TestCase | { problem: string } {
+  const { request } = failure;
+  const { operation } = failure.case;
+  let pathname: string;
+  try {
+    pathname = new URL(request.url).pathname;
+  } catch {
+    return { problem: `${JSON.stringify(request.url)} is not a URL` };
+  }
+  let pathParameters: ReturnType<typeof matchOperationPath>;
+  try {
+    pathParameters = matchOperationPath(pathname, operation);
+  } catch {
+    // decodeURIComponent: a % not followed by two hex digits of UTF-8.
+    return { problem: `${JSON.stringify(request.url)} has a malformed percent-encoding in its path` };
+  }
+  if (!pathParameters) return { problem: `${JSON.stringify(request.url)} is not a URL of ${operation} (${describeOperation(operation)})` };
+  return {
+    operation,
+    mode: failure.case.mode as TestCase['mode'],
+    label: failure.case.label,
+    ...(failure.case.violates ? { violates: failure.case.violates as RuleId } : {}),
+    ...(failure.case.exercises ? { exercises: failure.case.exercises as RuleId } : {}),
+    ...(failure.case.auth ? { auth: failure.case.auth } : {}),
+    ...(request.rawBody !== undefined ? { rawBody: request.rawBody } : { body: request.body }),
+    ...pathParameters,
+  };
+}
