@@ -7,6 +7,7 @@
  */
 import { AuthenticationError, UnreachableError, type ConformanceError } from '../../core/errors.ts';
 import { displayUrl } from '../../core/url.ts';
+import { RunInterrupted } from '../run-stop.ts';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.ts';
 import { requestToken, type ClientAuthMethod, type ClientCredentials, type TokenAnswer } from './token-request.ts';
 
@@ -24,9 +25,11 @@ export const RENEWAL_COOLDOWN_MS = 10_000;
 export interface TokenSourceOptions {
   /** The clock, ms since the epoch. */
   now?: () => number;
-  /** Waits between tries; tests resolve at once. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Waits between tries, cut short when `signal` aborts; tests resolve at once. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   retryDelaysMs?: readonly number[];
+  /** The run's interruption: no further try after it (RunInterrupted). */
+  signal?: AbortSignal;
 }
 
 interface CachedToken {
@@ -49,8 +52,9 @@ export class TokenSource {
   private failure: { error: ConformanceError; at: number } | undefined;
   private readonly issued = new Set<string>();
   private readonly now: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly retryDelaysMs: readonly number[];
+  private readonly signal: AbortSignal | undefined;
   /** Token requests sent so far (tests and diagnostics). */
   requestCount = 0;
 
@@ -60,8 +64,9 @@ export class TokenSource {
     options: TokenSourceOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.sleep = options.sleep ?? sleep;
     this.retryDelaysMs = options.retryDelaysMs ?? TOKEN_RETRY_DELAYS_MS;
+    this.signal = options.signal;
   }
 
   /** A valid access token: the cached one, or a fresh one. Throws AuthenticationError / UnreachableError. */
@@ -99,6 +104,7 @@ export class TokenSource {
 
   private fetchShared(renewed: boolean): Promise<string> {
     if (this.inFlight) return this.inFlight;
+    if (this.signal?.aborted) return Promise.reject(new RunInterrupted(String(this.signal.reason)));
     // A failure moments ago answers for the endpoint: no new request.
     if (this.failure && this.now() - this.failure.at < FAILURE_MEMORY_MS) return Promise.reject(this.failure.error);
     this.inFlight = this.fetch(renewed).finally(() => {
@@ -133,7 +139,8 @@ export class TokenSource {
         this.failure = { error, at: this.now() };
         throw error;
       }
-      await this.sleep(wait);
+      await this.sleep(wait, this.signal);
+      if (this.signal?.aborted) throw new RunInterrupted(String(this.signal.reason));
     }
   }
 
@@ -170,6 +177,20 @@ export class TokenSource {
     if (answer.kind === 'unreachable') return new UnreachableError(`cannot reach ${where}: ${answer.what}${suffix}`);
     return new AuthenticationError(`${where} failed: ${answer.what}${suffix}`);
   }
+}
+
+/** `ms`, or less when `signal` aborts first (the timer goes with it: nothing keeps the process up). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**

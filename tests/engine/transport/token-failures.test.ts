@@ -2,13 +2,13 @@
  * A token endpoint that fails: retried a few times with growing waits (a 429's Retry-After
  * honoured), then its failure remembered so that callers do not each send a token request (a
  * lockout risk at a real identity provider); mid-run, it stops the run (RunStop 'token-endpoint').
- * Waits are recorded, not waited for.
+ * Waits are recorded, not waited for; an interruption ends them.
  */
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../../src/core/errors.ts';
-import { RunStop } from '../../../src/engine/run-stop.ts';
+import { RunInterrupted, RunStop } from '../../../src/engine/run-stop.ts';
 import { createTransport } from '../../../src/engine/transport/transport.ts';
-import { FAILURE_MEMORY_MS, TOKEN_RETRY_DELAYS_MS } from '../../../src/engine/transport/token-source.ts';
+import { FAILURE_MEMORY_MS, TOKEN_RETRY_DELAYS_MS, TokenSource } from '../../../src/engine/transport/token-source.ts';
 import type { TestCase } from '../../../src/core/case.ts';
 import { json, localServers } from './local-server.ts';
 import { CLIENT_ID, SECRET, target, tokenEndpoint, type TokenEndpointOptions } from './token-endpoint.ts';
@@ -149,3 +149,26 @@ describe('a token endpoint that fails mid-run', () => {
     expect(tokens.methods()).toEqual(['basic', 'basic']); // Basic worked: it is kept
   });
 });
+
+describe('an interruption while the token endpoint is retried', () => {
+  it('ends the wait and the retries at once: RunInterrupted, no further token request', async () => {
+    const controller = new AbortController();
+    const tokens = await tokenEndpoint(serve, {
+      override: (_n, res) => {
+        controller.abort('SIGINT');
+        return Boolean(json(res, 503, {}));
+      },
+    });
+    // A real wait of ten minutes: only the interruption ends it within the test's time.
+    const source = new TokenSource({ kind: 'client-credentials', tokenUrl: tokens.tokenUrl, clientId: CLIENT_ID, clientSecret: SECRET }, 2000, {
+      retryDelaysMs: [600_000],
+      signal: controller.signal,
+    });
+    const error = await failure(source.token());
+    expect(error).toBeInstanceOf(RunInterrupted);
+    expect(tokens.seen).toHaveLength(1);
+    await expect(source.token()).rejects.toBeInstanceOf(RunInterrupted);
+    expect(tokens.seen).toHaveLength(1);
+  });
+});
+
