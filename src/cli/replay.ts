@@ -57,13 +57,13 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   if (parsed.positionals.length !== 1) throw new UsageError('give one report file: conformance replay reports/conformance.json');
-  const report = await readReport(parsed.positionals[0]);
   const pick = optionPicker(parsed.values, io.env);
+  const timeout = wholeNumberFlag('--timeout', pick('timeout'), { min: 1, max: MAX_TIMER_MS }) ?? 10_000;
+  const report = await readReport(parsed.positionals[0]);
   const baseUrl = (pick('base-url') ?? report.target.baseUrl).replace(/\/+$/, '');
   checkUrl('--base-url', baseUrl);
   const auth = resolveAuth(pick);
   if (auth.kind === 'none') throw new UsageError('replay needs credentials: --token T, or --auth-url URL --client-id ID --client-secret S');
-  const timeout = wholeNumberFlag('--timeout', pick('timeout'), { min: 1, max: MAX_TIMER_MS }) ?? 10_000;
 
   const flagIds = parsed.values['fiat-account-id'] ?? [];
   const accountIds = (flagIds.length ? flagIds : (io.env.CONFORMANCE_FIAT_ACCOUNT_IDS ?? '').split(','))

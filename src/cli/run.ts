@@ -6,12 +6,13 @@
  */
 import { randomInt } from 'node:crypto';
 import type { CliIO } from './io.ts';
-import { UsageError, exitCodeOfError } from '../core/errors.ts';
+import { exitCodeOfError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { resolveRunConfig, runHelp } from '../run/run-config.ts';
 import { prepareRun, type PreparedRun } from '../run/prepare-run.ts';
 import { createConsoleReporter } from '../report/console.ts';
-import { reportDirProblem, writeReports } from '../report/write-reports.ts';
+import { REPORT_DIR_FILES, writeReports } from '../report/write-reports.ts';
+import { prepareReportDir } from '../report/report-dir.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model.ts';
 import { RunInterrupted, untilInterrupted } from '../engine/run-stop.ts';
 import { INTERRUPT_GRACE_MS } from '../engine/transport/interruptible.ts';
@@ -22,8 +23,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(runHelp());
     return 0;
   }
-  const unwritable = await reportDirProblem(config.reportDir);
-  if (unwritable) throw new UsageError(`--report-dir ${config.reportDir} cannot be written (${unwritable}); choose another folder`);
+  // Before any request: a folder that cannot take the reports is exit 2, and the previous run's
+  // report files go, so no old verdict stays beside what this run writes (or fails to).
+  await prepareReportDir(config.reportDir, REPORT_DIR_FILES);
   const interruption = io.interrupts?.((name) =>
     io.err(`conformance run: ${name}: stopping; requests in flight get ${INTERRUPT_GRACE_MS / 1000} s, then the reports are written (${name} again quits at once)`),
   );

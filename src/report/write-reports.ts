@@ -3,7 +3,7 @@
  * throws is recorded and the others still write (DESIGN.md 4.5). Every writer's data and final
  * text go through the Redactor, so no credential reaches a file.
  */
-import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ConformanceReport } from './model.ts';
 import type { Exchange } from '../core/exchange.ts';
@@ -12,6 +12,7 @@ import { renderJunit } from './junit.ts';
 import { renderHtmlReport } from './html-report.ts';
 import { renderMarkdownSummary } from './markdown-summary.ts';
 import { buildHar } from './har.ts';
+import { ensureFolder } from './report-dir.ts';
 
 /**
  * Every report format: its file in the report folder and how it renders the (already redacted)
@@ -48,20 +49,10 @@ export interface WriteReportsResult {
 }
 
 /**
- * Creates the report folder and proves it can be written, before a run that would otherwise end
- * green with no report. Resolves to the reason when it cannot.
+ * Every name a run writes into the report folder, temporary files included: prepareReportDir
+ * (report-dir.ts) refuses a folder where one is not a regular file and removes the previous run's.
  */
-export async function reportDirProblem(dir: string): Promise<string | undefined> {
-  const probe = path.join(dir, `.write-test-${process.pid}`);
-  try {
-    await mkdir(dir, { recursive: true });
-    await writeFile(probe, '');
-    await rm(probe, { force: true });
-    return undefined;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  }
-}
+export const REPORT_DIR_FILES: readonly string[] = Object.values(REPORT_FILES);
 
 /** Renders the JSON text of a report (the conformance.json contract). */
 export function renderJsonReport(report: ConformanceReport): string {
@@ -81,11 +72,8 @@ export async function writeReports(
   const redactor = new Redactor(options.secrets);
   const written: string[] = [];
   const errors: WriteReportsResult['errors'] = [];
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (error) {
-    return { written, errors: [{ writer: 'report folder', message: redactor.text((error as Error).message) }] };
-  }
+  const folderProblem = await ensureFolder(dir);
+  if (folderProblem) return { written, errors: [{ writer: 'report folder', message: redactor.text(folderProblem) }] };
   // Redact the data first (so escaping cannot hide a secret from the text pass), then the text.
   let safeReport: ConformanceReport | undefined;
   let safeExchanges: Exchange[] | undefined;

@@ -4,7 +4,7 @@
  * on every way a run can fail to start.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -147,12 +147,82 @@ describe('conformance run that cannot start', () => {
     [['frobnicate'], /unknown command/],
     [['run', '--rule', 'fa.metdata'], /--rule fa\.metdata matches no rule id/],
     [['run', '--base-url', 'http://user:pw@127.0.0.1:1', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'], /must not carry credentials/],
-    [['run', '--report-dir', '/dev/null/reports'], /--report-dir \/dev\/null\/reports cannot be written/],
+    [['run', '--report-dir', '/dev/null/reports'], /^conformance run: --report-dir \/dev\/null\/reports cannot be used: \/dev\/null is not a folder; choose another folder$/m],
+    [['run', '--report-dir', ''], /--report-dir is empty/],
+    [['run', '--seed', ''], /^conformance run: --seed is empty: give an integer, or leave the flag out$/m],
+    [['run', '--runs='], /--runs is empty/],
+    [['run', '--timeout', ' '], /--timeout is empty/],
+    [['run', '--rate-limit', ''], /--rate-limit is empty/],
+    [['run', '--concurrency', ''], /--concurrency is empty/],
+    [['run', '--max-retries', ''], /--max-retries is empty/],
+    [['replay', 'x.json', '--timeout', ''], /--timeout is empty/],
+    [['serve', '--port', ''], /--port is empty/],
+    [['self-test', '--runs', ''], /--runs is empty/],
     [['run', '--client-secret', '-starts-with-a-dash'], /use '--client-secret=-XYZ'/],
   ])('exits 2 with one line for %j', async (args, message) => {
     const { code, stderr } = await conformance(args as string[]);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('an empty environment variable is unset, an empty flag an error', () => {
+  it('CONFORMANCE_SEED= (empty) does not stop a run: the next setting that is wrong does', async () => {
+    const { code, stderr } = await conformance(['run', '--fault', 'no-such-fault', '--report-dir', reportDir()], { CONFORMANCE_SEED: '', CONFORMANCE_RUNS: ' ' });
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/unknown fault "no-such-fault"/)]);
+  });
+});
+
+describe('the report folder, before any request', () => {
+  let requests = 0;
+  let counting: http.Server;
+  let countingArgs: string[];
+  beforeAll(async () => {
+    counting = http.createServer((req, res) => {
+      requests++;
+      req.resume();
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((r) => counting.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(counting.address() as AddressInfo).port}`;
+    countingArgs = ['run', '--base-url', url, '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'];
+  });
+  afterAll(() => new Promise<void>((r) => counting.close(() => r())));
+
+  const refused = (dir: string, why: RegExp) => async () => {
+    const { code, stderr, stdout } = await conformance([...countingArgs, '--report-dir', dir]);
+    expect(code, stdout + stderr).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(why)]);
+    expect(stderr).toMatch(/; choose another folder$/m);
+    expect(requests).toBe(0);
+  };
+
+  it('a report file that is a folder: exit 2, nothing sent', async () => {
+    const dir = reportDir();
+    mkdirSync(path.join(dir, 'conformance.json'));
+    await refused(dir, /--report-dir .* cannot be used: conformance\.json there is a folder, not a report file/)();
+  });
+
+  it('a file where the folder would be: exit 2, nothing sent', async () => {
+    const file = path.join(reportDir(), 'taken');
+    writeFileSync(file, 'mine');
+    await refused(path.join(file, 'reports'), /cannot be used: .*taken is not a folder/)();
+    expect(readFileSync(file, 'utf8')).toBe('mine');
+  });
+
+  it.runIf(process.platform === 'linux')('a folder under /proc fails at once, never loops (a recursive mkdir there never ends)', async () => {
+    await refused('/proc/self/reports', /--report-dir \/proc\/self\/reports cannot be used: cannot create \/proc\/self\/reports: E[A-Z]+/)();
+    await refused('/proc/self', /--report-dir \/proc\/self cannot be used: it cannot be written \(E[A-Z]+\)/)();
+  });
+
+  it("the previous run's report files go at the start, whatever ends the run; other files stay", async () => {
+    const dir = reportDir();
+    for (const name of ['conformance.json', 'junit.xml', 'report.html', 'summary.md', 'exchanges.har', 'my-notes.txt']) writeFileSync(path.join(dir, name), 'old');
+    // A run that stops on its configuration after the folder was prepared: no report of its own.
+    const { code } = await conformance(['run', '--fault', 'no-such-fault', '--report-dir', dir]);
+    expect(code).toBe(2);
+    expect(readdirSync(dir)).toEqual(['my-notes.txt']);
   });
 });
