@@ -7,13 +7,14 @@
 import { randomInt } from 'node:crypto';
 import type { CliIO } from './io.ts';
 import { exitCodeOfError } from '../core/errors.ts';
-import type { Exchange } from '../core/exchange.ts';
+import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
 import { resolveRunConfig, runHelp } from '../run/run-config.ts';
 import { prepareRun, type PreparedRun } from '../run/prepare-run.ts';
 import { createConsoleReporter } from '../report/console.ts';
 import { REPORT_DIR_FILES, writeReports } from '../report/write-reports.ts';
 import { prepareReportDir } from '../report/report-dir.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model.ts';
+import { HarFile, harListener } from '../report/har-file.ts';
 import { RunInterrupted, untilInterrupted } from '../engine/run-stop.ts';
 import { INTERRUPT_GRACE_MS } from '../engine/transport/interruptible.ts';
 
@@ -43,8 +44,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 
 async function runPrepared(prepared: PreparedRun, io: CliIO, signal: AbortSignal | undefined): Promise<number> {
   const { config, target } = prepared;
-  const write = async (report: ConformanceReport, exchanges: Exchange[]) => {
-    const { written, errors } = await writeReports(config.reportDir, report, exchanges, {
+  // exchanges.har is written as the run goes; whichever way the run ends, `write` finishes it.
+  const har = new HarFile(config.reportDir, { name: TOOL_NAME, version: TOOL_VERSION }, prepared.secrets);
+  const write = async (report: ConformanceReport) => {
+    const { written, errors } = await writeReports(config.reportDir, report, har, {
       secrets: prepared.secrets(),
       ...(io.env.GITHUB_STEP_SUMMARY ? { stepSummaryPath: io.env.GITHUB_STEP_SUMMARY } : {}),
     });
@@ -57,7 +60,7 @@ async function runPrepared(prepared: PreparedRun, io: CliIO, signal: AbortSignal
     if (exitCode === undefined) throw error;
     const message = (error as Error).message;
     io.err(`conformance run: ${message}`);
-    await write(prepared.aborted(message), []);
+    await write(prepared.aborted(message));
     return exitCode;
   };
 
@@ -70,14 +73,15 @@ async function runPrepared(prepared: PreparedRun, io: CliIO, signal: AbortSignal
     // Interrupted before the first case: a report that says so, every rule skipped.
     const stopped = { kind: 'interrupted' as const, message: `${error.message} before the run started`, signal: error.signal, requests: prepared.transport.requestCount };
     const report = prepared.aborted(stopped.message, stopped);
-    await write(report, []);
+    await write(report);
     return exitCodeOf(report);
   }
   try {
     // Reports are written before the console's closing table, so `N passed, N failed` stays last.
     const { report } = await prepared.execute([
+      harListener(har),
       async (event) => {
-        if (event.type === 'run-end') await write(event.report, event.exchanges);
+        if (event.type === 'run-end') await write(event.report);
       },
       createConsoleReporter({ out: io.out, isTTY: io.isTTY, secrets: prepared.secrets }),
     ]);

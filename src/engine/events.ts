@@ -67,7 +67,6 @@ export type RunEvent =
   | {
       type: 'run-end';
       outcomes: RuleOutcome[];
-      exchanges: Exchange[];
       startedAt: string;
       durationMs: number;
       requests: number;

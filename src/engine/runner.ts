@@ -74,7 +74,6 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const selectedIds = new Set<string>(selected.map((r) => r.id));
   const records = new Map<RuleId, RuleRecord>(selected.map((r) => [r.id, { cases: 0, findings: [], crashed: false }]));
   const tallies = new Map<RuleId, Tally>(selected.map((r) => [r.id, emptyTally()]));
-  const exchanges: Exchange[] = [];
   const metadata = new MetadataState();
   const refIds = new RefIds(settings.seed);
   const undocumented = new UndocumentedFields(registry());
@@ -160,7 +159,6 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const observe = async (exchange: Exchange, focus?: RuleId): Promise<{ exchange: Exchange; focusProblems: Problem[] | null }> => {
     // An answer cut short by the interruption says nothing about the target: not judged.
     checkInterrupted();
-    exchanges.push(exchange);
     await emit({ type: 'exchange', exchange });
     const c = exchange.testCase;
     const judgements = judge(exchange, context);
@@ -355,7 +353,6 @@ export async function runConformance(transport: Transport, settings: RunSettings
 
   const result: RunResult = {
     outcomes: selected.map(outcomeOf),
-    exchanges,
     startedAt,
     durationMs: Date.now() - started,
     requests: transport.requestCount,

@@ -1,7 +1,8 @@
 /**
  * exchanges.har: every exchange of the run as HAR 1.2, so it opens in browser dev tools and HAR
  * viewers. Exchanges that got no response (timeout, dropped connection) are entries with status 0
- * and an `_error` field, as browsers record aborted requests.
+ * and an `_error` field, as browsers record aborted requests. Bodies past HAR_BODY_CHARS are cut,
+ * with a `comment` that says so: a run of 200,000 exchanges must stay a file one can open.
  */
 import { STATUS_CODES } from 'node:http';
 import { bodyText, type Exchange } from '../core/exchange.ts';
@@ -22,7 +23,7 @@ export interface HarEntry {
     cookies: HarHeader[];
     headers: HarHeader[];
     queryString: HarHeader[];
-    postData?: { mimeType: string; text: string };
+    postData?: { mimeType: string; text: string; comment?: string };
     headersSize: number;
     bodySize: number;
   };
@@ -32,7 +33,7 @@ export interface HarEntry {
     httpVersion: string;
     cookies: HarHeader[];
     headers: HarHeader[];
-    content: { size: number; mimeType: string; text?: string };
+    content: { size: number; mimeType: string; text?: string; comment?: string };
     redirectURL: string;
     headersSize: number;
     bodySize: number;
@@ -63,10 +64,34 @@ function queryString(url: string): HarHeader[] {
   }
 }
 
-function entry(exchange: Exchange): HarEntry {
+/** Characters of a body an entry keeps. */
+export const HAR_BODY_CHARS = 64 * 1024;
+
+/** The text, cut to HAR_BODY_CHARS (never inside a surrogate pair), and a comment when it was cut. */
+function cut(text: string, note = ''): { text: string; comment?: string } {
+  const notes = note ? [note] : [];
+  if (text.length > HAR_BODY_CHARS) {
+    const end = /[\uD800-\uDBFF]/.test(text[HAR_BODY_CHARS - 1]) ? HAR_BODY_CHARS - 1 : HAR_BODY_CHARS;
+    notes.unshift(`body cut to its first ${end} of ${text.length} characters`);
+    text = text.slice(0, end);
+  }
+  return { text, ...(notes.length ? { comment: notes.join('; ') } : {}) };
+}
+
+/** What the transport noted of a response body: cut at its cap, or not UTF-8. */
+function received(response: NonNullable<Exchange['response']>): string {
+  const notes: string[] = [];
+  if (response.truncated) notes.push(`the harness kept ${response.truncated.keptBytes} of ${response.truncated.receivedBytes} bytes received`);
+  if (response.invalidUtf8) notes.push('the body is not valid UTF-8 (shown with U+FFFD)');
+  return notes.join('; ');
+}
+
+/** One exchange as a HAR entry. */
+export function harEntry(exchange: Exchange): HarEntry {
   const { request, response, error, testCase } = exchange;
   const body = bodyText(exchange.request);
   const time = Math.max(0, exchange.durationMs);
+  const responseBytes = response ? (response.truncated?.receivedBytes ?? Buffer.byteLength(response.rawBody, 'utf8')) : 0;
   return {
     startedDateTime: exchange.startedAt,
     time,
@@ -78,7 +103,7 @@ function entry(exchange: Exchange): HarEntry {
       headers: pairs(request.headers),
       queryString: queryString(request.url),
       ...(body !== undefined
-        ? { postData: { mimeType: header(request.headers, 'content-type') ?? 'application/json', text: body } }
+        ? { postData: { mimeType: header(request.headers, 'content-type') ?? 'application/json', ...cut(body) } }
         : {}),
       headersSize: -1,
       bodySize: body === undefined ? 0 : Buffer.byteLength(body, 'utf8'),
@@ -91,13 +116,13 @@ function entry(exchange: Exchange): HarEntry {
           cookies: [],
           headers: pairs(response.headers),
           content: {
-            size: Buffer.byteLength(response.rawBody, 'utf8'),
+            size: responseBytes,
             mimeType: header(response.headers, 'content-type') ?? 'x-unknown',
-            text: response.rawBody,
+            ...cut(response.rawBody, received(response)),
           },
           redirectURL: header(response.headers, 'location') ?? '',
           headersSize: -1,
-          bodySize: Buffer.byteLength(response.rawBody, 'utf8'),
+          bodySize: responseBytes,
         }
       : {
           status: 0,
@@ -121,5 +146,5 @@ function entry(exchange: Exchange): HarEntry {
 /** The HAR document of a run's exchanges, in the order they started. */
 export function buildHar(exchanges: Exchange[], creator: { name: string; version: string }): Har {
   const ordered = [...exchanges].sort((a, b) => a.startedAt.localeCompare(b.startedAt));
-  return { log: { version: '1.2', creator: { name: creator.name, version: creator.version }, entries: ordered.map(entry) } };
+  return { log: { version: '1.2', creator: { name: creator.name, version: creator.version }, entries: ordered.map(harEntry) } };
 }

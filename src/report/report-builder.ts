@@ -164,7 +164,7 @@ export function createReportBuilder(facts: RunFacts, listeners: ReportListener[]
         });
       case 'run-end':
         finished = buildReport(facts, event.outcomes.map((o) => toReportRule(o, facts)), event);
-        return emit({ type: 'run-end', report: finished, exchanges: event.exchanges });
+        return emit({ type: 'run-end', report: finished });
     }
   };
   return {

@@ -12,6 +12,7 @@ export type ReportEvent =
   | { type: 'exchange'; exchange: Exchange }
   /** `firstFailureAtRequest`: requests sent when the rule first saw a problem (for the benchmark; not in the report). */
   | { type: 'rule-end'; rule: ReportRule; firstFailureAtRequest?: number }
-  | { type: 'run-end'; report: ConformanceReport; exchanges: Exchange[] };
+  /** The exchanges are not repeated here: a listener that needs them keeps them from the 'exchange' events (exchanges.har does, on disk). */
+  | { type: 'run-end'; report: ConformanceReport };
 
 export type ReportListener = (event: ReportEvent) => void | Promise<void>;

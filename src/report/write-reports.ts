@@ -11,7 +11,7 @@ import { Redactor } from './redact.ts';
 import { renderJunit } from './junit.ts';
 import { renderHtmlReport } from './html-report.ts';
 import { renderMarkdownSummary } from './markdown-summary.ts';
-import { buildHar } from './har.ts';
+import { HAR_FILE, HAR_PARTIAL_FILE, HarFile } from './har-file.ts';
 import { ensureFolder } from './report-dir.ts';
 
 /**
@@ -23,17 +23,12 @@ const REPORT_FORMATS = [
   { name: 'junit', file: 'junit.xml', render: (report: ConformanceReport) => renderJunit(report) },
   { name: 'html', file: 'report.html', render: (report: ConformanceReport) => renderHtmlReport(report) },
   { name: 'markdown', file: 'summary.md', render: (report: ConformanceReport) => renderMarkdownSummary(report) },
-  {
-    name: 'har',
-    file: 'exchanges.har',
-    render: (report: ConformanceReport, exchanges: () => Exchange[]) => JSON.stringify(buildHar(exchanges(), report.tool), null, 2) + '\n',
-  },
 ] as const;
 
-type FormatName = (typeof REPORT_FORMATS)[number]['name'];
+type FormatName = (typeof REPORT_FORMATS)[number]['name'] | 'har';
 
-/** The files written into the report folder, by format name. */
-export const REPORT_FILES = Object.fromEntries(REPORT_FORMATS.map((f) => [f.name, f.file])) as Record<FormatName, string>;
+/** The files written into the report folder, by format name; exchanges.har is written as the run goes (har-file.ts). */
+export const REPORT_FILES = { ...Object.fromEntries(REPORT_FORMATS.map((f) => [f.name, f.file])), har: HAR_FILE } as Record<FormatName, string>;
 
 export interface WriteReportsOptions {
   /** The configured token, client secret and every access token issued during the run. */
@@ -52,7 +47,7 @@ export interface WriteReportsResult {
  * Every name a run writes into the report folder, temporary files included: prepareReportDir
  * (report-dir.ts) refuses a folder where one is not a regular file and removes the previous run's.
  */
-export const REPORT_DIR_FILES: readonly string[] = Object.values(REPORT_FILES);
+export const REPORT_DIR_FILES: readonly string[] = [...Object.values(REPORT_FILES), HAR_PARTIAL_FILE];
 
 /** Renders the JSON text of a report (the conformance.json contract). */
 export function renderJsonReport(report: ConformanceReport): string {
@@ -61,12 +56,13 @@ export function renderJsonReport(report: ConformanceReport): string {
 
 /**
  * Writes conformance.json, junit.xml, report.html, summary.md and exchanges.har into `dir`
- * (created when missing).
+ * (created when missing). `exchanges`: the HAR the run wrote as it went, finished here; or, for
+ * in-process callers, the exchanges themselves.
  */
 export async function writeReports(
   dir: string,
   report: ConformanceReport,
-  exchanges: Exchange[],
+  exchanges: HarFile | readonly Exchange[],
   options: WriteReportsOptions,
 ): Promise<WriteReportsResult> {
   const redactor = new Redactor(options.secrets);
@@ -76,14 +72,12 @@ export async function writeReports(
   if (folderProblem) return { written, errors: [{ writer: 'report folder', message: redactor.text(folderProblem) }] };
   // Redact the data first (so escaping cannot hide a secret from the text pass), then the text.
   let safeReport: ConformanceReport | undefined;
-  let safeExchanges: Exchange[] | undefined;
   const report_ = () => (safeReport ??= redactor.value(report));
-  const exchanges_ = () => (safeExchanges ??= redactor.value(exchanges));
 
   for (const writer of REPORT_FORMATS) {
     const target = path.join(dir, writer.file);
     try {
-      const text = redactor.text(writer.render(report_(), exchanges_));
+      const text = redactor.text(writer.render(report_()));
       await writeFile(target, text, 'utf8');
       written.push(target);
       if (writer.name === 'markdown' && options.stepSummaryPath) {
@@ -98,5 +92,18 @@ export async function writeReports(
       errors.push({ writer: writer.name, message: redactor.text((error as Error).message) });
     }
   }
+  try {
+    written.push(harOf(dir, report, exchanges, options.secrets).finish());
+  } catch (error) {
+    errors.push({ writer: 'har', message: redactor.text((error as Error).message) });
+  }
   return { written, errors };
+}
+
+/** The run's HAR, or one written now from exchanges in memory (in the order they started). */
+function harOf(dir: string, report: ConformanceReport, exchanges: HarFile | readonly Exchange[], secrets: readonly string[]): HarFile {
+  if (exchanges instanceof HarFile) return exchanges;
+  const har = new HarFile(dir, report.tool, () => secrets);
+  for (const exchange of [...exchanges].sort((a, b) => a.startedAt.localeCompare(b.startedAt))) har.add(exchange);
+  return har;
 }

@@ -4,7 +4,6 @@
  * (self-test, fault matrix, benchmark), the vitest suites and replay all start here, so no setting
  * is typed twice.
  */
-import type { Exchange } from '../core/exchange.ts';
 import { createTransport, type Transport } from '../engine/transport/transport.ts';
 import { runConformance, type RunSettings } from '../engine/runner.ts';
 import { abortedReport, createReportBuilder, type RunFacts } from '../report/report-builder.ts';
@@ -26,8 +25,11 @@ export interface PreparedRun {
   secrets(): string[];
   /** Proves the target answers and the credentials work: throws UnreachableError / AuthenticationError. */
   connect(): Promise<void>;
-  /** Runs every selected rule; `listeners` get the report events. Throws UnknownAccountsError / AuthenticationError. */
-  execute(listeners?: ReportListener[]): Promise<{ report: ConformanceReport; exchanges: Exchange[] }>;
+  /**
+   * Runs every selected rule; `listeners` get the report events (the exchanges too: none is kept
+   * here, a listener that needs them collects them). Throws UnknownAccountsError / AuthenticationError.
+   */
+  execute(listeners?: ReportListener[]): Promise<{ report: ConformanceReport }>;
   /** The report of a run that could not start, every rule skipped (`stopped`: it was interrupted). */
   aborted(reason: string, stopped?: Stop): ConformanceReport;
   /** Stops the embedded server, if one was started. */
@@ -87,8 +89,8 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     },
     async execute(listeners = []) {
       const builder = createReportBuilder(facts, listeners);
-      const { exchanges } = await runConformance(transport, settings, [builder.listener]);
-      return { report: builder.report(), exchanges };
+      await runConformance(transport, settings, [builder.listener]);
+      return { report: builder.report() };
     },
     aborted: (reason, stopped) => abortedReport(facts, reason, stopped),
     close: () => target.close(),
@@ -96,7 +98,7 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
 }
 
 /** Prepares, connects, runs and closes: a whole run in one call, for in-process callers. */
-export async function runOnce(config: RunConfig, listeners: ReportListener[] = []): Promise<{ report: ConformanceReport; exchanges: Exchange[] }> {
+export async function runOnce(config: RunConfig, listeners: ReportListener[] = []): Promise<{ report: ConformanceReport }> {
   const run = await prepareRun(config);
   try {
     await run.connect();

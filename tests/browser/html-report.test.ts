@@ -13,6 +13,7 @@ import { writeReports } from '../../src/report/write-reports.ts';
 import { HOSTILE, REFUSAL_WORDS, SHORTFALL, sampleExchanges, sampleReport, stoppedReport, inconclusiveReport } from '../report/sample-report.ts';
 import { RULES } from '../../src/core/catalogue.ts';
 import { runEmbedded } from '../../src/run/embedded-run.ts';
+import { collectExchanges } from '../engine/collect-exchanges.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const MISSING = `${CHROMIUM} is missing: install it with .ci/install-chromium (apt-get install -y chromium)`;
@@ -187,7 +188,8 @@ describe.runIf(runHere)('report.html of a real failing run in chromium', () => {
 
   beforeAll(async () => {
     if (!available) return;
-    const { report, exchanges } = await runEmbedded({ fault: FAULT, runs: 3, seed: 5, ruleFilter: ['fa.metadata'] });
+    const { exchanges, listener } = collectExchanges();
+    const { report } = await runEmbedded({ fault: FAULT, runs: 3, seed: 5, ruleFilter: ['fa.metadata'], listeners: [listener] });
     const { errors } = await writeReports(dir, report, exchanges, { secrets: [] });
     if (errors.length) throw new Error(`writeReports failed: ${JSON.stringify(errors)}`);
     realBrowser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });

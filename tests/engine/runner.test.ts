@@ -2,6 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { runEmbedded } from '../../src/run/embedded-run.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
+import { collectExchanges } from './collect-exchanges.ts';
+
+/** A run of the embedded server, with every exchange it sent. */
+async function sentBy(options: Parameters<typeof runEmbedded>[0]): Promise<Exchange[]> {
+  const { exchanges, listener } = collectExchanges();
+  await runEmbedded({ ...options, listeners: [listener] });
+  return exchanges;
+}
 
 /** What a run sent, without the parts that must differ between runs (ref_ids, timestamps). */
 const sent = (exchanges: Exchange[]) => {
@@ -19,14 +27,14 @@ const sent = (exchanges: Exchange[]) => {
 
 describe('runner', () => {
   it('regenerates the same cases from the same seed, and other cases from another', async () => {
-    const [a, b, c] = await Promise.all([7, 7, 8].map((seed) => runEmbedded({ runs: 5, seed, ruleFilter: ['fa.metadata', 'id.valid'] })));
-    expect(sent(a.exchanges)).toEqual(sent(b.exchanges));
-    expect(sent(a.exchanges)).not.toEqual(sent(c.exchanges));
+    const [a, b, c] = await Promise.all([7, 7, 8].map((seed) => sentBy({ runs: 5, seed, ruleFilter: ['fa.metadata', 'id.valid'] })));
+    expect(sent(a)).toEqual(sent(b));
+    expect(sent(a)).not.toEqual(sent(c));
   });
 
   it('tags every ref_id of a run, and no two runs share one', async () => {
-    const runs = await Promise.all([1, 1].map((seed) => runEmbedded({ runs: 3, seed, ruleFilter: ['id.valid'] })));
-    const refs = runs.map((r) => r.exchanges.map((e) => (e.request.body as { ref_id?: string } | undefined)?.ref_id).filter(Boolean) as string[]);
+    const runs = await Promise.all([1, 1].map((seed) => sentBy({ runs: 3, seed, ruleFilter: ['id.valid'] })));
+    const refs = runs.map((r) => r.map((e) => (e.request.body as { ref_id?: string } | undefined)?.ref_id).filter(Boolean) as string[]);
     for (const list of refs) {
       expect(list.length).toBeGreaterThan(0);
       const tag = list[0].replace(/-\d+$/, '');

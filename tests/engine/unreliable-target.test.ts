@@ -9,6 +9,7 @@ import { createReferenceServer, type ReferenceServer } from '../../src/server/se
 import { createTransport } from '../../src/engine/transport/transport.ts';
 import { runConformance } from '../../src/engine/runner.ts';
 import { createReportBuilder } from '../../src/report/report-builder.ts';
+import { collectExchanges } from './collect-exchanges.ts';
 
 /** Forwards to the reference server, spoiling every n-th request in turn. */
 function chaosProxy(upstream: string): Promise<{ url: string; close: () => Promise<void> }> {
@@ -58,7 +59,8 @@ describe('an unreliable target', () => {
       maxRetries: 1,
     });
     const builder = createReportBuilder({ baseUrl: proxy.url, embedded: false, fiatAccountIds: reference.fiatAccountIds, seed: 1, profile: 'quick', runs: 5, strict: false });
-    const { exchanges } = await runConformance(transport, { fiatAccountIds: reference.fiatAccountIds, seed: 1, runs: 5, concurrentDuplicates: 10 }, [builder.listener]);
+    const { exchanges, listener } = collectExchanges();
+    await runConformance(transport, { fiatAccountIds: reference.fiatAccountIds, seed: 1, runs: 5, concurrentDuplicates: 10 }, [builder.listener, listener]);
     const report = builder.report();
     expect(exchanges.length).toBeGreaterThan(100);
     expect(exchanges.some((e) => e.error?.kind === 'timeout')).toBe(true);

@@ -17,7 +17,7 @@ function events(report: ConformanceReport = sampleReport()): ReportEvent[] {
     for (const exchange of exchanges) list.push({ type: 'exchange', exchange });
     list.push({ type: 'rule-end', rule });
   }
-  list.push({ type: 'run-end', report, exchanges });
+  list.push({ type: 'run-end', report });
   return list;
 }
 
@@ -66,7 +66,7 @@ describe('console reporter', () => {
     report.rules = report.rules.filter((r) => r.status !== 'skipped');
     report.rules[0] = { ...report.rules[0], status: 'failed', failures: [{ ...report.rules.find((r) => r.failures.length)!.failures[0], message: 'echoed Authorization: Bearer live-token-1' }] };
     await listener({ type: 'rule-end', rule: report.rules[0] });
-    await listener({ type: 'run-end', report, exchanges: [] });
+    await listener({ type: 'run-end', report });
     expect(lines.join('\n')).not.toContain('live-token-1');
     expect(lines.at(-1)).toBe(`${PASSED - 1} passed, 4 failed`);
   });
