@@ -104,6 +104,10 @@ describe('conformance validate', () => {
     ['an unknown schema', ['nope', '-'], '{}', /^conformance validate: unknown schema "nope"; known: /],
     ['a missing file', ['identity', '/nonexistent/x.json'], '', /^conformance validate: cannot read \/nonexistent\/x\.json: ENOENT$/],
     ['input that is not JSON', ['identity', '-'], '{"id": ', /^conformance validate: standard input is not JSON \(/],
+    ['empty input', ['identity', '-'], '', /^conformance validate: standard input is empty$/],
+    ['input with a byte order mark', ['identity', '-'], '\uFEFF{}', /^conformance validate: standard input starts with a byte order mark/],
+    ['a folder', ['identity', tmpdir()], '', /^conformance validate: .* is a folder; give the file itself$/],
+    ['a device', ['identity', '/dev/zero'], '', /^conformance validate: \/dev\/zero is not a regular file/],
     ['a missing file argument', ['identity'], '', /^conformance validate: give a schema and a file/],
     ['an unknown flag', ['--frobnicate'], '', /^conformance validate: .*--frobnicate.*; run `conformance validate --help` for the options$/],
   ])('exits 2 with one line on stderr for %s', async (_name, args, stdin, message) => {
