@@ -106,7 +106,8 @@ describe('conformance serve', () => {
 
   it.each([
     [['--fault', 'no-such-fault'], /unknown fault "no-such-fault"/],
-    [['--port', '70000'], /--port takes a whole number/],
+    [['--port', '70000'], /^--port must be a whole number from 0 to 65535, got "70000"$/],
+    [['--port', ''], /^--port is empty/],
     [['--reading', 'placement=sideways'], /placement must be one of/],
     [['--reading', 'placement'], /--reading takes key=value/],
     [['--bogus'], /conformance serve --help/],
