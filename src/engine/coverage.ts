@@ -3,15 +3,13 @@
  * random apart, on how many distinct inputs, against a minimum per profile; and when a rule stays
  * below it, one line that says why and what would fix it.
  */
-import { createHash } from 'node:crypto';
 import type { RuleDefinition, RuleId } from '../core/catalogue.ts';
-import type { TestCase } from '../core/case.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { describeOperation } from '../core/operations.ts';
 import { oneLine } from '../core/text.ts';
-import { isObject } from '../rules/checks/exchange-facts.ts';
 import type { Coverage } from './events.ts';
 import type { CaseFamily } from './generators/family.ts';
+import { InputSet } from './input-ids.ts';
 
 export interface Minimum {
   fixed: number;
@@ -74,12 +72,7 @@ export function randomRuns(family: CaseFamily, runs: number): number {
   return paired ? Math.ceil(runs / 2) : runs;
 }
 
-/** A short fingerprint of what a case sent (ref_ids aside, which the runner makes unique). */
-export function inputKey(c: TestCase): string {
-  const body = isObject(c.body) && typeof c.body.ref_id === 'string' ? { ...c.body, ref_id: undefined } : c.body;
-  const sent = JSON.stringify([c.operation, c.fiatAccountId ?? null, c.auth ?? null, c.rawBody ?? null, body ?? null]);
-  return createHash('sha1').update(sent).digest('base64').slice(0, 12);
-}
+export { inputKey } from './input-ids.ts';
 
 /** What the runner saw of one operation's cases that should have been accepted. */
 export class Refusals {
@@ -111,7 +104,8 @@ export class Refusals {
 export interface Tally {
   fixed: number;
   random: number;
-  inputs: Set<string>;
+  /** The inputs that judged the rule, as numbers of InputIds (input-ids.ts). */
+  inputs: InputSet;
   /** Cases refused together with their valid twin: the refusal was not about the rule. */
   twinRefused: number;
   /** 2xx answers of the rule's operation that held nothing the rule judges. */
@@ -120,7 +114,7 @@ export interface Tally {
   scenarioNote?: string;
 }
 
-export const emptyTally = (): Tally => ({ fixed: 0, random: 0, inputs: new Set(), twinRefused: 0, silentSuccesses: 0 });
+export const emptyTally = (): Tally => ({ fixed: 0, random: 0, inputs: new InputSet(), twinRefused: 0, silentSuccesses: 0 });
 
 /** The coverage of a rule at the end of the run, with the shortfall line when below its minimum. */
 export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum, refusals: Refusals): Coverage {

@@ -24,7 +24,9 @@ import { CreatedIdentities } from '../rules/created-identities.ts';
 import { fiatAccountChecks } from '../rules/checks/fiat-account-response.ts';
 import { identityChecks } from '../rules/checks/identity-response.ts';
 import { is2xx, successBody } from '../rules/checks/exchange-facts.ts';
-import { coverageOf, emptyTally, inputKey, minimumFor, minimumUnder, randomRuns, Refusals, type Tally } from './coverage.ts';
+import { coverageOf, emptyTally, minimumFor, minimumUnder, randomRuns, Refusals, type Tally } from './coverage.ts';
+import { InputIds } from './input-ids.ts';
+import { asEvidence, problemAsEvidence } from './evidence.ts';
 import { TargetWatch } from './target-watch.ts';
 import { RunInterrupted, RunStop } from './run-stop.ts';
 
@@ -81,8 +83,10 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const refusals = new Refusals();
   /** Cases from examples and scenarios; the others are random. */
   const fixedCases = new WeakSet<TestCase>();
+  /** Numbers for what cases sent: distinct inputs per rule, and twins already asked. */
+  const inputIds = new InputIds();
   /** Whether a valid twin was accepted, by what it sent: twins of fixed examples repeat. */
-  const twinVerdicts = new Map<string, boolean>();
+  const twinVerdicts = new Map<number, boolean>();
   const context: CheckContext = {
     fiatAccountIds: settings.fiatAccountIds,
     mergeMayExceedLimit: (e) => metadata.mergeMayExceedLimit(e),
@@ -110,15 +114,29 @@ export async function runConformance(transport: Transport, settings: RunSettings
     if (entry) entry.firstFailureAtRequest ??= transport.requestCount;
   };
 
-  const record = (rule: RuleId, problems: Problem[], exchange: Exchange, path?: string, front = false) => {
+  /** Counts a case that judged `rule`: nothing of its exchange is kept. */
+  const count = (rule: RuleId, exchange: Exchange) => {
     const entry = records.get(rule);
     const tally = tallies.get(rule);
     if (!entry || !tally) return;
     entry.cases += 1;
     fixedCases.has(exchange.testCase) ? tally.fixed++ : tally.random++;
-    tally.inputs.add(inputKey(exchange.testCase));
-    if (problems.length) noteFailure(rule);
-    const found = problems.map((problem): Finding => ({ problem, exchange, ...(path ? { path } : {}) }));
+    tally.inputs.add(inputIds.of(exchange.testCase));
+  };
+
+  const record = (rule: RuleId, problems: Problem[], exchange: Exchange) => {
+    count(rule, exchange);
+    keepFindings(rule, problems, exchange);
+  };
+
+  /** Keeps what an exchange showed as evidence of `rule`, at most MAX_FAILURES_PER_RULE findings. */
+  const keepFindings = (rule: RuleId, problems: Problem[], exchange: Exchange, path?: string, front = false) => {
+    const entry = records.get(rule);
+    if (!entry || !problems.length) return;
+    noteFailure(rule);
+    if (!front && entry.findings.length >= MAX_FAILURES_PER_RULE) return;
+    const evidence = asEvidence(exchange);
+    const found = problems.map((problem): Finding => ({ problem: problemAsEvidence(problem), exchange: evidence, ...(path ? { path } : {}) }));
     // The minimal counterexample goes in front, its problems in the order the checks gave them.
     if (front) entry.findings.unshift(...found);
     else entry.findings.push(...found);
@@ -143,7 +161,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
    */
   const twinAccepted = async (c: TestCase): Promise<boolean> => {
     const twin = c.control!;
-    const key = inputKey(twin);
+    const key = inputIds.of(twin);
     let accepted = twinVerdicts.get(key);
     if (accepted === undefined) {
       const { exchange } = await exercise(prepare(twin, fixedCases.has(c)));
@@ -199,7 +217,9 @@ export async function runConformance(transport: Transport, settings: RunSettings
    */
   const runProperty = async (family: CaseFamily, focus: RuleId, runs: number): Promise<void> => {
     let lastFailure: { problems: Problem[]; exchange: Exchange } | undefined;
-    const judged: { problems: Problem[]; exchange: Exchange }[] = [];
+    // Cases are counted as they are judged; only the first failing ones are kept (the evidence
+    // when the property does not shrink), never every exchange of a long property.
+    const failures: { problems: Problem[]; exchange: Exchange }[] = [];
     const examples = new Set(family.examples);
     let shrinkRequests = 0;
     const predicate = async (raw: TestCase): Promise<boolean> => {
@@ -209,9 +229,10 @@ export async function runConformance(transport: Transport, settings: RunSettings
       const { exchange, focusProblems } = await exercise(prepare(raw, examples.has(raw)), focus);
       if (focusProblems === null) return true;
       const outcome = { problems: focusProblems, exchange };
-      judged.push(outcome);
+      count(focus, exchange);
       if (focusProblems.length) {
         lastFailure = outcome;
+        if (failures.length < MAX_FAILURES_PER_RULE) failures.push(outcome);
         noteFailure(focus);
       }
       return focusProblems.length === 0;
@@ -225,17 +246,19 @@ export async function runConformance(transport: Transport, settings: RunSettings
         examples: family.examples.map((e) => [e] as [TestCase]),
         interruptAfterTimeLimit: SHRINK_TIME_LIMIT_MS,
       });
-      // A target that died mid-property, or an interruption: fast-check reports the throw as a failure; pass it on.
-      if (details.errorInstance instanceof RunStop) throw details.errorInstance;
+      // A target that died mid-property, or an interruption: fast-check reports the throw as a
+      // failure; pass it on, with the failures seen until then as evidence.
+      if (details.errorInstance instanceof RunStop) {
+        for (const f of failures) keepFindings(focus, f.problems, f.exchange);
+        throw details.errorInstance;
+      }
       if (details.failed && lastFailure) {
         // The last failing run is fast-check's final, shrunk counterexample: it alone is the evidence.
-        const minimal = lastFailure;
-        for (const j of judged) if (j !== minimal) record(focus, [], j.exchange);
-        record(focus, minimal.problems, minimal.exchange, details.counterexamplePath ?? undefined, true);
+        keepFindings(focus, lastFailure.problems, lastFailure.exchange, details.counterexamplePath ?? undefined, true);
         return;
       }
     }
-    for (const j of judged) record(focus, j.problems, j.exchange);
+    for (const f of failures) keepFindings(focus, f.problems, f.exchange);
   };
 
   const families = caseFamilies();

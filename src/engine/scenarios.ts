@@ -7,7 +7,7 @@ import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
 import type { RuleId } from '../core/catalogue.ts';
 import { is2xx } from '../rules/checks/exchange-facts.ts';
-import { createdId, type CreatedIdentities, type CreatedIdentity } from '../rules/created-identities.ts';
+import { createdId, idKey, shownId, type CreatedIdentities, type CreatedIdentity } from '../rules/created-identities.ts';
 
 export interface ScenarioContext {
   /** Sends one case as it is (an update without an id goes to the next account of the pool) and judges it. */
@@ -59,9 +59,9 @@ const duplicate = (c: TestCase, rule: RuleId): TestCase => ({ ...c, mode: 'dupli
  * Without distinct identities for distinct ref_ids, a repeat that comes back with "the same"
  * identity proves nothing: the ref_id scenarios then judge nothing (id.distinct-identities says why).
  */
-function cannotTellIdentitiesApart(created: CreatedIdentity[]): string | undefined {
-  if (created.length < 2) return `the run created ${created.length} identit${created.length === 1 ? 'y' : 'ies'} with a readable id; a repeat cannot be told from a new identity`;
-  if (new Set(created.map((c) => c.id)).size < created.length) return 'creates with different ref_ids got the same identity id (see id.distinct-identities): a repeat cannot be told from a new identity';
+function cannotTellIdentitiesApart(created: { size: number; distinctIds: number }): string | undefined {
+  if (created.size < 2) return `the run created ${created.size} identit${created.size === 1 ? 'y' : 'ies'} with a readable id; a repeat cannot be told from a new identity`;
+  if (created.distinctIds < created.size) return 'creates with different ref_ids got the same identity id (see id.distinct-identities): a repeat cannot be told from a new identity';
   return undefined;
 }
 
@@ -83,7 +83,7 @@ const sequentialDuplicate: Scenario = {
       const made = context.created.get(refId);
       if (made) own.push(made);
     }
-    const why = cannotTellIdentitiesApart(own);
+    const why = cannotTellIdentitiesApart({ size: own.length, distinctIds: new Set(own.map((c) => c.key)).size });
     if (why) return { outcomes: [], notJudged: why };
     // Repeats of the oldest, the newest and the middle one, and of an identity made earlier in the
     // run by another rule's case: a server that remembers only its last ref_id shows itself.
@@ -92,13 +92,13 @@ const sequentialDuplicate: Scenario = {
     const outcomes: ScenarioOutcome[] = [];
     for (const [i, original] of repeats.entries()) {
       // The same body again, as a client that retries sends it.
-      const retry: TestCase = { ...identity(`repeat ${i + 1}/${repeats.length}: the create of identity ${original.id} again`), body: original.exchange.testCase.body };
+      const retry: TestCase = { ...identity(`repeat ${i + 1}/${repeats.length}: the create of identity ${original.id} again`), body: original.body };
       const again = await context.exercise(context.stamp(duplicate(retry, 'id.ref-id.sequential-duplicate'), original.refId));
       const id = createdId(again);
       if (is2xx(again) && id === undefined) continue; // no id to compare: judge nothing
       outcomes.push({
         exchange: again,
-        problems: id !== undefined && id !== original.id ? [{ message: `ref_id ${original.refId} was used again and a second identity ${id} was created (first: ${original.id})` }] : [],
+        problems: id !== undefined && idKey(id) !== original.key ? [{ message: `ref_id ${original.refId} was used again and a second identity ${shownId(id)} was created (first: ${original.id})` }] : [],
       });
     }
     return { outcomes };
@@ -114,10 +114,10 @@ const concurrentDuplicate: Scenario = {
   judgesItsRule: true,
   async run(context) {
     // Under --rule this may be the first create of the run: two of its own show distinct ids.
-    for (let i = context.created.list().length; i < 2; i++) {
+    for (let i = context.created.size; i < 2; i++) {
       await context.exercise(context.stamp(identity(`create ${i + 1}/2 with a new ref_id (before the race)`), context.freshRefId()));
     }
-    const why = cannotTellIdentitiesApart(context.created.list());
+    const why = cannotTellIdentitiesApart(context.created);
     if (why) return { outcomes: [], notJudged: why };
     const outcomes: ScenarioOutcome[] = [];
     for (let round = 1; round <= CONCURRENT_ROUNDS; round++) {
@@ -138,7 +138,7 @@ const concurrentDuplicate: Scenario = {
         exchange: evidence,
         problems:
           created.size > 1
-            ? [{ message: `${context.concurrentDuplicates} concurrent creates with ref_id ${refId} created ${created.size} identities: ${[...created].map(String).join(', ')}` }]
+            ? [{ message: `${context.concurrentDuplicates} concurrent creates with ref_id ${refId} created ${created.size} identities: ${[...created].map((id) => shownId(String(id))).join(', ')}` }]
             : [],
       });
     }

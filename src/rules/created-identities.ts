@@ -2,16 +2,31 @@
  * The identities a run created, by ref_id: the memory behind two judgements that no single
  * exchange can make. Different ref_ids must give different identities (id.distinct-identities),
  * and the ref_id scenarios repeat ref_ids sent earlier in the run, not only the last one.
+ *
+ * A long run creates tens of thousands of identities: every identity id is kept (as a short key)
+ * to tell them apart, but what a create sent is kept only for the first and the latest few,
+ * enough for the scenarios to repeat an old create and their own.
  */
+import { createHash } from 'node:crypto';
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from './check.ts';
 import { is2xx, isObject } from './checks/exchange-facts.ts';
 
 export interface CreatedIdentity {
   refId: string;
+  /** The identity id the target answered (cut for display when it is absurdly long). */
   id: string;
-  exchange: Exchange;
+  /** The id as compared: see idKey. */
+  key: string;
+  /** The body the create sent, so that it can be sent again. */
+  body: unknown;
 }
+
+/** Identities kept whole from the start of the run, and the latest ones. */
+const KEEP_FIRST = 16;
+const KEEP_LATEST = 16;
+/** Longer ids (a hostile target's) are kept as a digest and shown cut. */
+const LONG_ID = 100;
 
 /** The ref_id a create sent, when it sent one as a string. */
 export const sentRefId = (e: Exchange): string | undefined => {
@@ -25,9 +40,18 @@ export const createdId = (e: Exchange): string | undefined => {
   return isObject(body) && typeof body.id === 'string' && body.id !== '' ? body.id : undefined;
 };
 
+/** An id as compared and kept: itself, or a digest when it is long. */
+export const idKey = (id: string): string => (id.length <= LONG_ID ? id : `sha1:${createHash('sha1').update(id).digest('base64')}`);
+/** An id as shown in a message. */
+export const shownId = (id: string): string => (id.length <= LONG_ID ? id : `${id.slice(0, LONG_ID)}… (${id.length} characters)`);
+
 export class CreatedIdentities {
-  private readonly byRefId = new Map<string, CreatedIdentity>();
-  private readonly byId = new Map<string, CreatedIdentity>();
+  /** Every identity id seen, by its key, with the ref_id that created it first. */
+  private readonly refIdById = new Map<string, string>();
+  /** ref_ids that created an identity: how many, and the ones kept whole. */
+  private created = 0;
+  private readonly first: CreatedIdentity[] = [];
+  private readonly latest: CreatedIdentity[] = [];
 
   /**
    * Notes a create and judges id.distinct-identities on it: null when it created nothing with
@@ -38,22 +62,41 @@ export class CreatedIdentities {
     if (c.operation !== 'createIdentity' || c.auth || c.mode === 'invalid' || c.mode === 'duplicate') return null;
     const refId = sentRefId(e);
     const id = createdId(e);
-    if (refId === undefined || id === undefined || this.byRefId.has(refId)) return null;
-    const created = { refId, id, exchange: e };
-    this.byRefId.set(refId, created);
-    const earlier = this.byId.get(id);
-    if (earlier) return [{ message: `ref_id ${refId} got identity ${id}, already created for ref_id ${earlier.refId}`, instancePath: '/id' }];
-    this.byId.set(id, created);
+    if (refId === undefined || id === undefined || this.get(refId)) return null;
+    this.created += 1;
+    const key = idKey(id);
+    this.keep({ refId, id: shownId(id), key, body: c.body });
+    const earlier = this.refIdById.get(key);
+    if (earlier !== undefined) return [{ message: `ref_id ${refId} got identity ${shownId(id)}, already created for ref_id ${earlier}`, instancePath: '/id' }];
+    this.refIdById.set(key, refId);
     return [];
   }
 
-  /** The identity created for a ref_id, if any. */
+  /** The identity created for a ref_id, if it is one of those kept whole (the latest always are). */
   get(refId: string): CreatedIdentity | undefined {
-    return this.byRefId.get(refId);
+    return this.latest.find((c) => c.refId === refId) ?? this.first.find((c) => c.refId === refId);
   }
 
-  /** Every identity created so far, oldest first. */
+  /** The identities kept whole, oldest first: the first and the latest of the run. */
   list(): CreatedIdentity[] {
-    return [...this.byRefId.values()];
+    return [...this.first, ...this.latest];
+  }
+
+  /** ref_ids that created an identity with a readable id. */
+  get size(): number {
+    return this.created;
+  }
+
+  /** Different identity ids among them: fewer than `size` when two ref_ids got one identity. */
+  get distinctIds(): number {
+    return this.refIdById.size;
+  }
+
+  private keep(identity: CreatedIdentity): void {
+    if (this.first.length < KEEP_FIRST) this.first.push(identity);
+    else {
+      this.latest.push(identity);
+      if (this.latest.length > KEEP_LATEST) this.latest.shift();
+    }
   }
 }

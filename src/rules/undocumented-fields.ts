@@ -16,6 +16,14 @@ export interface UndocumentedField {
   count: number;
 }
 
+/**
+ * A target that invents field names in every answer must not grow the run's memory: the report
+ * lists the first MAX_FIELDS paths, each name cut at MAX_NAME characters.
+ */
+const MAX_FIELDS = 200;
+const MAX_NAME = 100;
+const shortName = (key: string) => (key.length > MAX_NAME ? `${key.slice(0, MAX_NAME)}…` : key);
+
 export class UndocumentedFields {
   private readonly seen = new Map<string, UndocumentedField>();
 
@@ -42,8 +50,9 @@ export class UndocumentedFields {
     if (!isObject(value) || !known) return;
     for (const [key, child] of Object.entries(value)) {
       const childSchema = known.get(key);
-      const childPath = `${path}/${key}`;
+      const childPath = `${path}/${shortName(key)}`;
       if (!childSchema) {
+        if (this.seen.size >= MAX_FIELDS && !this.seen.has(`${operation} ${childPath}`)) continue;
         const entry = this.seen.get(`${operation} ${childPath}`) ?? { path: childPath, operation, count: 0 };
         entry.count += 1;
         this.seen.set(`${operation} ${childPath}`, entry);

@@ -13,7 +13,11 @@ export const RACE_WINDOW_MS = 25;
 export type CreateOutcome = { created: true; identity: Identity } | { created: false; identity: Identity };
 
 export class IdentityStore {
-  private readonly byRefId = new Map<string, Identity>();
+  /**
+   * Kept as the JSON text that was answered, parsed again when a ref_id repeats: a long run
+   * creates tens of thousands of identities, and text costs a fraction of the objects.
+   */
+  private readonly byRefId = new Map<string, string>();
   /** 'last-only': the one ref_id each owner is remembered by. */
   private readonly lastKey = new Map<string, string>();
   /** 'single': the first identity, given to every later create. */
@@ -40,18 +44,18 @@ export class IdentityStore {
     const key = `${owner}\u0000${typeof refId === 'string' ? refId : JSON.stringify(refId)}`;
     if (uniqueness === 'last-only') {
       const existing = this.lastKey.get(owner) === key ? this.byRefId.get(key) : undefined;
-      if (existing) return { created: false, identity: existing };
+      if (existing) return { created: false, identity: JSON.parse(existing) as Identity };
       this.lastKey.set(owner, key);
       return this.insert(key, build());
     }
     const existing = this.byRefId.get(key);
-    if (existing) return { created: false, identity: existing };
+    if (existing) return { created: false, identity: JSON.parse(existing) as Identity };
     if (uniqueness === 'racy') await new Promise((resolve) => setTimeout(resolve, RACE_WINDOW_MS));
     return this.insert(key, build());
   }
 
   private insert(key: string | undefined, identity: Identity): CreateOutcome {
-    if (key !== undefined) this.byRefId.set(key, identity);
+    if (key !== undefined) this.byRefId.set(key, JSON.stringify(identity));
     this.count += 1;
     return { created: true, identity };
   }
