@@ -7,6 +7,7 @@ import type { RuleDefinition } from '../core/catalogue.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
 import type { UndocumentedField } from '../rules/undocumented-fields.ts';
+import type { AnswerCounts } from './answer-tally.ts';
 
 /** One problem found, with the exchange that shows it and, for a shrunk property, fast-check's replay path. */
 export interface Finding {
@@ -71,6 +72,8 @@ export type RunEvent =
       durationMs: number;
       requests: number;
       undocumentedFields: UndocumentedField[];
+      /** Exchanges judged, and those that got no usable HTTP answer (timeout, connection, broken framing). */
+      transport?: AnswerCounts;
       /** Set when the run ended early; the outcomes then cover what was judged until then. */
       stopped?: Stop;
     };

@@ -28,6 +28,7 @@ import { coverageOf, emptyTally, minimumFor, minimumUnder, randomRuns, Refusals,
 import { InputIds } from './input-ids.ts';
 import { asEvidence, problemAsEvidence } from './evidence.ts';
 import { TargetWatch } from './target-watch.ts';
+import { AnswerTally } from './answer-tally.ts';
 import { RunInterrupted, RunStop } from './run-stop.ts';
 
 /** What the engine needs to know; how the run is reported is src/report's business. */
@@ -81,6 +82,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const undocumented = new UndocumentedFields(registry());
   const created = new CreatedIdentities();
   const refusals = new Refusals();
+  const answers = new AnswerTally();
   /** Cases from examples and scenarios; the others are random. */
   const fixedCases = new WeakSet<TestCase>();
   /** Numbers for what cases sent: distinct inputs per rule, and twins already asked. */
@@ -168,7 +170,8 @@ export async function runConformance(transport: Transport, settings: RunSettings
       // A target known to merge metadata may refuse the twin for the keys an account already
       // holds: the case keeps the benefit of that doubt. Any other refusal leaves it unjudged.
       accepted = is2xx(exchange) || (metadata.semantics === 'merge' && context.mergeMayExceedLimit(exchange));
-      twinVerdicts.set(key, accepted);
+      // A twin that got no answer says nothing about the target: the next case that needs it asks again.
+      if (exchange.response) twinVerdicts.set(key, accepted);
     }
     return accepted;
   };
@@ -177,6 +180,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const observe = async (exchange: Exchange, focus?: RuleId): Promise<{ exchange: Exchange; focusProblems: Problem[] | null }> => {
     // An answer cut short by the interruption says nothing about the target: not judged.
     checkInterrupted();
+    answers.observe(exchange);
     await emit({ type: 'exchange', exchange });
     const c = exchange.testCase;
     const judgements = judge(exchange, context);
@@ -380,6 +384,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
     durationMs: Date.now() - started,
     requests: transport.requestCount,
     undocumentedFields: undocumented.list(),
+    transport: answers.get(),
     ...(stopped ? { stopped } : {}),
   };
   await emit({ type: 'run-end', ...result });

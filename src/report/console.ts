@@ -12,7 +12,7 @@ import { oneLine } from '../core/text.ts';
 import { Redactor } from './redact.ts';
 import { rerunCommand } from './rerun-command.ts';
 import { targetSaidSuffix } from './target-words.ts';
-import { coverageFigures, stoppedText } from './rule-text.ts';
+import { coverageFigures, reasonText, stoppedText } from './rule-text.ts';
 
 export interface ConsoleIO {
   /** Writes one line (the newline is added by the writer). */
@@ -88,12 +88,14 @@ export function rulesTable(rules: ReportRule[]): string[] {
 function endLines(report: ConformanceReport): string[] {
   const s = report.summary;
   const stopped = stoppedText(report, MESSAGE_WIDTH);
+  const reason = reasonText(report);
   return [
     '',
     ...rulesTable(report.rules),
     '',
     `verdict: ${s.verdict} (${s.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s)`,
     ...(stopped ? [stopped] : []),
+    ...(reason ? [`reason: ${reason}`] : []),
     `seed ${report.seed}: re-run the same cases with \`${rerunCommand(report)}\``,
     closingLine(report.rules),
   ];

@@ -14,7 +14,7 @@ import { HTML_SCRIPT, HTML_STYLE } from './html-assets.ts';
 import { compareSections } from './sections.ts';
 import { rerunCommand } from './rerun-command.ts';
 import { targetWords } from './target-words.ts';
-import { coverageFigures, stoppedText } from './rule-text.ts';
+import { coverageFigures, inconclusiveForAnswers, reasonText, stoppedText } from './rule-text.ts';
 
 /** Failures spelled out per rule; the rest are counted (conformance.json has them all). */
 const FAILURES_SHOWN = 10;
@@ -72,7 +72,7 @@ function facts(report: ConformanceReport): string {
     ['Tool', `${report.tool.name} ${report.tool.version}`],
     ['Started', report.startedAt],
     ['Duration', duration(report.durationMs)],
-    ['Requests', String(s.requests)],
+    ['Requests', `${s.requests}${s.unanswered ? ` (${s.unanswered} without a usable answer)` : ''}`],
     ['Schemas', report.schemasHash.slice(0, 16)],
     ['Report version', report.reportVersion],
   ];
@@ -178,6 +178,8 @@ export function renderHtmlReport(report: ConformanceReport): string {
   const inconclusiveCount = s.inconclusive ?? report.rules.filter((r) => r.status === 'inconclusive').length;
   const lead = `${s.rules} rules: ${s.passed} passed, ${s.failed} failed${inconclusiveCount ? `, ${inconclusiveCount} inconclusive` : ''}, ${s.skipped} skipped${s.errors ? `, ${s.errors} errors` : ''} · ${s.requests} requests · ${duration(report.durationMs)}`;
   const stopped = stoppedText(report, 500);
+  const reason = reasonText(report, 500);
+  const title = inconclusiveForAnswers(report) ? 'Inconclusive: too many requests got no usable answer' : VERDICT_TITLE[s.verdict];
   const count = (n: number, what: string, status: RuleStatus) => `<div class="count"><strong class="badge s-${status}">${n}</strong>${what}</div>`;
   return `<!DOCTYPE html>
 <html lang="en">
@@ -185,14 +187,14 @@ export function renderHtmlReport(report: ConformanceReport): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
-<title>${e(`${VERDICT_TITLE[s.verdict]}: conformance of ${report.target.baseUrl}`)}</title>
+<title>${e(`${title}: conformance of ${report.target.baseUrl}`)}</title>
 <style>${HTML_STYLE}</style>
 </head>
 <body>
 <header class="banner verdict-${s.verdict}" id="verdict" data-verdict="${s.verdict}">
 <div class="inner"><div class="kicker">Conformance report · Fiat Account Update and Identity Creation API</div>
-<h1>${e(VERDICT_TITLE[s.verdict])}</h1>
-<div class="lead bidi">${e(report.target.baseUrl)} · ${e(lead)}</div>${stopped ? `\n<p class="stopped bidi" id="stopped" role="alert"><strong>Stopped:</strong> ${e(stopped)}</p>` : ''}</div>
+<h1>${e(title)}</h1>
+<div class="lead bidi">${e(report.target.baseUrl)} · ${e(lead)}</div>${stopped ? `\n<p class="stopped bidi" id="stopped" role="alert"><strong>Stopped:</strong> ${e(stopped)}</p>` : ''}${reason ? `\n<p class="stopped bidi" id="reason" role="alert"><strong>Reason:</strong> ${e(reason)}</p>` : ''}</div>
 </header>
 <main>
 <div class="counts">${count(s.passed, 'passed', 'passed')}${count(s.failed, 'failed', 'failed')}${inconclusiveCount ? count(inconclusiveCount, 'inconclusive', 'inconclusive') : ''}${count(s.skipped, 'skipped', 'skipped')}${s.errors ? count(s.errors, 'errors', 'error') : ''}</div>

@@ -6,12 +6,13 @@
  * An inconclusive rule that blocks the verdict is an <error type="inconclusive"> (the run exits
  * 4, so CI should not be green); one that does not block is <skipped>; both carry the reason. A
  * failure's message ends with what the target said. A run the target stopped answering carries a
- * `stopped` property on every suite and says so in the suites' system-out.
+ * `stopped` property on every suite and says so in the suites' system-out; a run with too many
+ * requests without an answer carries its `reason` the same way.
  */
 import type { ConformanceReport, ReportFailure, ReportRule } from './model.ts';
 import { escapeXml, escapeXmlText } from './escape.ts';
 import { targetSaidSuffix, targetWords } from './target-words.ts';
-import { coverageFigures, stoppedText } from './rule-text.ts';
+import { coverageFigures, reasonText, stoppedText } from './rule-text.ts';
 
 /** How many failures of one rule are spelled out in the element body. */
 const FAILURES_SHOWN = 5;
@@ -98,6 +99,7 @@ export function renderJunit(report: ConformanceReport): string {
   const timeOf = (r: ReportRule) => (report.durationMs * r.cases) / totalCases;
   const operations = [...new Set(report.rules.map((r) => r.operation))];
   const stopped = stoppedText(report, 500);
+  const reason = reasonText(report, 500);
   const suites = operations.map((operation) => {
     const rules = report.rules.filter((r) => r.operation === operation);
     const time = rules.reduce((t, r) => t + timeOf(r), 0);
@@ -111,9 +113,10 @@ export function renderJunit(report: ConformanceReport): string {
       `      <property name="schemasHash" value="${escapeXml(report.schemasHash)}"/>`,
       `      <property name="verdict" value="${escapeXml(report.summary.verdict)}"/>`,
       ...(stopped ? [`      <property name="stopped" value="${escapeXml(stopped)}"/>`] : []),
+      ...(reason ? [`      <property name="reason" value="${escapeXml(reason)}"/>`] : []),
       '    </properties>',
       ...rules.map((r) => testcase(r, timeOf(r))),
-      ...(stopped ? [`    <system-out>${escapeXmlText(stopped)}</system-out>`] : []),
+      ...(stopped || reason ? [`    <system-out>${escapeXmlText([stopped, reason].filter(Boolean).join('\n'))}</system-out>`] : []),
       '  </testsuite>',
     ].join('\n');
   });

@@ -7,7 +7,7 @@ import type { ConformanceReport } from './model.ts';
 import { escapeMarkdownCell } from './escape.ts';
 import { rerunCommand } from './rerun-command.ts';
 import { targetWords } from './target-words.ts';
-import { coverageFigures, stoppedText } from './rule-text.ts';
+import { coverageFigures, inconclusiveForAnswers, reasonText, stoppedText } from './rule-text.ts';
 
 const VERDICT_LINE: Record<ConformanceReport['summary']['verdict'], string> = {
   conformant: '✅ **Conformant**',
@@ -23,13 +23,16 @@ export function renderMarkdownSummary(report: ConformanceReport): string {
   const failed = report.rules.filter((r) => r.status === 'failed' || r.status === 'error');
   const inconclusive = report.rules.filter((r) => r.status === 'inconclusive');
   const inconclusiveCount = s.inconclusive ?? inconclusive.length;
-  const lines = [`## Conformance: ${VERDICT_LINE[s.verdict]}`, ''];
+  const verdictLine = inconclusiveForAnswers(report) ? '❔ **Inconclusive**: nothing failed, but too many requests got no usable HTTP answer' : VERDICT_LINE[s.verdict];
+  const lines = [`## Conformance: ${verdictLine}`, ''];
   const stopped = stoppedText(report);
   if (stopped) lines.push(`⛔ **Stopped**: ${escapeMarkdownCell(stopped, 400)}`, '');
+  const reason = reasonText(report);
+  if (reason) lines.push(`⚠️ **Reason**: ${escapeMarkdownCell(reason, 400)}`, '');
   lines.push(
     `Target \`${escapeMarkdownCell(report.target.baseUrl, 200)}\`${report.target.embedded ? ' (embedded reference server)' : ''} · ` +
       `${s.rules} rules: **${s.passed} passed**, **${s.failed} failed**${inconclusiveCount ? `, **${inconclusiveCount} inconclusive**` : ''}, ${s.skipped} skipped` +
-      `${s.errors ? `, ${s.errors} errors` : ''} · ${s.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s`,
+      `${s.errors ? `, ${s.errors} errors` : ''} · ${s.requests} requests${s.unanswered ? ` (${s.unanswered} without a usable answer)` : ''} · ${(report.durationMs / 1000).toFixed(1)} s`,
     '',
   );
   if (failed.length) {

@@ -83,6 +83,18 @@ export interface ReportRule {
   failures: ReportFailure[];
 }
 
+/**
+ * How the target answered at the transport level (since 1.4.0): `exchanges` judged, `unanswered`
+ * of them without a usable HTTP answer (timed out, dropped or reset, broken framing as `other`),
+ * and `limit`, the share of unanswered requests above which the run cannot be conformant.
+ */
+export interface ReportTransport {
+  exchanges: number;
+  unanswered: number;
+  byKind: { timeout: number; connection: number; other: number };
+  limit: number;
+}
+
 export interface ConformanceReport {
   reportVersion: string;
   tool: { name: string; version: string };
@@ -108,6 +120,13 @@ export interface ConformanceReport {
     inconclusive?: number;
     errors: number;
     requests: number;
+    /** Requests that got no usable HTTP answer: timeout, dropped connection, broken framing (since 1.4.0). */
+    unanswered?: number;
+    /**
+     * Why the verdict is not what the rules alone say (since 1.4.0): too many requests got no
+     * usable answer, so a run that would be conformant is inconclusive. One line, every renderer shows it.
+     */
+    reason?: string;
   };
   /**
    * Set when the run ended early (since 1.3.0): the target stopped answering (`unreachable`); since
@@ -115,6 +134,8 @@ export interface ConformanceReport {
    * the run (`interrupted`, with the signal). The rules then show what was judged until then.
    */
   stopped?: { kind: 'unreachable' | 'token-endpoint' | 'interrupted'; message: string; signal?: string; requests: number; rule?: string };
+  /** The requests judged and those without a usable answer, by kind (since 1.4.0). */
+  transport?: ReportTransport;
   rules: ReportRule[];
   /** Response fields the document does not list, with the paths where they were seen. */
   undocumentedFields: { path: string; operation: Operation; count: number }[];

@@ -12,6 +12,8 @@ import { registry } from '../schema/registry.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
 import { REPORT_VERSION, type ConformanceReport, type ReportFailure, type ReportRule, type RuleStatus, type Verdict } from './model.ts';
 import type { ReportEvent, ReportListener } from './report-events.ts';
+import type { AnswerCounts } from '../engine/answer-tally.ts';
+import { UNANSWERED_LIMIT, unansweredReason } from './unanswered.ts';
 
 /** What the report says about the run beyond what the engine found. */
 export interface RunFacts {
@@ -90,11 +92,14 @@ function verdictOf(rules: ReportRule[]): Verdict {
 export function buildReport(
   facts: RunFacts,
   rules: ReportRule[],
-  run: { startedAt: string; durationMs: number; requests: number; undocumentedFields: ConformanceReport['undocumentedFields']; stopped?: Stop },
+  run: { startedAt: string; durationMs: number; requests: number; undocumentedFields: ConformanceReport['undocumentedFields']; stopped?: Stop; transport?: AnswerCounts },
 ): ConformanceReport {
   const count = (s: RuleStatus) => rules.filter((r) => r.status === s).length;
+  // Too many requests without an answer: what was judged is no proof (unanswered.ts). A stop says more.
+  const reason = run.transport && !run.stopped ? unansweredReason(run.transport) : undefined;
+  const judged = verdictOf(rules);
   // A run that stopped early judged only part of the document: it is never conformant.
-  const verdict = run.stopped ? (run.stopped.kind === 'interrupted' ? 'interrupted' : 'error') : verdictOf(rules);
+  const verdict = run.stopped ? (run.stopped.kind === 'interrupted' ? 'interrupted' : 'error') : judged === 'conformant' && reason ? 'inconclusive' : judged;
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
@@ -121,8 +126,11 @@ export function buildReport(
       inconclusive: count('inconclusive'),
       errors: count('error'),
       requests: run.requests,
+      ...(run.transport ? { unanswered: run.transport.unanswered } : {}),
+      ...(reason ? { reason } : {}),
     },
     ...(run.stopped ? { stopped: run.stopped } : {}),
+    ...(run.transport ? { transport: { ...run.transport, limit: UNANSWERED_LIMIT } } : {}),
     rules,
     undocumentedFields: run.undocumentedFields,
   };

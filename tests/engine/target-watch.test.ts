@@ -25,6 +25,19 @@ describe('TargetWatch', () => {
     for (let i = 0; i < ANSWERLESS_STREAK * 3; i++) await strict.observe(i % ANSWERLESS_STREAK === 0 ? answered : dropped);
   });
 
+  it('stops the run when every request times out (a target that accepts connections and never answers)', async () => {
+    const silent: Exchange = { ...dropped, error: { kind: 'timeout', message: 'no answer within 100 ms' } };
+    const watch = new TargetWatch(async () => silent);
+    for (let i = 1; i < ANSWERLESS_STREAK; i++) await watch.observe(silent);
+    await expect(watch.observe(silent)).rejects.toThrow(/the target stopped answering: timeout: no answer within 100 ms/);
+  });
+
+  it('does not stop for answers that break HTTP framing: a server is there, each is a finding', async () => {
+    const broken: Exchange = { ...dropped, error: { kind: 'other', message: 'HPE_HEADER_OVERFLOW: Parse Error: Header overflow' } };
+    const watch = new TargetWatch(async () => broken);
+    for (let i = 0; i < ANSWERLESS_STREAK * 3; i++) await watch.observe(broken);
+  });
+
   it('does not count a 429 that never ended as a dead target', async () => {
     const watch = new TargetWatch(async () => dropped);
     const limited: Exchange = { ...answered, error: { kind: 'rate-limited', message: 'still 429' } };

@@ -73,7 +73,8 @@ const rows: [string, Exchange, string[]][] = [
   ['identity without credentials answered 403', exchange(create(identityRequest(), { auth: 'invalid' }), 403, {}), ['id.auth-401']],
   ['identity success with JSON null', exchange(create(), 201, 'null'), ['id.response.schema']],
   ['update success with a JSON array', exchange(update(), 200, [nested]), ['fa.response.schema']],
-  ['identity success with a non-JSON body', exchange(create(), 201, '<html>'), ['id.response.schema']],
+  ['identity success with a non-JSON body (the content-type rule: successes are JSON)', exchange(create(), 201, '<html>'), ['id.content-type']],
+  ['update answered 204 with no body', exchange(update(), 204, ''), ['fa.content-type']],
 ];
 
 describe('checks on recorded exchanges', () => {

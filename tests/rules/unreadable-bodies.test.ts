@@ -78,3 +78,17 @@ describe('an error answer whose body is not UTF-8', () => {
     expect(failing(e)).toEqual(['id.answers']);
   });
 });
+
+describe('a success that is not JSON at all', () => {
+  it('is the content-type rule’s finding, with what came instead; the schema rule stays silent', () => {
+    const e = exchange(update, 200, 'OK');
+    expect(failing(e)).toEqual(['fa.content-type']);
+    expect(messages(e)).toEqual(['the body is not JSON: OK']);
+  });
+
+  it('an empty body (204 No Content) is no JSON either', () => {
+    const e = exchange(create, 204, '');
+    expect(failing(e)).toEqual(['id.content-type']);
+    expect(messages(e)).toEqual(['the body is empty, not JSON (HTTP 204)']);
+  });
+});

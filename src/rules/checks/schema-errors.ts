@@ -40,15 +40,16 @@ function problemsOf(errors: SchemaError[]): Problem[] {
   return [...byLine.values()];
 }
 
-/** The response-schema rule: a success that is not a JSON object, or errors that no rule claims. */
+/**
+ * The response-schema rule: a success that is JSON but not an object, or errors that no rule
+ * claims. A success that is not JSON at all (or unreadable) is the content-type rule's: one defect, one rule.
+ */
 export function schemaCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
     judge(e) {
       if (!isOperation(e, operation)) return null;
-      // A body too large to keep, or not UTF-8, is the content-type rule's finding: one defect, one rule.
-      if (e.testCase.mode !== 'invalid' && e.response && e.response.status >= 200 && e.response.status < 300 && !unreadableBody(e)) {
-        if (!e.response.json) return [{ message: `the success response is not JSON: ${e.response.rawBody.slice(0, 120)}` }];
+      if (e.testCase.mode !== 'invalid' && e.response?.json && e.response.status >= 200 && e.response.status < 300 && !unreadableBody(e)) {
         // Every other check reads an object; null or an array would leave them all silent.
         if (!isObject(e.response.body)) return [{ message: `the success response is JSON but not an object: ${e.response.rawBody.slice(0, 120)}` }];
       }

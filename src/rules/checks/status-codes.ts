@@ -5,6 +5,7 @@
 import type { Check, Problem } from '../check.ts';
 import { OPERATIONS, usesFiatAccount } from '../../core/operations.ts';
 import { pass, problem } from '../check.ts';
+import { oneLine } from '../../core/text.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import { describeStatus, is2xx, is4xx, is5xx, isOperation, statusOf, notUtf8, unreadableBody } from './exchange-facts.ts';
@@ -145,8 +146,8 @@ export function authCheck(rule: RuleId, operation: Operation): Check {
 }
 
 /**
- * A success is JSON (section 4): labelled application/json, and a body the harness can read as
- * JSON text (RFC 8259 8.1: UTF-8; not too large to keep).
+ * A success is JSON (section 4): labelled application/json, and a body that parses as JSON text
+ * the harness can read (RFC 8259 8.1: UTF-8; not too large to keep). An empty body (a 204) is no JSON.
  */
 export function contentTypeCheck(rule: RuleId, operation: Operation): Check {
   return {
@@ -155,7 +156,9 @@ export function contentTypeCheck(rule: RuleId, operation: Operation): Check {
       if (!isOperation(e, operation) || !is2xx(e)) return null;
       const problems: Problem[] = [];
       const unreadable = unreadableBody(e);
+      const raw = e.response?.rawBody ?? '';
       if (unreadable) problems.push({ message: unreadable });
+      else if (!e.response?.json) problems.push({ message: raw.trim() ? `the body is not JSON: ${oneLine(raw, 120)}` : `the body is empty, not JSON (${describeStatus(e)})` });
       const type = e.response?.headers['content-type'] ?? '';
       if (!/^application\/json\s*(;|$)/i.test(type)) problems.push({ message: `Content-Type is "${type || '(none)'}", not application/json` });
       return problems;
