@@ -35,7 +35,7 @@ export type Misbehaviour =
   | 'redirect-self'
   /** 307 to another port (where nothing listens). */
   | 'redirect-elsewhere'
-  /** 204 and 304 with a body. */
+  /** 204 and 304 (in turn) with a body. */
   | 'no-content-with-body'
   /** A 103 Early Hints before the real answer. */
   | 'informational-first';
@@ -101,7 +101,8 @@ function raw(socket: net.Socket, head: string, body: Buffer | string = ''): void
   socket.end(body);
 }
 
-async function misbehave(kind: Misbehaviour, up: Upstream, req: http.IncomingMessage, res: http.ServerResponse, size: number, self: string): Promise<void> {
+/** `n`: how many requests misbehaved before this one. */
+async function misbehave(kind: Misbehaviour, n: number, up: Upstream, req: http.IncomingMessage, res: http.ServerResponse, size: number, self: string): Promise<void> {
   const socket = res.socket!;
   switch (kind) {
     case 'huge-json': {
@@ -162,7 +163,7 @@ async function misbehave(kind: Misbehaviour, up: Upstream, req: http.IncomingMes
       res.end();
       return;
     case 'no-content-with-body':
-      raw(socket, `HTTP/1.1 204 No Content\nContent-Type: application/json\nContent-Length: ${up.body.length}\nConnection: close\n`, up.body);
+      raw(socket, `HTTP/1.1 ${n % 2 ? '304 Not Modified' : '204 No Content'}\nContent-Type: application/json\nContent-Length: ${up.body.length}\nConnection: close\n`, up.body);
       return;
     case 'informational-first':
       socket.write('HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n');
@@ -188,8 +189,7 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
         res.end(up.body);
         return;
       }
-      misbehaved++;
-      await misbehave(options.misbehaviour, up, req, res, size, self);
+      await misbehave(options.misbehaviour, misbehaved++, up, req, res, size, self);
     } catch {
       res.socket?.destroy();
     }
