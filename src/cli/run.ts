@@ -6,7 +6,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { CliIO } from './io.ts';
-import { exitCodeOfError } from '../core/errors.ts';
+import { EXIT, exitCodeOfError } from '../core/errors.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
 import { resolveRunConfig, runHelp } from '../run/run-config.ts';
 import { prepareRun, type PreparedRun } from '../run/prepare-run.ts';
@@ -46,6 +46,7 @@ async function runPrepared(prepared: PreparedRun, io: CliIO, signal: AbortSignal
   const { config, target } = prepared;
   // exchanges.har is written as the run goes; whichever way the run ends, `write` finishes it.
   const har = new HarFile(config.reportDir, { name: TOOL_NAME, version: TOOL_VERSION }, prepared.secrets);
+  let unwritten = false;
   const write = async (report: ConformanceReport) => {
     const { written, errors } = await writeReports(config.reportDir, report, har, {
       secrets: prepared.secrets(),
@@ -53,6 +54,13 @@ async function runPrepared(prepared: PreparedRun, io: CliIO, signal: AbortSignal
     });
     for (const e of errors) io.err(`conformance run: the ${e.writer} report could not be written: ${e.message}`);
     if (written.length) io.out(`reports: ${written.join(', ')}`);
+    unwritten = errors.length > 0;
+  };
+  /** A run whose reports could not all be written (a full disk) is no green gate, whatever it found. */
+  const unlessUnwritten = (exitCode: number): number => {
+    if (!unwritten || exitCode !== EXIT.conformant) return exitCode;
+    io.err(`conformance run: exit ${EXIT.usage}: the run was conformant, but its reports are incomplete`);
+    return EXIT.usage;
   };
   /** A run that could not judge the target still leaves a report saying why. */
   const abort = async (error: unknown): Promise<number> => {
@@ -85,7 +93,7 @@ async function runPrepared(prepared: PreparedRun, io: CliIO, signal: AbortSignal
       },
       createConsoleReporter({ out: io.out, isTTY: io.isTTY, secrets: prepared.secrets }),
     ]);
-    return exitCodeOf(report);
+    return unlessUnwritten(exitCodeOf(report));
   } catch (error) {
     return abort(error);
   }

@@ -2,55 +2,16 @@
  * Interruption (issue 9): SIGINT or SIGTERM mid-run stops the run, every report format is written
  * marked interrupted, and the exit code is 128 + the signal's number; a second signal quits at once.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readReport, reportDir } from '../cli/binary.ts';
 import { startHostileTarget, type HostileTarget } from './hostile-target.ts';
+import { start } from './child.ts';
 
-const BIN = path.resolve('bin/conformance.js');
 const REPORT_FILES = ['conformance.json', 'junit.xml', 'report.html', 'summary.md', 'exchanges.har'];
-
-interface Child {
-  /** Resolves once stdout or stderr holds `text`. */
-  waitFor(text: string | RegExp): Promise<void>;
-  kill(signal: NodeJS.Signals): void;
-  exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
-}
-
-function start(args: string[]): Child {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_')));
-  const child = spawn('node', [BIN, ...args], { env, cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  const waiters: { test: string | RegExp; resolve: () => void }[] = [];
-  const seen = (test: string | RegExp) => (typeof test === 'string' ? (stdout + stderr).includes(test) : test.test(stdout + stderr));
-  const check = () => {
-    for (const w of waiters.splice(0)) (seen(w.test) ? w.resolve() : waiters.push(w));
-  };
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString();
-    check();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    check();
-  });
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  return {
-    waitFor: (test) => new Promise<void>((resolve, reject) => {
-      if (seen(test)) return resolve();
-      waiters.push({ test, resolve });
-      void exited.then(() => reject(new Error(`exited before "${String(test)}":\n${stdout}\n${stderr}`)));
-    }),
-    kill: (signal) => child.kill(signal),
-    exited,
-  };
-}
 
 const started: { close(): Promise<void> }[] = [];
 afterEach(async () => {
