@@ -7,32 +7,32 @@
  */
 import type { Exchange, RecordedResponse } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
+import { cutText } from '../core/cut-text.ts';
 
 /** Characters of a response body a finding keeps. */
 export const EVIDENCE_BODY_CHARS = 64 * 1024;
 /** Characters of a problem's message (a check may quote a value the target made enormous). */
 export const EVIDENCE_MESSAGE_CHARS = 2000;
 
-/** `text` cut to `limit` characters, never inside a surrogate pair. */
-function cut(text: string, limit: number): string {
-  const code = text.charCodeAt(limit - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit);
-}
-
 function cutResponse(response: RecordedResponse): RecordedResponse {
   if (response.rawBody.length <= EVIDENCE_BODY_CHARS) return response;
   const { body: _parsed, ...rest } = response;
-  const rawBody = cut(response.rawBody, EVIDENCE_BODY_CHARS);
+  const rawBody = cutText(response.rawBody, EVIDENCE_BODY_CHARS);
   const receivedBytes = response.truncated?.receivedBytes ?? Buffer.byteLength(response.rawBody, 'utf8');
   return { ...rest, rawBody, json: false, truncated: { keptBytes: Buffer.byteLength(rawBody, 'utf8'), receivedBytes } };
 }
 
+/** The last exchange cut: one answer that fails ten rules is cut once, and kept once. */
+let lastCut: { from: Exchange; to: Exchange } | undefined;
+
 /** The exchange as a finding keeps it. */
 export function asEvidence(exchange: Exchange): Exchange {
-  return exchange.response && exchange.response.rawBody.length > EVIDENCE_BODY_CHARS ? { ...exchange, response: cutResponse(exchange.response) } : exchange;
+  if (!exchange.response || exchange.response.rawBody.length <= EVIDENCE_BODY_CHARS) return exchange;
+  if (lastCut?.from !== exchange) lastCut = { from: exchange, to: { ...exchange, response: cutResponse(exchange.response) } };
+  return lastCut.to;
 }
 
 /** The problem as a finding keeps it. */
 export function problemAsEvidence(problem: Problem): Problem {
-  return problem.message.length > EVIDENCE_MESSAGE_CHARS ? { ...problem, message: `${cut(problem.message, EVIDENCE_MESSAGE_CHARS)}…` } : problem;
+  return problem.message.length > EVIDENCE_MESSAGE_CHARS ? { ...problem, message: `${cutText(problem.message, EVIDENCE_MESSAGE_CHARS)}…` } : problem;
 }

@@ -25,7 +25,7 @@ import { fiatAccountChecks } from '../rules/checks/fiat-account-response.ts';
 import { identityChecks } from '../rules/checks/identity-response.ts';
 import { is2xx, successBody } from '../rules/checks/exchange-facts.ts';
 import { coverageOf, emptyTally, minimumFor, minimumUnder, randomRuns, Refusals, type Tally } from './coverage.ts';
-import { InputIds } from './input-ids.ts';
+import { InputIds, InputVerdicts } from './input-ids.ts';
 import { asEvidence, problemAsEvidence } from './evidence.ts';
 import { TargetWatch } from './target-watch.ts';
 import { AnswerTally } from './answer-tally.ts';
@@ -88,7 +88,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
   /** Numbers for what cases sent: distinct inputs per rule, and twins already asked. */
   const inputIds = new InputIds();
   /** Whether a valid twin was accepted, by what it sent: twins of fixed examples repeat. */
-  const twinVerdicts = new Map<number, boolean>();
+  const twinVerdicts = new InputVerdicts();
   const context: CheckContext = {
     fiatAccountIds: settings.fiatAccountIds,
     mergeMayExceedLimit: (e) => metadata.mergeMayExceedLimit(e),

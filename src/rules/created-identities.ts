@@ -3,12 +3,14 @@
  * exchange can make. Different ref_ids must give different identities (id.distinct-identities),
  * and the ref_id scenarios repeat ref_ids sent earlier in the run, not only the last one.
  *
- * A long run creates tens of thousands of identities: every identity id is kept (as a short key)
- * to tell them apart, but what a create sent is kept only for the first and the latest few,
- * enough for the scenarios to repeat an old create and their own.
+ * A long run creates tens of thousands of identities: every identity id is kept (as a digest,
+ * src/core/digest-table.ts) to tell them apart, but what a create sent is kept only for the
+ * first and the latest few, enough for the scenarios to repeat an old create and their own.
  */
 import { createHash } from 'node:crypto';
 import type { Exchange } from '../core/exchange.ts';
+import { DigestTable } from '../core/digest-table.ts';
+import { cutText } from '../core/cut-text.ts';
 import type { Problem } from './check.ts';
 import { is2xx, isObject } from './checks/exchange-facts.ts';
 
@@ -43,11 +45,12 @@ export const createdId = (e: Exchange): string | undefined => {
 /** An id as compared and kept: itself, or a digest when it is long. */
 export const idKey = (id: string): string => (id.length <= LONG_ID ? id : `sha1:${createHash('sha1').update(id).digest('base64')}`);
 /** An id as shown in a message. */
-export const shownId = (id: string): string => (id.length <= LONG_ID ? id : `${id.slice(0, LONG_ID)}… (${id.length} characters)`);
+export const shownId = (id: string): string => (id.length <= LONG_ID ? id : `${cutText(id, LONG_ID)}… (${id.length} characters)`);
 
 export class CreatedIdentities {
-  /** Every identity id seen, by its key, with the ref_id that created it first. */
-  private readonly refIdById = new Map<string, string>();
+  /** Every identity id seen, numbered; the ref_id that created each, by that number. */
+  private readonly ids = new DigestTable();
+  private readonly firstRefIds: string[] = [];
   /** ref_ids that created an identity: how many, and the ones kept whole. */
   private created = 0;
   private readonly first: CreatedIdentity[] = [];
@@ -64,11 +67,10 @@ export class CreatedIdentities {
     const id = createdId(e);
     if (refId === undefined || id === undefined || this.get(refId)) return null;
     this.created += 1;
-    const key = idKey(id);
-    this.keep({ refId, id: shownId(id), key, body: c.body });
-    const earlier = this.refIdById.get(key);
-    if (earlier !== undefined) return [{ message: `ref_id ${refId} got identity ${shownId(id)}, already created for ref_id ${earlier}`, instancePath: '/id' }];
-    this.refIdById.set(key, refId);
+    this.keep({ refId, id: shownId(id), key: idKey(id), body: c.body });
+    const { id: number, added } = this.ids.add(id);
+    if (!added) return [{ message: `ref_id ${refId} got identity ${shownId(id)}, already created for ref_id ${this.firstRefIds[number]}`, instancePath: '/id' }];
+    this.firstRefIds.push(refId);
     return [];
   }
 
@@ -89,7 +91,7 @@ export class CreatedIdentities {
 
   /** Different identity ids among them: fewer than `size` when two ref_ids got one identity. */
   get distinctIds(): number {
-    return this.refIdById.size;
+    return this.ids.size;
   }
 
   private keep(identity: CreatedIdentity): void {

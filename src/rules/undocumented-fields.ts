@@ -4,6 +4,7 @@
  */
 import { OPERATIONS, type Operation } from '../core/operations.ts';
 import type { Exchange } from '../core/exchange.ts';
+import { cutText } from '../core/cut-text.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import { isObject, successBody } from './checks/exchange-facts.ts';
 
@@ -22,7 +23,7 @@ export interface UndocumentedField {
  */
 const MAX_FIELDS = 200;
 const MAX_NAME = 100;
-const shortName = (key: string) => (key.length > MAX_NAME ? `${key.slice(0, MAX_NAME)}…` : key);
+const shortName = (key: string) => (key.length > MAX_NAME ? `${cutText(key, MAX_NAME)}…` : key);
 
 export class UndocumentedFields {
   private readonly seen = new Map<string, UndocumentedField>();

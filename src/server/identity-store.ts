@@ -14,15 +14,20 @@ export type CreateOutcome = { created: true; identity: Identity } | { created: f
 
 export class IdentityStore {
   /**
-   * Kept as the JSON text that was answered, parsed again when a ref_id repeats: a long run
-   * creates tens of thousands of identities, and text costs a fraction of the objects.
+   * Kept as JSON text, parsed again when a ref_id repeats: a long run creates tens of thousands of
+   * identities. Only a server that answers a repeat with the first identity keeps it whole; one
+   * that refuses the repeat (409) keeps its id, all the refusal names. By owner, then by ref_id:
+   * no key string is built per identity.
    */
-  private readonly byRefId = new Map<string, string>();
+  private readonly byOwner = new Map<string, Map<string, string>>();
   /** 'last-only': the one ref_id each owner is remembered by. */
   private readonly lastKey = new Map<string, string>();
   /** 'single': the first identity, given to every later create. */
   private first: Identity | undefined;
   private count = 0;
+
+  /** `keepsWhole`: a repeat gets the first identity back (the "same" reading, or a fault that answers with it). */
+  constructor(private readonly keepsWhole = true) {}
 
   /** Number of identities created (repeats that returned an existing one not counted). */
   get size(): number {
@@ -38,24 +43,26 @@ export class IdentityStore {
       // Answered as a create, whatever the ref_id: the client cannot tell it got someone else.
       if (this.first) return { created: true, identity: this.first };
       this.first = build();
-      return this.insert(undefined, this.first);
+      return this.insert(undefined, undefined, this.first);
     }
-    if (refId === undefined || uniqueness === 'none') return this.insert(undefined, build());
-    const key = `${owner}\u0000${typeof refId === 'string' ? refId : JSON.stringify(refId)}`;
+    if (refId === undefined || uniqueness === 'none') return this.insert(undefined, undefined, build());
+    const key = typeof refId === 'string' ? refId : JSON.stringify(refId);
+    let identities = this.byOwner.get(owner);
+    if (!identities) this.byOwner.set(owner, (identities = new Map()));
     if (uniqueness === 'last-only') {
-      const existing = this.lastKey.get(owner) === key ? this.byRefId.get(key) : undefined;
+      const existing = this.lastKey.get(owner) === key ? identities.get(key) : undefined;
       if (existing) return { created: false, identity: JSON.parse(existing) as Identity };
       this.lastKey.set(owner, key);
-      return this.insert(key, build());
+      return this.insert(identities, key, build());
     }
-    const existing = this.byRefId.get(key);
+    const existing = identities.get(key);
     if (existing) return { created: false, identity: JSON.parse(existing) as Identity };
     if (uniqueness === 'racy') await new Promise((resolve) => setTimeout(resolve, RACE_WINDOW_MS));
-    return this.insert(key, build());
+    return this.insert(identities, key, build());
   }
 
-  private insert(key: string | undefined, identity: Identity): CreateOutcome {
-    if (key !== undefined) this.byRefId.set(key, JSON.stringify(identity));
+  private insert(identities: Map<string, string> | undefined, key: string | undefined, identity: Identity): CreateOutcome {
+    if (identities && key !== undefined) identities.set(key, JSON.stringify(this.keepsWhole ? identity : { id: identity.id }));
     this.count += 1;
     return { created: true, identity };
   }

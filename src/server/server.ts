@@ -6,7 +6,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createAuthenticator, type Authenticator } from './auth.ts';
-import type { Operation, ServerBehaviour } from './behaviour.ts';
+import { FAITHFUL, type Operation, type ServerBehaviour } from './behaviour.ts';
 import { behaviourFor } from './deviations.ts';
 import type { FaultName } from './faults.ts';
 import { seedFiatAccounts, type FiatAccountRecord } from './fiat-account-store.ts';
@@ -85,12 +85,14 @@ interface ServerState {
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const reading: Reading = { ...DEFAULT_READING, ...options.reading };
   const seeded = seedFiatAccounts(Math.max(MIN_ACCOUNTS, options.accounts ?? MIN_ACCOUNTS));
+  const behaviour = behaviourFor(options.fault);
   const state: ServerState = {
     reading,
-    behaviour: behaviourFor(options.fault),
+    behaviour,
     auth: createAuthenticator(),
     accounts: new Map(seeded.map((a) => [a.id, a])),
-    identities: new IdentityStore(),
+    // A 409 for a repeated ref_id names only the first identity's id: no need to keep the rest.
+    identities: new IdentityStore(reading.duplicateRefId === 'same' || behaviour.duplicateResponse !== FAITHFUL.duplicateResponse),
   };
 
   // Every socket, so that a server that dies (a fault) can take them all down at once.
