@@ -17,10 +17,10 @@ const create: TestCase = { operation: 'createIdentity', mode: 'valid', label: 'c
 const serve = localServers();
 const RETRIES = TOKEN_RETRY_DELAYS_MS.length;
 
-/** A transport to an accepting target, its clock at `clock.now`, its waits recorded in `waits`. */
-async function setup(options: TokenEndpointOptions = {}) {
+/** A transport to a target (accepting every token unless told), its clock at `clock.now`, its waits recorded in `waits`. */
+async function setup(options: TokenEndpointOptions = {}, accepts = true) {
   const tokens = await tokenEndpoint(serve, options);
-  const api = await target(serve, () => true);
+  const api = await target(serve, () => accepts);
   const clock = { now: 1_000_000 };
   const waits: number[] = [];
   const transport = createTransport({
@@ -118,17 +118,7 @@ describe('a token endpoint that fails mid-run', () => {
   });
 
   it('a renewal after a 401 that finds the endpoint down stops the run', async () => {
-    const tokens = await tokenEndpoint(serve, { override: failingFrom(1, 503) });
-    const api = await target(serve, () => false);
-    const transport = createTransport({
-      baseUrl: api.url,
-      auth: { kind: 'client-credentials', tokenUrl: tokens.tokenUrl, clientId: CLIENT_ID, clientSecret: SECRET },
-      timeoutMs: 2000,
-      rateLimitPerSecond: null,
-      concurrency: 5,
-      maxRetries: 1,
-      tokenTiming: { sleep: async () => {} },
-    });
+    const { transport, tokens } = await setup({ override: failingFrom(1, 503) }, false);
     await transport.authenticate();
     const stop = await failure(transport.send(create));
     expect(stop).toBeInstanceOf(RunStop);
