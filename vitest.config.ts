@@ -7,6 +7,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
+          // Builds dist/ first: the tests that spawn bin/conformance.js must run the current sources.
+          globalSetup: ['tests/setup/build-dist.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

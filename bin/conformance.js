@@ -1,11 +1,17 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx: no build step between a clone and a run.
-import { register } from 'tsx/esm/api';
+// Runs the compiled JavaScript of dist/ with plain node: no transpiler at start-up.
+// `npm run build` writes dist/ (npm ci runs it; `npm run conformance` and the tests rebuild first).
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
-const code = await main(process.argv.slice(2));
-process.exitCode = code;
-// An interrupted run has written its reports: a request the target still holds open must not
-// keep the process alive. Exit once stdout and stderr are flushed.
-if (code > 128) process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(entry)) {
+  console.error('conformance: dist/ is not built; run `npm run build` first.');
+  process.exitCode = 2;
+} else {
+  const { main } = await import(entry.href);
+  const code = await main(process.argv.slice(2));
+  process.exitCode = code;
+  // An interrupted run has written its reports: a request the target still holds open must not
+  // keep the process alive. Exit once stdout and stderr are flushed.
+  if (code > 128) process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
