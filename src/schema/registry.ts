@@ -1,19 +1,21 @@
 /**
- * The one validation registry: a single Ajv 2020-12 instance that compiles every schema of
- * `schemas/` once. Generators, checks, the embedded server and the CLI all look schemas up here
- * by name (the file name without `.schema.json`). Validation errors come back as data.
+ * The one validation registry: a single Ajv 2020-12 instance over every schema of `schemas/`.
+ * Generators, checks, the embedded server and the CLI all look schemas up here by name (the file
+ * name without `.schema.json`). Validation errors come back as data.
+ *
+ * Ajv is loaded on the first validation and each schema is compiled on its first use: listing or
+ * reading schemas (`conformance validate --list`) costs no compilation, and start-up stays short.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
-// ajv-formats ships CommonJS; under NodeNext its default export arrives wrapped.
 type AddFormats = (ajv: Ajv2020, formats: string[]) => Ajv2020;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
-  addFormatsModule) as unknown as AddFormats;
+// ajv and ajv-formats ship CommonJS: require() loads them synchronously, at the first validation.
+const require = createRequire(import.meta.url);
 
 export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
 const SUFFIX = '.schema.json';
@@ -65,52 +67,65 @@ function toError(e: ErrorObject): SchemaError {
   };
 }
 
-export function createRegistry(dir: string = SCHEMA_DIR): SchemaRegistry {
+/** Ajv with the formats and annotations of our schemas, every document added (none compiled yet). */
+function createAjv(documents: Iterable<Record<string, unknown>>): Ajv2020 {
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = require('ajv-formats') as AddFormats;
   // Union types: a response metadata value is a string or an integer, and only strings have a
   // length limit; one `type` keeps a wrong type apart from an exceeded limit.
-  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true });
+  const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true });
   addFormats(ajv, ['date-time', 'date', 'uuid', 'email', 'uri']);
   // Annotations only (they never change validity): the section of the API document a subschema
   // comes from, and the rule of the catalogue that owns the errors of a response subschema.
   ajv.addKeyword({ keyword: 'x-section', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-rule', schemaType: 'string' });
+  // addSchema checks each document against the 2020-12 meta-schema; getSchema compiles on demand.
+  for (const doc of documents) ajv.addSchema(doc);
+  return ajv;
+}
 
+export function createRegistry(dir: string = SCHEMA_DIR): SchemaRegistry {
   const files = readdirSync(dir).filter((f) => f.endsWith(SUFFIX)).sort();
   const hash = createHash('sha256');
   const documents = new Map<string, Record<string, unknown>>();
   for (const file of files) {
     const text = readFileSync(path.join(dir, file), 'utf8');
     hash.update(file).update('\0').update(text);
-    const doc = JSON.parse(text) as Record<string, unknown>;
-    documents.set(file.slice(0, -SUFFIX.length), doc);
-    ajv.addSchema(doc);
+    documents.set(file.slice(0, -SUFFIX.length), JSON.parse(text) as Record<string, unknown>);
   }
+  let ajv: Ajv2020 | undefined;
   const compiled = new Map<string, ValidateFunction>();
-  for (const [name, doc] of documents) compiled.set(name, ajv.getSchema(String(doc.$id))!);
 
-  const lookup = (name: string): ValidateFunction => {
-    const fn = compiled.get(name);
-    if (!fn) throw new Error(`unknown schema "${name}"; known: ${[...compiled.keys()].join(', ')}`);
+  const lookup = (name: string): Record<string, unknown> => {
+    const doc = documents.get(name);
+    if (!doc) throw new Error(`unknown schema "${name}"; known: ${[...documents.keys()].join(', ')}`);
+    return doc;
+  };
+  const validator = (name: string): ValidateFunction => {
+    let fn = compiled.get(name);
+    if (!fn) {
+      const doc = lookup(name);
+      ajv ??= createAjv(documents.values());
+      fn = ajv.getSchema(String(doc.$id))!;
+      compiled.set(name, fn);
+    }
     return fn;
   };
 
   return {
     hash: hash.digest('hex'),
-    names: () => [...compiled.keys()],
-    has: (name) => compiled.has(name),
-    schema: (name) => {
-      lookup(name);
-      return documents.get(name)!;
-    },
+    names: () => [...documents.keys()],
+    has: (name) => documents.has(name),
+    schema: lookup,
     validate(name, data) {
-      const fn = lookup(name);
+      const fn = validator(name);
       return fn(data) ? [] : (fn.errors ?? []).map(toError);
     },
   };
 }
 
 let shared: SchemaRegistry | undefined;
-/** The process-wide registry, compiled on first use. */
+/** The process-wide registry, read on first use (its schemas compile when first validated against). */
 export function registry(): SchemaRegistry {
   shared ??= createRegistry();
   return shared;
