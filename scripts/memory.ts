@@ -18,10 +18,6 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { startHugeServer } from './huge-server.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string' }, seed: { type: 'string' }, huge: { type: 'boolean' }, keep: { type: 'boolean' } } });
-const huge = values.huge ?? false;
-const runs = Number(values.runs ?? (huge ? 1 : 15000));
-const seed = Number(values.seed ?? 1);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, 'bin/conformance.js');
 
@@ -35,8 +31,8 @@ function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
   }
 }
 
-/** Runs the CLI and samples its memory every 100 ms; VmHWM keeps the peak between samples. */
-async function measure(args: string[]): Promise<{ exitCode: number | null; seconds: number; peakMb: number }> {
+/** Runs the CLI and samples its memory every 100 ms; VmHWM keeps the peak between samples. The bench uses it too. */
+export async function measure(args: string[]): Promise<{ exitCode: number | null; seconds: number; peakMb: number }> {
   const started = performance.now();
   const child = spawn(process.execPath, [BIN, 'run', ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   let peakMb = 0;
@@ -60,20 +56,27 @@ async function harEntries(file: string): Promise<{ entries: number; closed: bool
   return { entries, closed: last === ']}}' };
 }
 
-const reportDir = await mkdtemp(path.join(tmpdir(), 'conformance-memory-'));
-const server = huge ? await startHugeServer() : undefined;
-try {
-  const target = server ? ['--base-url', server.baseUrl, '--token', 'memory-probe-token', '--fiat-account-id', server.fiatAccountId, '--timeout', '30000'] : [];
-  const { exitCode, seconds, peakMb } = await measure([...target, '--runs', String(runs), '--seed', String(seed), '--report-dir', reportDir]);
-  const report = JSON.parse(await readFile(path.join(reportDir, 'conformance.json'), 'utf8')) as { summary: { requests: number; verdict: string } };
-  const harFile = path.join(reportDir, 'exchanges.har');
-  const har = await harEntries(harFile);
-  const harMb = (await stat(harFile)).size / 2 ** 20;
-  console.log(`${huge ? 'huge answers' : 'embedded server'}: --runs ${runs} --seed ${seed}`);
-  console.log(`requests ${report.summary.requests}, ${seconds.toFixed(1)} s, peak RSS ${peakMb.toFixed(0)} MB, exit ${exitCode}, verdict ${report.summary.verdict}, HAR ${har.entries} entries (${harMb.toFixed(0)} MB${har.closed ? '' : ', NOT CLOSED'})`);
-  if (server) console.log(`target sent ${(server.bytesSent() / 2 ** 20).toFixed(0)} MiB in ${server.answers()} answers`);
-} finally {
-  await server?.close();
-  if (values.keep) console.log(`reports kept in ${reportDir}`);
-  else await rm(reportDir, { recursive: true, force: true });
+// Imported by the bench for measure(): the measurement itself runs only as a script.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { runs: { type: 'string' }, seed: { type: 'string' }, huge: { type: 'boolean' }, keep: { type: 'boolean' } } });
+  const huge = values.huge ?? false;
+  const runs = Number(values.runs ?? (huge ? 1 : 15000));
+  const seed = Number(values.seed ?? 1);
+  const reportDir = await mkdtemp(path.join(tmpdir(), 'conformance-memory-'));
+  const server = huge ? await startHugeServer() : undefined;
+  try {
+    const target = server ? ['--base-url', server.baseUrl, '--token', 'memory-probe-token', '--fiat-account-id', server.fiatAccountId, '--timeout', '30000'] : [];
+    const { exitCode, seconds, peakMb } = await measure([...target, '--runs', String(runs), '--seed', String(seed), '--report-dir', reportDir]);
+    const report = JSON.parse(await readFile(path.join(reportDir, 'conformance.json'), 'utf8')) as { summary: { requests: number; verdict: string } };
+    const harFile = path.join(reportDir, 'exchanges.har');
+    const har = await harEntries(harFile);
+    const harMb = (await stat(harFile)).size / 2 ** 20;
+    console.log(`${huge ? 'huge answers' : 'embedded server'}: --runs ${runs} --seed ${seed}`);
+    console.log(`requests ${report.summary.requests}, ${seconds.toFixed(1)} s, peak RSS ${peakMb.toFixed(0)} MB, exit ${exitCode}, verdict ${report.summary.verdict}, HAR ${har.entries} entries (${harMb.toFixed(0)} MB${har.closed ? '' : ', NOT CLOSED'})`);
+    if (server) console.log(`target sent ${(server.bytesSent() / 2 ** 20).toFixed(0)} MiB in ${server.answers()} answers`);
+  } finally {
+    await server?.close();
+    if (values.keep) console.log(`reports kept in ${reportDir}`);
+    else await rm(reportDir, { recursive: true, force: true });
+  }
 }
