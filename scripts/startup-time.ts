@@ -2,7 +2,7 @@
  * Start-up time of the CLI: spawns each command N times and prints the median wall time and its
  * ratio to `node -e 0` (machines are noisy; the ratio is what compares across them).
  *
- *   npm run startup-time [-- --runs N] [-- --root DIR]     (builds dist/ first)
+ *   npm run startup-time [-- --runs N --root DIR]     (builds dist/ first)
  *   node --import tsx scripts/startup-time.ts [--runs N] [--root DIR]
  *
  * --root measures another checkout (e.g. a clone of an older commit). `measureStartup()` is
