@@ -1,89 +1,337 @@
 /**
- * `npm run bench`: figures for the closing notes, never a timed test. Prints
- *  1. wall time and request count of the default (standard) run against the embedded server;
- *  2. the harness's requests per second against a bare loopback baseline measured in the same
- *     process right after (plain node:http keep-alive PUTs to the same server): the ratio is the
- *     figure, since absolute numbers vary with the machine's load;
- *  3. requests per run of each profile (the budget: a standard run stays under 1,000);
- *  4. per fault, requests until its rule first saw a problem (median, max).
- * Usage: npm run bench [-- --runs N --seed N --baseline-requests N --fault-runs N]
+ * `npm run bench`: figures for the closing notes, never a timed test. Machines are shared and
+ * noisy, so each section compares two things measured in the same run: read the ratios.
+ *
+ *   ratio        requests/s of the harness (in process) against a bare node:http keep-alive
+ *                client sending the same requests to the same embedded server, both warmed,
+ *                at concurrency 1 and 10
+ *   profiles     wall time of `conformance run` per profile at --rate-limit N through a proxy that
+ *                holds each answer back --latency-ms, against the ideal requests/N
+ *   concurrency  standard through the same proxy, no rate limit, --concurrency 1 vs 8: walls,
+ *                and whether the verdict and every rule's status are the same
+ *   faults       per fault of the embedded server, requests until its rule first saw a problem
+ *   startup      median wall time of `conformance --help` and friends against `node -e 0`
+ *   memory       peak RSS of `conformance run --profile P` against the embedded server
+ *
+ * The CLI sections spawn bin/conformance.js as users run it (after `npm run build` when the
+ * package has a build script); ratio and faults run the harness in this process.
+ * `npm run bench -- --help` lists the flags.
  */
 import http from 'node:http';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createReferenceServer } from '../src/server/server.ts';
+import { createReferenceServer, type ReferenceServer } from '../src/server/server.ts';
 import { FAULTS } from '../src/server/faults.ts';
-import { runEmbedded } from '../src/run/embedded-run.ts';
 import { runFault } from '../src/run/fault-matrix.ts';
-import { PROFILES } from '../src/engine/profiles.ts';
+import { runConfig } from '../src/run/run-config.ts';
+import { prepareRun } from '../src/run/prepare-run.ts';
+import { PROFILES, type Profile } from '../src/engine/profiles.ts';
+import { REDACTED_BEARER } from '../src/engine/transport/transport.ts';
+import { bodyText, type Exchange, type RecordedRequest } from '../src/core/exchange.ts';
+import { readReport } from '../src/report/read-report.ts';
+import type { ConformanceReport } from '../src/report/model.ts';
+import { startLatencyProxy } from './latency-proxy.ts';
+import { measure } from './memory.ts';
+import { cliCommands, measureStartup, median } from './startup-time.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string' }, seed: { type: 'string' }, 'baseline-requests': { type: 'string' }, 'fault-runs': { type: 'string' } } });
-const runs = Number(values.runs ?? PROFILES.standard);
-const seed = Number(values.seed ?? 1);
-const baselineRequests = Number(values['baseline-requests'] ?? 2000);
-const faultRuns = Number(values['fault-runs'] ?? PROFILES.quick);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SECTIONS = ['ratio', 'profiles', 'concurrency', 'faults', 'startup', 'memory'] as const;
+type Section = (typeof SECTIONS)[number];
+/** The two settings the concurrency section compares. */
+const COMPARED = [1, 8] as const;
 
-async function defaultRun() {
-  const started = performance.now();
-  const { report } = await runEmbedded({ runs, seed });
-  const ms = performance.now() - started;
-  return { ms, requests: report.summary.requests, verdict: report.summary.verdict };
+const FLAGS = {
+  only: { type: 'string', default: SECTIONS.join(','), help: 'sections to run, comma-separated' },
+  profiles: { type: 'string', default: 'quick,standard', help: `profiles of the profiles and memory sections, or "all" (${Object.keys(PROFILES).join(',')})` },
+  'latency-ms': { type: 'string', default: '150', help: 'delay the proxy adds to every answer (profiles, concurrency)' },
+  'rate-limit': { type: 'string', default: '10', help: 'requests per second of the profiles section' },
+  concurrency: { type: 'string', default: '10', help: 'harness --concurrency of the profiles section' },
+  seed: { type: 'string', default: '1', help: 'seed of every run' },
+  rounds: { type: 'string', default: '3', help: 'measured rounds of the ratio section (median), after one warm-up round' },
+  'fault-runs': { type: 'string', default: String(PROFILES.quick), help: 'random cases per rule of each fault run' },
+  'startup-runs': { type: 'string', default: '10', help: 'spawns per command of the startup section (median)' },
+  help: { type: 'boolean', default: false, help: 'show this help' },
+} as const;
+
+const { values } = parseArgs({ options: FLAGS });
+if (values.help) {
+  console.log('usage: npm run bench -- [flags]\n');
+  for (const [name, flag] of Object.entries(FLAGS)) console.log(`  --${name.padEnd(14)} ${flag.help}${flag.type === 'string' ? ` (default ${flag.default})` : ''}`);
+  process.exit(0);
 }
 
-/** The same server, the simplest valid request, sent as fast as one client can: what loopback allows. */
-async function baseline() {
-  const server = await createReferenceServer();
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const url = new URL(`${server.baseUrl}/v2/transfer/fiat-accounts/${server.fiatAccountIds[0]}`);
-  const body = JSON.stringify({ fiat_account_owner: { person_details: { first_name: 'Ada', last_name: 'Lovelace' } } });
-  const send = () =>
+const only = list(values.only, SECTIONS, 'section') as Section[];
+const profiles = (values.profiles === 'all' ? Object.keys(PROFILES) : list(values.profiles, Object.keys(PROFILES), 'profile')) as Profile[];
+const latencyMs = Number(values['latency-ms']);
+const rateLimit = Number(values['rate-limit']);
+const concurrency = Number(values.concurrency);
+const seed = Number(values.seed);
+const rounds = Number(values.rounds);
+const faultRuns = Number(values['fault-runs']);
+const startupRuns = Number(values['startup-runs']);
+
+function list(raw: string, allowed: readonly string[], what: string): string[] {
+  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !allowed.includes(n));
+  if (unknown.length) throw new Error(`unknown ${what} ${unknown.join(', ')}; one of ${allowed.join(', ')}`);
+  return names;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing
+
+/** A table: the first column left-aligned, the others (figures) right-aligned. */
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function heading(title: string, flags: string): void {
+  console.log(`\n== ${title}\n${flags}\n`);
+}
+
+const seconds = (s: number) => `${s.toFixed(1)} s`;
+const times = (x: number) => `${x.toFixed(2)}x`;
+
+// ---------------------------------------------------------------------------------------------
+// 1. Harness/loopback ratio
+
+/** One in-process standard run against `server`: the wall time of its requests, the requests as sent and their statuses. */
+async function harnessRun(server: ReferenceServer, inFlight: number): Promise<{ ms: number; sent: RecordedRequest[]; statuses: number[] }> {
+  const config = runConfig({
+    seed,
+    baseUrl: server.baseUrl,
+    auth: { kind: 'static', token: server.staticToken },
+    fiatAccountIds: server.fiatAccountIds,
+    concurrency: inFlight,
+  });
+  const run = await prepareRun(config);
+  try {
+    await run.connect(); // the reachability probe is not part of the run's pace
+    const sent: RecordedRequest[] = [];
+    const statuses: number[] = [];
+    const record = (exchange: Exchange) => {
+      sent.push(exchange.request);
+      statuses.push(exchange.response?.status ?? 0);
+    };
+    const started = performance.now();
+    await run.execute([(event) => void (event.type === 'exchange' && record(event.exchange))]);
+    return { ms: performance.now() - started, sent, statuses };
+  } finally {
+    await run.close();
+  }
+}
+
+/**
+ * The requests a harness run sent, ready to send again: the real token for the redacted one, and
+ * a fresh run tag in the ref_ids (a ref_id the server saw would get a cheaper 409 instead of the
+ * create). The tag keeps its length, so every body stays as valid or invalid as it was.
+ */
+function replayable(sent: RecordedRequest[], token: string, round: number): { url: string; method: string; headers: Record<string, string>; body?: string }[] {
+  const refId = sent.map((r) => (r.body as { ref_id?: unknown } | undefined)?.ref_id).find((id): id is string => typeof id === 'string' && id.startsWith('conformance-'));
+  const tag = refId?.replace(/-\d+$/, '');
+  const fresh = tag ? tag.slice(0, -4) + round.toString(16).padStart(4, '0') : '';
+  return sent.map((r) => {
+    const { host: _host, 'content-length': _length, connection: _connection, ...headers } = r.headers;
+    if (headers.authorization === REDACTED_BEARER) headers.authorization = `Bearer ${token}`;
+    const body = bodyText(r);
+    return { url: r.url, method: r.method, headers, ...(body !== undefined ? { body: tag ? body.replaceAll(tag, fresh) : body } : {}) };
+  });
+}
+
+/** Sends `requests` with `inFlight` keep-alive sockets, each taking the next request when its answer is in. */
+async function bareClient(requests: ReturnType<typeof replayable>, inFlight: number): Promise<{ ms: number; statuses: number[] }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: inFlight });
+  const statuses: number[] = [];
+  const send = (r: (typeof requests)[number], i: number) =>
     new Promise<void>((resolve, reject) => {
-      const req = http.request(url, { method: 'PUT', agent, headers: { authorization: `Bearer ${server.staticToken}`, 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`baseline got ${res.statusCode}`))));
+      const req = http.request(r.url, { method: r.method, headers: r.headers, agent }, (res) => {
+        statuses[i] = res.statusCode ?? 0;
+        res.resume().on('end', resolve);
       });
       req.on('error', reject);
-      req.end(body);
+      req.end(r.body);
     });
+  let next = 0;
+  const lane = async () => {
+    while (next < requests.length) {
+      const i = next++;
+      await send(requests[i]!, i);
+    }
+  };
   try {
-    for (let i = 0; i < 50; i++) await send(); // warm-up
     const started = performance.now();
-    for (let i = 0; i < baselineRequests; i++) await send();
-    return { ms: performance.now() - started, requests: baselineRequests };
+    await Promise.all(Array.from({ length: inFlight }, lane));
+    return { ms: performance.now() - started, statuses };
   } finally {
     agent.destroy();
+  }
+}
+
+async function ratioSection(): Promise<void> {
+  heading(
+    'harness vs bare node:http client, same requests, same embedded server (requests/s)',
+    `bench flags: --seed ${seed} --rounds ${rounds}; harness: in-process standard run (runs=${PROFILES.standard}); one warm-up round of each, then the median of ${rounds}`,
+  );
+  const server = await createReferenceServer();
+  const rows: string[][] = [];
+  let replays = 0;
+  try {
+    for (const inFlight of [1, 10]) {
+      const harness: number[] = [];
+      const bare: number[] = [];
+      let requests = 0;
+      let sameStatus = 0;
+      for (let round = 0; round <= rounds; round++) {
+        const run = await harnessRun(server, inFlight);
+        const replay = await bareClient(replayable(run.sent, server.staticToken, ++replays), inFlight);
+        if (round === 0) continue; // warm-up: JIT, sockets, the server's stores
+        requests = run.sent.length;
+        // The replay must ask the server for the same work: its answers' statuses say whether it did.
+        sameStatus = run.statuses.filter((status, i) => replay.statuses[i] === status).length;
+        harness.push(requests / (run.ms / 1000));
+        bare.push(requests / (replay.ms / 1000));
+      }
+      const [h, b] = [median(harness), median(bare)];
+      rows.push([`concurrency ${inFlight}`, String(requests), `${sameStatus}/${requests}`, h.toFixed(0), b.toFixed(0), times(h / b)]);
+    }
+  } finally {
     await server.close();
   }
+  console.log(table(['', 'requests', 'same status', 'harness req/s', 'bare req/s', 'harness/bare'], rows));
 }
 
-/** Requests of one run per profile against the faithful embedded server: the request budget. */
-async function requestsPerProfile() {
-  const rows = [];
-  for (const [profile, profileRuns] of Object.entries(PROFILES)) {
-    const started = performance.now();
-    const { report } = await runEmbedded({ runs: profileRuns, seed });
-    rows.push({ profile, runs: profileRuns, requests: report.summary.requests, verdict: report.summary.verdict, seconds: (performance.now() - started) / 1000 });
+// ---------------------------------------------------------------------------------------------
+// 2. Profiles and concurrency through the latency proxy (the real CLI, a child process)
+
+interface CliRun {
+  seconds: number;
+  exitCode: number | null;
+  peakMb: number;
+  report: ConformanceReport;
+}
+
+/** `conformance run` with `flags`; `throughProxy`: against a fresh embedded server behind the latency proxy, else the CLI's own embedded server. */
+async function cliRun(flags: string[], throughProxy: boolean): Promise<CliRun> {
+  const reportDir = await mkdtemp(path.join(tmpdir(), 'conformance-bench-'));
+  const server = throughProxy ? await createReferenceServer() : undefined;
+  const proxy = server ? await startLatencyProxy(server.baseUrl, latencyMs) : undefined;
+  try {
+    const target = server && proxy ? ['--base-url', proxy.url, '--token', server.staticToken, ...server.fiatAccountIds.flatMap((id) => ['--fiat-account-id', id])] : [];
+    const outcome = await measure([...target, ...flags, '--seed', String(seed), '--report-dir', reportDir]);
+    return { ...outcome, report: await readReport(path.join(reportDir, 'conformance.json')) };
+  } finally {
+    await proxy?.close();
+    await server?.close();
+    await rm(reportDir, { recursive: true, force: true });
   }
-  return rows;
 }
 
-const run = await defaultRun();
-const base = await baseline();
-const harnessRps = run.requests / (run.ms / 1000);
-const baseRps = base.requests / (base.ms / 1000);
-console.log(`default run (runs=${runs}, seed=${seed}): ${(run.ms / 1000).toFixed(2)} s, ${run.requests} requests, verdict ${run.verdict}`);
-console.log(`harness: ${harnessRps.toFixed(0)} requests/s; bare loopback baseline: ${baseRps.toFixed(0)} requests/s (${base.requests} PUTs)`);
-console.log(`ratio harness/baseline: ${(harnessRps / baseRps).toFixed(3)}`);
-console.log('requests per run, faithful embedded server:');
-for (const r of await requestsPerProfile()) console.log(`  ${r.profile.padEnd(8)} runs=${String(r.runs).padEnd(4)} ${String(r.requests).padStart(6)} requests  ${r.seconds.toFixed(1)} s  ${r.verdict}`);
+const TARGET_FLAGS = '--base-url <proxy> --token <token> --fiat-account-id <id>...';
 
-console.log(`each fault (runs=${faultRuns}): requests until its rule first saw a problem, of the run's total`);
-const outcomes = [];
-for (const fault of FAULTS) outcomes.push(await runFault(fault, faultRuns, seed));
-const width = Math.max(...outcomes.map((o) => o.fault.name.length));
-for (const o of outcomes) {
-  const at = o.firstDetectionAt ?? (o.detected ? `(${o.fault.expect})` : 'never');
-  console.log(`  ${o.fault.name.padEnd(width)}  ${String(at).padStart(14)} of ${String(o.requests).padStart(5)}  ${o.fault.ruleId} ${o.status ?? ''}${o.blocks ? '' : '  NOT BLOCKING'}`);
+async function profilesSection(): Promise<void> {
+  heading(
+    `wall time per profile at --rate-limit ${rateLimit}, every answer ${latencyMs} ms late`,
+    `bench flags: --profiles ${profiles.join(',')} --latency-ms ${latencyMs} --rate-limit ${rateLimit} --concurrency ${concurrency} --seed ${seed}\n` +
+      `each: node bin/conformance.js run ${TARGET_FLAGS} --rate-limit ${rateLimit} --concurrency ${concurrency} --profile P --seed ${seed} --report-dir <tmp>`,
+  );
+  const rows: string[][] = [];
+  for (const profile of profiles) {
+    const run = await cliRun(['--rate-limit', String(rateLimit), '--concurrency', String(concurrency), '--profile', profile], true);
+    const requests = run.report.summary.requests;
+    const ideal = requests / rateLimit;
+    rows.push([profile, String(requests), seconds(run.seconds), seconds(ideal), times(run.seconds / ideal), `${run.report.summary.verdict} (exit ${run.exitCode})`]);
+  }
+  console.log(table(['profile', 'requests', 'wall', `requests/${rateLimit}`, 'wall/ideal', 'verdict'], rows));
 }
-const firsts = outcomes.map((o) => o.firstDetectionAt).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
-const caught = outcomes.filter((o) => o.blocks).length;
-console.log(`caught ${caught}/${outcomes.length}; first detection: median ${firsts[Math.floor(firsts.length / 2)] ?? '-'} requests, max ${firsts.at(-1) ?? '-'}`);
+
+/** Rule ids whose status differs between two reports (a rule missing from one counts). */
+function statusDifferences(a: ConformanceReport, b: ConformanceReport): string[] {
+  const statusOf = (report: ConformanceReport) => new Map(report.rules.map((r) => [r.id, r.status]));
+  const [sa, sb] = [statusOf(a), statusOf(b)];
+  const ids = new Set([...sa.keys(), ...sb.keys()]);
+  return [...ids].filter((id) => sa.get(id) !== sb.get(id)).map((id) => `${id}: ${sa.get(id) ?? 'absent'} vs ${sb.get(id) ?? 'absent'}`);
+}
+
+async function concurrencySection(): Promise<void> {
+  heading(
+    `standard, no rate limit, every answer ${latencyMs} ms late: --concurrency ${COMPARED.join(' vs ')}`,
+    `bench flags: --latency-ms ${latencyMs} --seed ${seed}\n` +
+      `each: node bin/conformance.js run ${TARGET_FLAGS} --rate-limit 0 --concurrency C --profile standard --seed ${seed} --report-dir <tmp>`,
+  );
+  const runs: CliRun[] = [];
+  for (const c of COMPARED) runs.push(await cliRun(['--rate-limit', '0', '--concurrency', String(c), '--profile', 'standard'], true));
+  const [one, many] = runs as [CliRun, CliRun];
+  const rows = runs.map((run, i) => [`--concurrency ${COMPARED[i]}`, String(run.report.summary.requests), seconds(run.seconds), `${run.report.summary.verdict} (exit ${run.exitCode})`]);
+  console.log(table(['', 'requests', 'wall', 'verdict'], rows));
+  const differences = statusDifferences(one.report, many.report);
+  console.log(`\nwall ${COMPARED[0]}/${COMPARED[1]}: ${times(one.seconds / many.seconds)}`);
+  console.log(`same verdict: ${one.report.summary.verdict === many.report.summary.verdict ? 'yes' : 'NO'}`);
+  console.log(`same status for every rule: ${differences.length ? `NO, ${differences.length} differ:\n  ${differences.join('\n  ')}` : `yes (${one.report.rules.length} rules)`}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Requests per detection, per fault (in process)
+
+async function faultsSection(): Promise<void> {
+  heading('requests until the fault\'s rule first saw a problem', `bench flags: --fault-runs ${faultRuns} --seed ${seed}; each fault: an in-process run of the embedded server with the fault (strict for convention rules)`);
+  const outcomes = [];
+  for (const fault of FAULTS) outcomes.push(await runFault(fault, faultRuns, seed));
+  const rows = outcomes.map((o) => [
+    o.fault.name,
+    o.fault.ruleId,
+    // Faults judged as a whole (inconclusive, unreachable) have no first failing request.
+    o.firstDetectionAt !== undefined ? String(o.firstDetectionAt) : o.detected ? `(${o.fault.expect})` : 'never',
+    String(o.requests),
+    `${o.status ?? '-'}${o.blocks ? '' : '  NOT BLOCKING'}`,
+  ]);
+  console.log(table(['fault', 'rule', 'first detection', 'of requests', 'rule status'], rows));
+  const firsts = outcomes.map((o) => o.firstDetectionAt).filter((n): n is number => n !== undefined);
+  console.log(`\ncaught ${outcomes.filter((o) => o.blocks).length}/${outcomes.length}; first detection (${firsts.length} faults with a first failing request): median ${firsts.length ? median(firsts) : '-'}, max ${firsts.length ? Math.max(...firsts) : '-'} requests`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Start-up, 5. peak memory
+
+function startupSection(): void {
+  heading('start-up wall time', `bench flags: --startup-runs ${startupRuns}; median of ${startupRuns} spawns each, interleaved, after one warm-up spawn`);
+  const timings = measureStartup(cliCommands(ROOT), { runs: startupRuns, cwd: ROOT });
+  console.log(table(['command', 'median', 'vs node -e 0'], timings.map((t) => [t.label, `${t.medianMs.toFixed(0)} ms`, times(t.ratio)])));
+}
+
+async function memorySection(): Promise<void> {
+  heading('peak memory of the CLI per profile, embedded server', `bench flags: --profiles ${profiles.join(',')} --seed ${seed}\neach: node bin/conformance.js run --profile P --seed ${seed} --report-dir <tmp>  (peak RSS: VmHWM of /proc/PID/status, polled)`);
+  const rows: string[][] = [];
+  for (const profile of profiles) {
+    const run = await cliRun(['--profile', profile], false);
+    rows.push([profile, String(run.report.summary.requests), seconds(run.seconds), `${run.peakMb.toFixed(0)} MB`, `${run.report.summary.verdict} (exit ${run.exitCode})`]);
+  }
+  console.log(table(['profile', 'requests', 'wall', 'peak RSS', 'verdict'], rows));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** The CLI runs dist/ when the package builds one: build it, so the figures are of the sources here. */
+async function build(): Promise<void> {
+  const { scripts } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  if (!scripts?.build) return;
+  const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) console.log(`warning: npm run build exited ${result.status}; the CLI sections measure dist/ as it stands`);
+}
+
+console.log(`npm run bench -- --only ${only.join(',')} --profiles ${profiles.join(',')}  (node ${process.version}, ${new Date().toISOString()})`);
+if (only.some((s) => s === 'profiles' || s === 'concurrency' || s === 'startup' || s === 'memory')) await build();
+const RUN: Record<Section, () => void | Promise<void>> = {
+  ratio: ratioSection,
+  profiles: profilesSection,
+  concurrency: concurrencySection,
+  faults: faultsSection,
+  startup: startupSection,
+  memory: memorySection,
+};
+for (const section of SECTIONS) if (only.includes(section)) await RUN[section]();
