@@ -66,19 +66,30 @@ if (values.help) {
 
 const only = list(values.only, SECTIONS, 'section') as Section[];
 const profiles = (values.profiles === 'all' ? Object.keys(PROFILES) : list(values.profiles, Object.keys(PROFILES), 'profile')) as Profile[];
-const latencyMs = Number(values['latency-ms']);
-const rateLimit = Number(values['rate-limit']);
-const concurrency = Number(values.concurrency);
-const seed = Number(values.seed);
-const rounds = Number(values.rounds);
-const faultRuns = Number(values['fault-runs']);
-const startupRuns = Number(values['startup-runs']);
+const latencyMs = whole('latency-ms', 0);
+const rateLimit = whole('rate-limit', 1);
+const concurrency = whole('concurrency', 1);
+const seed = whole('seed', 0);
+const rounds = whole('rounds', 1);
+const faultRuns = whole('fault-runs', 1);
+const startupRuns = whole('startup-runs', 1);
+
+function usageError(message: string): never {
+  console.error(`bench: ${message} (npm run bench -- --help)`);
+  process.exit(2);
+}
 
 function list(raw: string, allowed: readonly string[], what: string): string[] {
   const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = names.filter((n) => !allowed.includes(n));
-  if (unknown.length) throw new Error(`unknown ${what} ${unknown.join(', ')}; one of ${allowed.join(', ')}`);
+  if (unknown.length) usageError(`unknown ${what} ${unknown.join(', ')}; one of ${allowed.join(', ')}`);
   return names;
+}
+
+function whole(name: keyof typeof FLAGS, min: number): number {
+  const n = Number(values[name]);
+  if (!Number.isInteger(n) || n < min) usageError(`--${name} takes a whole number from ${min}, got "${values[name]}"`);
+  return n;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -320,8 +331,9 @@ async function memorySection(): Promise<void> {
 async function build(): Promise<void> {
   const { scripts } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   if (!scripts?.build) return;
-  const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (result.status !== 0) console.log(`warning: npm run build exited ${result.status}; the CLI sections measure dist/ as it stands`);
+  // Its output only matters when it fails (tsc prints its errors on stdout).
+  const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
+  if (result.status !== 0) console.log(`${result.stdout}${result.stderr}warning: npm run build exited ${result.status}; the CLI sections measure dist/ as it stands`);
 }
 
 console.log(`npm run bench -- --only ${only.join(',')} --profiles ${profiles.join(',')}  (node ${process.version}, ${new Date().toISOString()})`);
