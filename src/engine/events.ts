@@ -8,6 +8,7 @@ import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
 import type { UndocumentedField } from '../rules/undocumented-fields.ts';
 import type { AnswerCounts } from './answer-tally.ts';
+import type { ShrinkSummary } from './shrink-budget.ts';
 
 /** One problem found, with the exchange that shows it and, for a shrunk property, fast-check's replay path. */
 export interface Finding {
@@ -32,17 +33,17 @@ export interface Coverage {
 
 /**
  * Why a run stopped before its end: the target stopped answering (`unreachable`), the token
- * endpoint stopped issuing tokens (`token-endpoint`), or the user interrupted it (`interrupted`,
- * with the signal).
+ * endpoint stopped issuing tokens (`token-endpoint`), the user interrupted it (`interrupted`,
+ * with the signal), or --fail-fast saw its first failure (`fail-fast`, with the rule).
  */
 export interface Stop {
-  kind: 'unreachable' | 'token-endpoint' | 'interrupted';
+  kind: 'unreachable' | 'token-endpoint' | 'interrupted' | 'fail-fast';
   message: string;
   /** The signal that interrupted the run (SIGINT, SIGTERM, SIGHUP). */
   signal?: string;
   /** Requests sent when the run stopped. */
   requests: number;
-  /** The rule being judged when it stopped. */
+  /** The rule being judged when it stopped (fail-fast: the rule that failed). */
   rule?: string;
 }
 
@@ -74,6 +75,8 @@ export type RunEvent =
       undocumentedFields: UndocumentedField[];
       /** Exchanges judged, and those that got no usable HTTP answer (timeout, connection, broken framing). */
       transport?: AnswerCounts;
+      /** The shrink budgets, what shrinking spent and which rules' shrinks were cut short. */
+      shrinking?: ShrinkSummary;
       /** Set when the run ended early; the outcomes then cover what was judged until then. */
       stopped?: Stop;
     };

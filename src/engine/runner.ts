@@ -1,14 +1,17 @@
 /**
- * The runner: sends every family of cases through the transport, judges each exchange with all
- * checks, shrinks failures with fast-check against the live target, runs the stateful scenarios
- * and gathers an outcome per rule. It emits events; src/report folds them into the verdict and the reports.
+ * The runner: reads the target's state, then sends the fixed cases of every family, the stateful
+ * scenarios and the random cases, many at once (pipeline.ts) but judged in a fixed order, so a
+ * seed gives the same cases and the same verdict at any concurrency. Each exchange is judged with
+ * all checks; a failure found by a random case is then shrunk with fast-check against the live
+ * target, within a request budget (shrink-budget.ts). It emits events; src/report folds them into
+ * the verdict and the reports.
  */
 import fc from 'fast-check';
-import { RULES, getRule, type Operation, type RuleDefinition, type RuleId } from '../core/catalogue.ts';
+import { getRule, type RuleDefinition, type RuleId } from '../core/catalogue.ts';
 import type { CheckContext, Problem } from '../rules/check.ts';
 import { caseFamilies, type CaseFamily } from './generators/families.ts';
 import type { TestCase } from '../core/case.ts';
-import { OPERATIONS, usesFiatAccount } from '../core/operations.ts';
+import { usesFiatAccount } from '../core/operations.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Finding, RuleOutcome, RunEvent, RunListener, Stop } from './events.ts';
 import type { Transport } from './transport/transport.ts';
@@ -17,7 +20,8 @@ import { notifyAll } from '../core/notify.ts';
 import { judge } from '../rules/judge.ts';
 import { MetadataState } from './metadata-state.ts';
 import { RefIds } from './ref-ids.ts';
-import { SCENARIOS, type ScenarioContext } from './scenarios.ts';
+import type { ScenarioContext } from './scenarios.ts';
+import { judgedOnEveryExchange, plannedFamilies, plannedScenarios, selectRules } from './plan.ts';
 import { UndocumentedFields } from '../rules/undocumented-fields.ts';
 import { registry } from '../schema/registry.ts';
 import { CreatedIdentities } from '../rules/created-identities.ts';
@@ -30,6 +34,10 @@ import { asEvidence, problemAsEvidence } from './evidence.ts';
 import { TargetWatch } from './target-watch.ts';
 import { AnswerTally } from './answer-tally.ts';
 import { RunInterrupted, RunStop } from './run-stop.ts';
+import { fromArray, inTurn, pipeline, type ItemSource } from './pipeline.ts';
+import { generatedCases, propertyParameters } from './generated-cases.ts';
+import { ShrinkBudget, SHRINK_REQUESTS } from './shrink-budget.ts';
+import { TwinRequests } from './twin-requests.ts';
 
 /** What the engine needs to know; how the run is reported is src/report's business. */
 export interface RunSettings {
@@ -40,6 +48,8 @@ export interface RunSettings {
   runs: number;
   /** How many identical creates the concurrent ref_id scenario sends at once. */
   concurrentDuplicates: number;
+  /** Cases sent ahead of the one being judged (--concurrency); 1 by default: one at a time. */
+  concurrency?: number;
   /** Only rules whose id starts with one of these prefixes (all when empty). */
   ruleFilter?: string[];
   /**
@@ -47,6 +57,10 @@ export interface RunSettings {
    * is sent, and the run ends with what was judged until then (`stopped.kind: 'interrupted'`).
    */
   signal?: AbortSignal;
+  /** --fail-fast: the first failure of a rule this accepts ends the run (`stopped.kind: 'fail-fast'`). */
+  failFast?: (rule: RuleDefinition) => boolean;
+  /** Requests shrinking may spend (SHRINK_REQUESTS by default). */
+  shrinkRequests?: { perFailure: number; perRun: number };
 }
 
 /** Everything a run found: the payload of its run-end event. */
@@ -54,13 +68,6 @@ export type RunResult = Omit<Extract<RunEvent, { type: 'run-end' }>, 'type'>;
 
 /** Evidence kept per rule: the first is the minimal one when a property shrank it. */
 const MAX_FAILURES_PER_RULE = 5;
-/** A safety net for shrinking against a slow target. */
-const SHRINK_TIME_LIMIT_MS = 30_000;
-/**
- * Requests a property may spend shrinking its first failure: long free text shrinks a character
- * at a time, and a sandbox counts every request. Past it, the smallest failure so far is the evidence.
- */
-const SHRINK_REQUEST_BUDGET = 100;
 
 type RuleRecord = Pick<RuleOutcome, 'cases' | 'findings' | 'crashed' | 'firstFailureAtRequest'>;
 
@@ -70,10 +77,22 @@ const REFLECTS_REQUEST: ReadonlySet<RuleId> = new Set<RuleId>(['id.dob.midnight-
 /** The rules judged from the body of a success: a 2xx that holds none of their fields leaves them silent. */
 const RESPONSE_RULES: ReadonlySet<RuleId> = new Set([...fiatAccountChecks, ...identityChecks].map((c) => c.rule));
 
+/** One case of a family's plan: an example (fixed) or a random case, with fast-check's replay path. */
+interface PlannedCase {
+  family: CaseFamily;
+  /** The case's index in its family's property: `String(index)` replays it. */
+  index: number;
+  fixed: boolean;
+  /** The case as generated, then with its ref_id and (when the pool is read in turn) its account. */
+  testCase: TestCase;
+  /** The pool account of the case, or of its twin (assigned in plan order; merge: when it starts). */
+  account?: string;
+}
+
 export async function runConformance(transport: Transport, settings: RunSettings, listeners: RunListener[] = []): Promise<RunResult> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
-  const selected = RULES.filter((r) => !settings.ruleFilter?.length || settings.ruleFilter.some((p) => r.id.startsWith(p)));
+  const selected = selectRules(settings.ruleFilter);
   const selectedIds = new Set<string>(selected.map((r) => r.id));
   const records = new Map<RuleId, RuleRecord>(selected.map((r) => [r.id, { cases: 0, findings: [], crashed: false }]));
   const tallies = new Map<RuleId, Tally>(selected.map((r) => [r.id, emptyTally()]));
@@ -83,6 +102,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const created = new CreatedIdentities();
   const refusals = new Refusals();
   const answers = new AnswerTally();
+  const shrinkBudget = new ShrinkBudget(settings.shrinkRequests?.perFailure ?? SHRINK_REQUESTS.perFailure, settings.shrinkRequests?.perRun ?? SHRINK_REQUESTS.perRun);
   /** Cases from examples and scenarios; the others are random. */
   const fixedCases = new WeakSet<TestCase>();
   /** Numbers for what cases sent: distinct inputs per rule, and twins already asked. */
@@ -94,14 +114,19 @@ export async function runConformance(transport: Transport, settings: RunSettings
     mergeMayExceedLimit: (e) => metadata.mergeMayExceedLimit(e),
   };
   const emit = (event: RunEvent) => notifyAll(listeners, event);
+  const pool = settings.fiatAccountIds;
   let accountCursor = 0;
   let currentRule: RuleDefinition | undefined;
+  /** Exchanges judged so far: where a rule first saw a problem, whatever was still in flight. */
+  let judgedRequests = 0;
+  /** The first failure that ends the run under --fail-fast. */
+  let failFastRule: RuleId | undefined;
 
   /** Updates go to the accounts of the pool in turn, unless the case names its own id. */
   const withAccount = (c: TestCase): TestCase => {
     if (!usesFiatAccount(c.operation) || c.fiatAccountId !== undefined) return c;
-    const inTurn = () => settings.fiatAccountIds[accountCursor++ % settings.fiatAccountIds.length];
-    return { ...c, fiatAccountId: metadata.accountFor(c.body, settings.fiatAccountIds, inTurn) };
+    const inTurnOfPool = () => pool[accountCursor++ % pool.length];
+    return { ...c, fiatAccountId: metadata.accountFor(c.body, pool, inTurnOfPool) };
   };
   /** Fills in what the generators leave to the runner (the account id, a fresh ref_id), and notes a fixed case. */
   const prepare = (c: TestCase, fixed: boolean): TestCase => {
@@ -110,10 +135,12 @@ export async function runConformance(transport: Transport, settings: RunSettings
     return prepared;
   };
 
-  /** When a rule first saw a problem (a property's failure counts before its shrink is recorded). */
+  /** When a rule first saw a problem; under --fail-fast, the first one that ends the run. */
   const noteFailure = (rule: RuleId) => {
     const entry = records.get(rule);
-    if (entry) entry.firstFailureAtRequest ??= transport.requestCount;
+    if (!entry) return;
+    entry.firstFailureAtRequest ??= judgedRequests;
+    if (failFastRule === undefined && settings.failFast?.(getRule(rule))) failFastRule = rule;
   };
 
   /** Counts a case that judged `rule`: nothing of its exchange is kept. */
@@ -126,9 +153,9 @@ export async function runConformance(transport: Transport, settings: RunSettings
     tally.inputs.add(inputIds.of(exchange.testCase));
   };
 
-  const record = (rule: RuleId, problems: Problem[], exchange: Exchange) => {
+  const record = (rule: RuleId, problems: Problem[], exchange: Exchange, path?: string) => {
     count(rule, exchange);
-    keepFindings(rule, problems, exchange);
+    keepFindings(rule, problems, exchange, path);
   };
 
   /** Keeps what an exchange showed as evidence of `rule`, at most MAX_FAILURES_PER_RULE findings. */
@@ -145,15 +172,28 @@ export async function runConformance(transport: Transport, settings: RunSettings
     if (entry.findings.length > MAX_FAILURES_PER_RULE) entry.findings.length = MAX_FAILURES_PER_RULE;
   };
 
-  /** Throws RunInterrupted once the user asked the run to stop: no case is sent after that. */
-  const checkInterrupted = () => {
+  /** Throws RunStop once the user asked the run to stop, or --fail-fast saw its failure: no case is sent after that. */
+  const checkGoOn = () => {
     if (settings.signal?.aborted) throw new RunInterrupted(String(settings.signal.reason ?? 'a signal'));
+    if (failFastRule !== undefined) throw new RunStop('fail-fast', `${failFastRule} failed, and --fail-fast ends the run at the first failure`);
   };
+
+  const send = (c: TestCase): Promise<Exchange> => transport.send(c, c.auth ? { auth: c.auth } : undefined);
 
   /** Sends a case and judges it; what it found for `focus` is returned, not recorded. */
   const exercise = async (c: TestCase, focus?: RuleId) => {
-    checkInterrupted();
-    return observe(await transport.send(c, c.auth ? { auth: c.auth } : undefined), focus);
+    checkGoOn();
+    return observe(await send(c), focus);
+  };
+
+  /** Valid twins: sent as soon as their case is refused, judged in the case's turn. */
+  const twins = new TwinRequests((c) => inputIds.of(c.control!), send);
+  /** The twin of a case, ready to send: on the case's pool account when it has one. */
+  const twinOf = (c: TestCase, account?: string): TestCase => prepare(account && c.control!.fiatAccountId === undefined ? { ...c.control!, fiatAccountId: account } : c.control!, fixedCases.has(c));
+  /** Whether a refused case needs its twin's verdict: a twin asked before is not asked again. */
+  const needsTwin = (c: TestCase, exchange: Exchange): boolean => {
+    const own = c.violates ?? c.exercises;
+    return c.control !== undefined && own !== undefined && selectedIds.has(own) && exchange.response !== undefined && !is2xx(exchange) && twinVerdicts.get(inputIds.of(c.control)) === undefined;
   };
 
   /**
@@ -161,25 +201,27 @@ export async function runConformance(transport: Transport, settings: RunSettings
    * otherwise the target refuses something else (a name, every request), and the twin's own
    * refusal is the finding, under the rule of valid requests.
    */
-  const twinAccepted = async (c: TestCase): Promise<boolean> => {
-    const twin = c.control!;
-    const key = inputIds.of(twin);
-    let accepted = twinVerdicts.get(key);
-    if (accepted === undefined) {
-      const { exchange } = await exercise(prepare(twin, fixedCases.has(c)));
-      // A target known to merge metadata may refuse the twin for the keys an account already
-      // holds: the case keeps the benefit of that doubt. Any other refusal leaves it unjudged.
-      accepted = is2xx(exchange) || (metadata.semantics === 'merge' && context.mergeMayExceedLimit(exchange));
-      // A twin that got no answer says nothing about the target: the next case that needs it asks again.
-      if (exchange.response) twinVerdicts.set(key, accepted);
-    }
+  const twinAccepted = async (c: TestCase, account?: string): Promise<boolean> => {
+    const key = inputIds.of(c.control!);
+    const known = twinVerdicts.get(key);
+    if (known !== undefined) return known;
+    const { exchange } = await observe(await twins.take(c, () => twinOf(c, account)));
+    // A target known to merge metadata may refuse the twin for the keys an account already
+    // holds: the case keeps the benefit of that doubt. Any other refusal leaves it unjudged.
+    const accepted = is2xx(exchange) || (metadata.semantics === 'merge' && context.mergeMayExceedLimit(exchange));
+    // A twin that got no answer says nothing about the target: the next case that needs it asks again.
+    if (exchange.response) twinVerdicts.set(key, accepted);
     return accepted;
   };
 
-  /** Judges an exchange for every rule, and says what it found for `focus`. */
-  const observe = async (exchange: Exchange, focus?: RuleId): Promise<{ exchange: Exchange; focusProblems: Problem[] | null }> => {
+  /**
+   * Judges an exchange for every rule, and says what it found for `focus` and which rules it
+   * failed. `path`: fast-check's replay path of the case, kept with its findings.
+   */
+  const observe = async (exchange: Exchange, focus?: RuleId, path?: string, account?: string): Promise<{ exchange: Exchange; focusProblems: Problem[] | null; failed: RuleId[] }> => {
     // An answer cut short by the interruption says nothing about the target: not judged.
-    checkInterrupted();
+    checkGoOn();
+    judgedRequests++;
     answers.observe(exchange);
     await emit({ type: 'exchange', exchange });
     const c = exchange.testCase;
@@ -190,7 +232,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
     if (distinct?.length) judgements.splice(0, judgements.length, ...judgements.filter((j) => !REFLECTS_REQUEST.has(j.rule)));
     const own = c.violates ?? c.exercises;
     const ownAt = judgements.findIndex((j) => j.rule === own);
-    if (ownAt >= 0 && c.control && exchange.response && !is2xx(exchange) && !(await twinAccepted(c))) {
+    if (ownAt >= 0 && selectedIds.has(own!) && c.control && exchange.response && !is2xx(exchange) && !(await twinAccepted(c, account))) {
       judgements.splice(ownAt, 1);
       const tally = tallies.get(own!);
       if (tally) tally.twinRefused += 1;
@@ -200,100 +242,140 @@ export async function runConformance(transport: Transport, settings: RunSettings
       for (const rule of selected) if (rule.operation === c.operation && RESPONSE_RULES.has(rule.id) && !judged.has(rule.id)) tallies.get(rule.id)!.silentSuccesses++;
     }
     let focusProblems: Problem[] | null = null;
+    const failed: RuleId[] = [];
     for (const j of judgements) {
       if (j.crashed) records.get(j.rule) && (records.get(j.rule)!.crashed = true);
+      if (j.problems.length) failed.push(j.rule);
       if (j.rule === focus) focusProblems = j.problems;
-      else record(j.rule, j.problems, exchange);
+      else record(j.rule, j.problems, exchange, path);
     }
     refusals.observe(exchange);
     metadata.observe(exchange);
     undocumented.observe(exchange);
     await watch.observe(exchange);
-    return { exchange, focusProblems };
+    return { exchange, focusProblems, failed };
   };
 
   /** A request that worked at the start (an empty update): asked when answers stop coming. */
-  const watch = new TargetWatch(() => transport.send({ operation: 'updateFiatAccount', mode: 'valid', label: 'probe: is the target still answering?', body: {}, fiatAccountId: settings.fiatAccountIds[0] }));
-
-  /**
-   * Runs a family as a fast-check property against the live target: examples first, then random
-   * cases; the first failure is shrunk, and the smallest failing exchange becomes the evidence.
-   */
-  const runProperty = async (family: CaseFamily, focus: RuleId, runs: number): Promise<void> => {
-    let lastFailure: { problems: Problem[]; exchange: Exchange } | undefined;
-    // Cases are counted as they are judged; only the first failing ones are kept (the evidence
-    // when the property does not shrink), never every exchange of a long property.
-    const failures: { problems: Problem[]; exchange: Exchange }[] = [];
-    const examples = new Set(family.examples);
-    let shrinkRequests = 0;
-    const predicate = async (raw: TestCase): Promise<boolean> => {
-      checkInterrupted();
-      // Past the budget a candidate is not sent: fast-check sees it pass and ends the shrink.
-      if (lastFailure && ++shrinkRequests > SHRINK_REQUEST_BUDGET) return true;
-      const { exchange, focusProblems } = await exercise(prepare(raw, examples.has(raw)), focus);
-      if (focusProblems === null) return true;
-      const outcome = { problems: focusProblems, exchange };
-      count(focus, exchange);
-      if (focusProblems.length) {
-        lastFailure = outcome;
-        if (failures.length < MAX_FAILURES_PER_RULE) failures.push(outcome);
-        noteFailure(focus);
-      }
-      return focusProblems.length === 0;
-    };
-    if (!family.arbitrary || runs === 0) {
-      for (const example of family.examples) await predicate(example);
-    } else {
-      const details = await fc.check(fc.asyncProperty(family.arbitrary, predicate), {
-        seed: settings.seed,
-        numRuns: family.examples.length + runs,
-        examples: family.examples.map((e) => [e] as [TestCase]),
-        interruptAfterTimeLimit: SHRINK_TIME_LIMIT_MS,
-      });
-      // A target that died mid-property, or an interruption: fast-check reports the throw as a
-      // failure; pass it on, with the failures seen until then as evidence.
-      if (details.errorInstance instanceof RunStop) {
-        for (const f of failures) keepFindings(focus, f.problems, f.exchange);
-        throw details.errorInstance;
-      }
-      if (details.failed && lastFailure) {
-        // The last failing run is fast-check's final, shrunk counterexample: it alone is the evidence.
-        keepFindings(focus, lastFailure.problems, lastFailure.exchange, details.counterexamplePath ?? undefined, true);
-        return;
-      }
-    }
-    for (const f of failures) keepFindings(focus, f.problems, f.exchange);
-  };
+  const watch = new TargetWatch(() => transport.send({ operation: 'updateFiatAccount', mode: 'valid', label: 'probe: is the target still answering?', body: {}, fiatAccountId: pool[0] }));
 
   const families = caseFamilies();
   const merging = () => metadata.semantics === 'merge';
   const familyRules = new Set<RuleId>(families.map((f) => f.rule));
-  const minimums = new Map(
-    selected.map((rule) => [rule.id, minimumFor(rule, settings.runs, families.find((f) => f.rule === rule.id))]),
-  );
+  const runsOf = (family: CaseFamily) => randomRuns(family, settings.runs);
+  const minimums = new Map(selected.map((rule) => [rule.id, minimumFor(rule, settings.runs, families.find((f) => f.rule === rule.id))]));
   const outcomeOf = (rule: RuleDefinition): RuleOutcome => ({
     rule,
     ...records.get(rule.id)!,
     coverage: coverageOf(rule, tallies.get(rule.id)!, minimumUnder(rule, minimums.get(rule.id)!, merging()), refusals),
   });
-  await emit({ type: 'run-start', rules: selected, fiatAccountIds: settings.fiatAccountIds });
+  await emit({ type: 'run-start', rules: selected, fiatAccountIds: pool });
 
+  const begun = new Set<RuleId>();
   const finished = new Set<RuleId>();
   const begin = async (rule: RuleDefinition) => {
     currentRule = rule;
+    if (begun.has(rule.id)) return;
+    begun.add(rule.id);
     await emit({ type: 'rule-start', rule });
   };
   const finish = async (rule: RuleDefinition) => {
+    if (finished.has(rule.id)) return;
+    await begin(rule);
     finished.add(rule.id);
     currentRule = undefined;
     await emit({ type: 'rule-end', outcome: outcomeOf(rule) });
+  };
+
+  const planned = plannedFamilies(selected, families);
+
+  /** Where each rule's first failure among random cases was: a shrink starts there. */
+  const shrinkFrom = new Map<RuleId, PlannedCase>();
+  /** Under merge (or while unknown) every update of the pool depends on what the accounts hold: one lane for all. */
+  let poolInTurn = false;
+  const usesPool = (c: TestCase) => (usesFiatAccount(c.operation) && c.fiatAccountId === undefined) || (c.control !== undefined && usesFiatAccount(c.control.operation) && c.control.fiatAccountId === undefined);
+
+  /** The cases of a source, stamped in plan order; under replace each pool case gets the next account. */
+  const stamped = (source: ItemSource<PlannedCase>): ItemSource<PlannedCase> => {
+    let turn = 0;
+    return {
+      async next() {
+        const item = await source.next();
+        if (!item) return undefined;
+        const account = poolInTurn && usesPool(item.testCase) ? pool[turn++ % pool.length] : undefined;
+        const own = account && usesFiatAccount(item.testCase.operation) && item.testCase.fiatAccountId === undefined ? { ...item.testCase, fiatAccountId: account } : item.testCase;
+        const testCase = refIds.stamp(own);
+        if (item.fixed) fixedCases.add(testCase);
+        return { ...item, testCase, ...(account ? { account } : {}) };
+      },
+    };
+  };
+
+  /** Sends the planned cases, `concurrency` at a time, and judges them in plan order. */
+  const runPlan = (source: ItemSource<PlannedCase>) =>
+    pipeline<PlannedCase, Exchange>(stamped(source), {
+      window: settings.concurrency ?? 1,
+      laneOf: (item) => (item.account ? `account ${item.account}` : usesPool(item.testCase) ? 'pool' : undefined),
+      start: async (item) => {
+        checkGoOn();
+        // Under merge the account is chosen now, from what the accounts hold after every earlier update.
+        if (!item.account && usesPool(item.testCase)) {
+          item.testCase = withAccount(item.testCase);
+          if (item.fixed) fixedCases.add(item.testCase);
+        }
+        const exchange = await send(item.testCase);
+        if (needsTwin(item.testCase, exchange)) twins.start(item.testCase, () => twinOf(item.testCase, item.account));
+        return exchange;
+      },
+      judge: async (item, exchange) => {
+        const rule = item.family.rule;
+        if (selectedIds.has(rule)) await begin(getRule(rule));
+        const path = item.family.arbitrary ? String(item.index) : undefined;
+        const { failed } = await observe(exchange, undefined, path, item.account);
+        // A twin sent for a case that then judged nothing of its rule is still an exchange: judged in its turn.
+        if (twins.startedBy(item.testCase)) await twinAccepted(item.testCase, item.account);
+        if (item.fixed) return;
+        for (const failedRule of failed) {
+          if (!selectedIds.has(failedRule) || shrinkFrom.has(failedRule)) continue;
+          // A rule with a family shrinks within it; a rule judged on every exchange, from any family.
+          if (familyRules.has(failedRule) ? failedRule === rule : judgedOnEveryExchange(getRule(failedRule))) shrinkFrom.set(failedRule, item);
+        }
+      },
+      done: () => failFastRule !== undefined,
+    });
+
+  /**
+   * Shrinks the failure of `focus` found by a random case: fast-check replays the case from its
+   * path (not sent again: it failed) and tries smaller ones against the live target, within the
+   * shrink budget. The smallest failing exchange goes in front of the rule's evidence.
+   */
+  const shrink = async (focus: RuleId, from: PlannedCase): Promise<void> => {
+    const { family } = from;
+    if (!family.arbitrary || !shrinkBudget.mayStart(focus)) return;
+    const allowance = shrinkBudget.forFailure(focus);
+    let replayed = false;
+    let smallest: { problems: Problem[]; exchange: Exchange } | undefined;
+    const predicate = async (raw: TestCase): Promise<boolean> => {
+      checkGoOn();
+      if (!replayed) return (replayed = true), false;
+      // Past the budget a candidate is not sent: fast-check sees it pass and ends the shrink.
+      if (!allowance.take()) return true;
+      const { exchange, focusProblems } = await exercise(prepare(raw, false), focus);
+      if (!focusProblems?.length) return true;
+      smallest = { problems: focusProblems, exchange };
+      return false;
+    };
+    const details = await fc.check(fc.asyncProperty(family.arbitrary, predicate), { ...propertyParameters(family, settings.seed, runsOf(family)), path: String(from.index) });
+    // A target that died mid-shrink, or an interruption: fast-check reports the throw as a failure.
+    if (details.errorInstance instanceof RunStop) throw details.errorInstance;
+    if (smallest) keepFindings(focus, smallest.problems, smallest.exchange, details.counterexamplePath ?? undefined, true);
   };
 
   let stopped: Stop | undefined;
   try {
     // Learn each account's current metadata first: an empty update is valid (all fields optional).
     const missing: Exchange[] = [];
-    for (const id of settings.fiatAccountIds) {
+    for (const id of pool) {
       const { exchange } = await exercise(prepare({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id }, true));
       if (exchange.response?.status === 404) missing.push(exchange);
       // The configured credentials refused: every rule would fail or skip for the settings' sake.
@@ -302,20 +384,17 @@ export async function runConformance(transport: Transport, settings: RunSettings
       }
     }
     // Every update to such an account would fail a rule for a mistake in the settings, not the target.
-    if (missing.length) await explainMissingAccounts(missing, settings.fiatAccountIds.length, transport);
+    if (missing.length) await explainMissingAccounts(missing, pool.length, transport);
     // Replace or merge (section 4.1 allows both)? Two one-pair updates of one account tell, before any
     // refusal has to be read: under merge a full account refuses fresh keys, and that is no fault.
     for (const [key, value] of [['k1', 'v1'], ['k2', 'v2']]) {
-      await exercise(prepare({ operation: 'updateFiatAccount', mode: 'valid', label: `one metadata pair (replace or merge?)`, body: { metadata: { [key]: value } }, fiatAccountId: settings.fiatAccountIds[0] }, true));
+      await exercise(prepare({ operation: 'updateFiatAccount', mode: 'valid', label: `one metadata pair (replace or merge?)`, body: { metadata: { [key]: value } }, fiatAccountId: pool[0] }, true));
     }
+    poolInTurn = metadata.semantics === 'replace';
 
-    for (const family of families) {
-      if (!selectedIds.has(family.rule)) continue;
-      const rule = getRule(family.rule);
-      await begin(rule);
-      await runProperty(family, family.rule, randomRuns(family, settings.runs));
-      await finish(rule);
-    }
+    // The cases most likely to find a defect first: every family's fixed boundary cases, then the
+    // scenarios, then the random cases, the families taken in turn.
+    await runPlan(inTurn(planned.map((family) => fromArray(family.examples.map((testCase, index): PlannedCase => ({ family, index, fixed: true, testCase }))))));
 
     const scenarioContext: ScenarioContext = {
       // Scenarios choose their ref_ids: no fresh one is stamped over them.
@@ -326,7 +405,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
       },
       sendTogether: async (cases) => {
         for (const c of cases) fixedCases.add(c);
-        checkInterrupted();
+        checkGoOn();
         const sent = await transport.sendTogether(cases);
         for (const exchange of sent) await observe(exchange);
         return sent;
@@ -334,12 +413,11 @@ export async function runConformance(transport: Transport, settings: RunSettings
       freshRefId: () => refIds.next(),
       stamp: (c, refId) => refIds.stamp(c, refId),
       concurrentDuplicates: settings.concurrentDuplicates,
-      fiatAccountIds: settings.fiatAccountIds,
+      fiatAccountIds: pool,
       created,
       pick: (items) => fc.sample(fc.constantFrom(...items), { seed: settings.seed, numRuns: 1 })[0],
     };
-    for (const scenario of SCENARIOS) {
-      if (!selectedIds.has(scenario.rule) && !scenario.feeds.some((r) => selectedIds.has(r))) continue;
+    for (const scenario of plannedScenarios(selected)) {
       const rule = getRule(scenario.rule);
       if (selectedIds.has(rule.id)) await begin(rule);
       const { outcomes, notJudged } = await scenario.run(scenarioContext);
@@ -349,22 +427,18 @@ export async function runConformance(transport: Transport, settings: RunSettings
       if (selectedIds.has(rule.id) && !familyRules.has(rule.id)) await finish(rule);
     }
 
-    // Rules judged on every exchange: when one failed, look for a minimal valid payload that shows it.
-    const validFamily = (op: Operation) => families.find((f) => f.rule === OPERATIONS[op].validAcceptedRule);
-    for (const rule of selected) {
-      if (finished.has(rule.id)) continue;
+    await runPlan(inTurn(planned.map((family) => casesOf(family, settings.seed, runsOf(family)))));
+    checkGoOn();
+
+    // Shrink what random cases found, documented rules first: the budget goes where it counts.
+    const order = [...selected].sort((a, b) => Number(b.basis === 'documented') - Number(a.basis === 'documented'));
+    for (const rule of order) {
+      const from = shrinkFrom.get(rule.id);
+      if (!from) continue;
       await begin(rule);
-      const entry = records.get(rule.id)!;
-      const family = validFamily(rule.operation);
-      // Under --rule no case of the operation may have been sent: send them all for this rule.
-      const own = families.filter((f) => getRule(f.rule).operation === rule.operation);
-      if (!own.some((f) => finished.has(f.rule))) {
-        for (const f of own) await runProperty({ ...f, rule: rule.id }, rule.id, settings.runs);
-      } else if (family && entry.findings.length && family.arbitrary && settings.runs > 0) {
-        await runProperty({ ...family, rule: rule.id, examples: [] }, rule.id, settings.runs);
-      }
-      await finish(rule);
+      await shrink(rule.id, from);
     }
+    for (const rule of selected) await finish(rule);
   } catch (error) {
     if (!(error instanceof RunStop)) throw error;
     // Where it stopped is in `requests` and `rule`; the message says why.
@@ -373,7 +447,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
       message: error.message,
       ...(error.signal ? { signal: error.signal } : {}),
       requests: transport.requestCount,
-      ...(currentRule ? { rule: currentRule.id } : {}),
+      ...(error.kind === 'fail-fast' && failFastRule ? { rule: failFastRule } : currentRule ? { rule: currentRule.id } : {}),
     };
     if (currentRule) await finish(currentRule);
   }
@@ -385,10 +459,22 @@ export async function runConformance(transport: Transport, settings: RunSettings
     requests: transport.requestCount,
     undocumentedFields: undocumented.list(),
     transport: answers.get(),
+    shrinking: shrinkBudget.summary(),
     ...(stopped ? { stopped } : {}),
   };
   await emit({ type: 'run-end', ...result });
   return result;
+}
+
+/** The random cases of a family as planned cases. */
+function casesOf(family: CaseFamily, seed: number, runs: number): ItemSource<PlannedCase> {
+  const stream = generatedCases(family, seed, runs);
+  return {
+    async next() {
+      const next = await stream.next();
+      return next && { family, index: next.index, fixed: false, testCase: next.testCase };
+    },
+  };
 }
 
 /**

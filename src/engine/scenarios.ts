@@ -41,6 +41,8 @@ export interface Scenario {
   feeds: RuleId[];
   /** Its outcomes judge its rule (the ref_id scenarios); otherwise the checks judge what it sends. */
   judgesItsRule: boolean;
+  /** The requests it sends, at most (the planned-request line of a run). */
+  requests(concurrentDuplicates: number): number;
   run(context: ScenarioContext): Promise<ScenarioResult>;
 }
 
@@ -75,6 +77,8 @@ const sequentialDuplicate: Scenario = {
   rule: 'id.ref-id.sequential-duplicate',
   feeds: ['id.distinct-identities', ...IDENTITY_BODY_RULES],
   judgesItsRule: true,
+  // The originals, then up to 5 repeats.
+  requests: () => SEQUENTIAL_ORIGINALS + 5,
   async run(context) {
     const own: CreatedIdentity[] = [];
     for (let i = 1; i <= SEQUENTIAL_ORIGINALS; i++) {
@@ -112,6 +116,8 @@ const concurrentDuplicate: Scenario = {
   rule: 'id.ref-id.concurrent-duplicate',
   feeds: [],
   judgesItsRule: true,
+  // Up to two creates of its own, then the rounds.
+  requests: (concurrentDuplicates) => 2 + CONCURRENT_ROUNDS * concurrentDuplicates,
   async run(context) {
     // Under --rule this may be the first create of the run: two of its own show distinct ids.
     for (let i = context.created.size; i < 2; i++) {
@@ -158,6 +164,7 @@ const authentication: Scenario = {
   rule: 'fa.auth-401',
   feeds: ['id.auth-401'],
   judgesItsRule: false,
+  requests: () => 2 * UNAUTHENTICATED_KINDS.length,
   async run(context) {
     const update: TestCase = { operation: 'updateFiatAccount', mode: 'valid', label: '', body: {} };
     for (const auth of UNAUTHENTICATED_KINDS) {

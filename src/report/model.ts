@@ -7,7 +7,7 @@ import type { Basis, Operation } from '../core/catalogue.ts';
 import type { RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.ts';
 import { EXIT, exitCodeOfSignal } from '../core/errors.ts';
 
-export const REPORT_VERSION = '1.4.0';
+export const REPORT_VERSION = '1.5.0';
 
 /**
  * `inconclusive` (since 1.3.0): judged by fewer cases than the profile's minimum, so neither
@@ -43,7 +43,8 @@ export interface ReportFailure {
 export function exitCodeOf(report: ConformanceReport): number {
   const stop = report.stopped;
   if (stop?.kind === 'interrupted') return exitCodeOfSignal(stop.signal);
-  if (stop) return EXIT.unreachable;
+  // --fail-fast judged what it judged: the verdict says the rest.
+  if (stop && stop.kind !== 'fail-fast') return EXIT.unreachable;
   switch (report.summary.verdict) {
     case 'conformant':
       return EXIT.conformant;
@@ -131,9 +132,16 @@ export interface ConformanceReport {
   /**
    * Set when the run ended early (since 1.3.0): the target stopped answering (`unreachable`); since
    * 1.4.0 also the token endpoint stopped issuing tokens (`token-endpoint`) or the user interrupted
-   * the run (`interrupted`, with the signal). The rules then show what was judged until then.
+   * the run (`interrupted`, with the signal); since 1.5.0 --fail-fast ended it at the first
+   * failure of `rule` (`fail-fast`: the verdict is the rules', non-conformant). The rules then show
+   * what was judged until then.
    */
-  stopped?: { kind: 'unreachable' | 'token-endpoint' | 'interrupted'; message: string; signal?: string; requests: number; rule?: string };
+  stopped?: { kind: 'unreachable' | 'token-endpoint' | 'interrupted' | 'fail-fast'; message: string; signal?: string; requests: number; rule?: string };
+  /**
+   * Shrinking's request budgets, per failure and per run, the requests it spent and the rules
+   * whose shrink a budget cut short: their evidence is the smallest failure found until then (since 1.5.0).
+   */
+  shrinking?: { perFailure: number; perRun: number; requests: number; cutShort: string[] };
   /** The requests judged and those without a usable answer, by kind (since 1.4.0). */
   transport?: ReportTransport;
   rules: ReportRule[];

@@ -13,6 +13,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
 import { REPORT_VERSION, type ConformanceReport, type ReportFailure, type ReportRule, type RuleStatus, type Verdict } from './model.ts';
 import type { ReportEvent, ReportListener } from './report-events.ts';
 import type { AnswerCounts } from '../engine/answer-tally.ts';
+import type { ShrinkSummary } from '../engine/shrink-budget.ts';
 import { UNANSWERED_LIMIT, unansweredReason } from './unanswered.ts';
 
 /** What the report says about the run beyond what the engine found. */
@@ -92,14 +93,16 @@ function verdictOf(rules: ReportRule[]): Verdict {
 export function buildReport(
   facts: RunFacts,
   rules: ReportRule[],
-  run: { startedAt: string; durationMs: number; requests: number; undocumentedFields: ConformanceReport['undocumentedFields']; stopped?: Stop; transport?: AnswerCounts },
+  run: { startedAt: string; durationMs: number; requests: number; undocumentedFields: ConformanceReport['undocumentedFields']; stopped?: Stop; transport?: AnswerCounts; shrinking?: ShrinkSummary },
 ): ConformanceReport {
   const count = (s: RuleStatus) => rules.filter((r) => r.status === s).length;
   // Too many requests without an answer: what was judged is no proof (unanswered.ts). A stop says more.
   const reason = run.transport && !run.stopped ? unansweredReason(run.transport) : undefined;
   const judged = verdictOf(rules);
-  // A run that stopped early judged only part of the document: it is never conformant.
-  const verdict = run.stopped ? (run.stopped.kind === 'interrupted' ? 'interrupted' : 'error') : judged === 'conformant' && reason ? 'inconclusive' : judged;
+  // A run that stopped early judged only part of the document: it is never conformant. --fail-fast
+  // stops at a failure: the rules' verdict (non-conformant) stands.
+  const stop = run.stopped?.kind === 'fail-fast' ? undefined : run.stopped;
+  const verdict = stop ? (stop.kind === 'interrupted' ? 'interrupted' : 'error') : judged === 'conformant' && reason ? 'inconclusive' : judged;
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
@@ -131,6 +134,7 @@ export function buildReport(
     },
     ...(run.stopped ? { stopped: run.stopped } : {}),
     ...(run.transport ? { transport: { ...run.transport, limit: UNANSWERED_LIMIT } } : {}),
+    ...(run.shrinking ? { shrinking: run.shrinking } : {}),
     rules,
     undocumentedFields: run.undocumentedFields,
   };

@@ -12,6 +12,7 @@ import type { ConformanceReport } from '../report/model.ts';
 import type { Stop } from '../engine/events.ts';
 import { startTarget, type Target } from './target.ts';
 import type { RunConfig } from './run-config.ts';
+import type { RuleDefinition } from '../core/catalogue.ts';
 
 export interface PreparedRun {
   readonly config: RunConfig;
@@ -62,7 +63,10 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     seed: config.seed,
     runs: config.runs,
     concurrentDuplicates: concurrentDuplicates(config.concurrency),
+    concurrency: config.concurrency,
     ruleFilter: config.ruleFilter,
+    // A failure that would make the run non-conformant: documented rules, every rule under --strict.
+    ...(config.failFast ? { failFast: (rule: RuleDefinition) => rule.basis === 'documented' || config.strict } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
   const facts: RunFacts = {

@@ -27,6 +27,8 @@ export interface RunConfig {
   runs: number;
   reportDir: string;
   strict: boolean;
+  /** End the run at the first failure that makes it non-conformant (the report is written). */
+  failFast: boolean;
   timeoutMs: number;
   rateLimitPerSecond: number | null;
   concurrency: number;
@@ -50,9 +52,10 @@ export function runConfig(overrides: Partial<RunConfig> & Pick<RunConfig, 'seed'
     runs: PROFILES.standard,
     reportDir: 'reports',
     strict: false,
+    failFast: false,
     timeoutMs: 10_000,
     rateLimitPerSecond: null,
-    concurrency: 10,
+    concurrency: 8,
     maxRetries: 3,
     ruleFilter: [],
     reading: {},
@@ -76,9 +79,10 @@ export const RUN_OPTIONS = {
   runs: { type: 'string', env: 'CONFORMANCE_RUNS', help: 'random cases per rule, overriding the profile' },
   'report-dir': { type: 'string', env: 'CONFORMANCE_REPORT_DIR', help: 'where the reports go (default: reports)' },
   strict: { type: 'boolean', env: 'CONFORMANCE_STRICT', help: 'a failed convention rule also fails the run' },
+  'fail-fast': { type: 'boolean', env: 'CONFORMANCE_FAIL_FAST', help: 'end the run at the first failure of a documented rule (any rule, with --strict); the reports are written, exit 1' },
   timeout: { type: 'string', env: 'CONFORMANCE_TIMEOUT_MS', help: 'per-request timeout in ms (default 10000)' },
   'rate-limit': { type: 'string', env: 'CONFORMANCE_RATE_LIMIT', help: `requests per second; 0 = unlimited (default: unlimited on loopback, ${REMOTE_RATE_LIMIT} for remote targets)` },
-  concurrency: { type: 'string', env: 'CONFORMANCE_CONCURRENCY', help: 'requests in flight at most (default 10)' },
+  concurrency: { type: 'string', env: 'CONFORMANCE_CONCURRENCY', help: 'requests in flight at most: cases are sent ahead and judged in order, the updates of one fiat account one at a time, so a seed gives the same verdict at any concurrency (default 8)' },
   'max-retries': { type: 'string', env: 'CONFORMANCE_MAX_RETRIES', help: 'retries of a 429 answer, honouring Retry-After (default 3)' },
   rule: { type: 'string', multiple: true, env: 'CONFORMANCE_RULES', help: 'only rules whose id starts with this (repeat, or comma-separated in the env), e.g. fa.metadata' },
   fault: { type: 'string', env: 'CONFORMANCE_FAULT', help: 'embedded server only: inject this fault (see `conformance serve --list-faults`)' },
@@ -175,6 +179,7 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
     runs: int('runs', PROFILES[profile]),
     reportDir: reportDir(pick('report-dir')),
     strict: values.strict === true || /^(1|true|yes)$/i.test(env.CONFORMANCE_STRICT ?? ''),
+    failFast: values['fail-fast'] === true || /^(1|true|yes)$/i.test(env.CONFORMANCE_FAIL_FAST ?? ''),
     timeoutMs: int('timeout', DEFAULTS.timeoutMs, 1, MAX_TIMER_MS),
     rateLimitPerSecond: rate === 0 ? null : rate,
     concurrency: int('concurrency', DEFAULTS.concurrency, 1),
