@@ -95,10 +95,11 @@ function whole(name: keyof typeof FLAGS, min: number): number {
 // ---------------------------------------------------------------------------------------------
 // Printing
 
-/** A table: the first column left-aligned, the others (figures) right-aligned. */
+/** A table: columns of figures (cells that start with a digit, or none and `(why)`) right-aligned, text left-aligned. */
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const figures = head.map((_, i) => rows.every((r) => /^(\d|\(|-$|never$)/.test(r[i]!)));
+  const line = (r: string[]) => r.map((cell, i) => (figures[i] ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
