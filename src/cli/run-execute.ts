@@ -8,6 +8,7 @@ import { EXIT, exitCodeOfError } from '../core/errors.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
 import type { RunConfig } from '../run/run-config.ts';
 import { prepareRun, type PreparedRun } from '../run/prepare-run.ts';
+import { plannedRunLine } from '../run/planned-run.ts';
 import { createConsoleReporter } from '../report/console.ts';
 import { REPORT_DIR_FILES, writeReports } from '../report/write-reports.ts';
 import { prepareReportDir } from '../report/report-dir.ts';
@@ -68,7 +69,9 @@ async function runPrepared(prepared: PreparedRun, io: CliIO, signal: AbortSignal
   io.out(`target ${target.baseUrl}${target.embedded ? ' (embedded reference server)' : ''}`);
   io.out(`seed ${config.seed} (repeat this run with --seed ${config.seed}), profile ${config.profile}, ${config.runs} random cases per rule`);
   try {
-    await untilInterrupted(prepared.connect(), signal);
+    const { roundTripMs } = await untilInterrupted(prepared.connect(), signal);
+    // A remote target counts requests and time: say what the run will cost before it starts.
+    if (!target.embedded) io.out(await plannedRunLine(config, target.fiatAccountIds, roundTripMs));
   } catch (error) {
     if (!(error instanceof RunInterrupted)) return abort(error);
     // Interrupted before the first case: a report that says so, every rule skipped.

@@ -1,3 +1,25 @@
-/** Random cases per rule of each profile, on top of the deterministic boundary cases that always run. */
+/**
+ * The profiles: random cases per rule, on top of the deterministic boundary cases that always
+ * run, and what each costs a target in requests.
+ */
 export const PROFILES = { quick: 10, standard: 50, deep: 400 } as const;
 export type Profile = keyof typeof PROFILES;
+
+/**
+ * Requests each profile plans against a faithful target with three fiat accounts (plan.ts; a
+ * test keeps these figures true). Stated here so that `run --help` needs no generator to say them.
+ */
+export const PLANNED_REQUESTS: Readonly<Record<Profile, number>> = { quick: 299, standard: 819, deep: 5369 };
+
+/**
+ * A remote run's default profile is the deepest whose requests stay within this budget: a
+ * sandbox at 10 requests a second answers it in under two minutes.
+ */
+export const REMOTE_REQUEST_BUDGET = 1000;
+
+/** The default profile: chosen by the request budget for a remote target; standard on loopback. */
+export function defaultProfile(remote: boolean): Profile {
+  if (!remote) return 'standard';
+  const within = (Object.keys(PROFILES) as Profile[]).filter((p) => PLANNED_REQUESTS[p] <= REMOTE_REQUEST_BUDGET);
+  return within.reduce((deepest, p) => (PROFILES[p] > PROFILES[deepest] ? p : deepest), 'quick');
+}

@@ -24,8 +24,11 @@ export interface PreparedRun {
   readonly facts: RunFacts;
   /** Every credential of the run so far (configured ones and issued tokens), for redaction. */
   secrets(): string[];
-  /** Proves the target answers and the credentials work: throws UnreachableError / AuthenticationError. */
-  connect(): Promise<void>;
+  /**
+   * Proves the target answers and the credentials work: throws UnreachableError / AuthenticationError.
+   * Says how long the target took to answer (the estimate of a remote run uses it).
+   */
+  connect(): Promise<{ roundTripMs: number }>;
   /**
    * Runs every selected rule; `listeners` get the report events (the exchanges too: none is kept
    * here, a listener that needs them collects them). Throws UnknownAccountsError / AuthenticationError.
@@ -88,8 +91,11 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     facts,
     secrets: () => [...target.secrets, ...transport.secrets()],
     async connect() {
+      const started = performance.now();
       await transport.checkReachable();
+      const roundTripMs = performance.now() - started;
       await transport.authenticate();
+      return { roundTripMs };
     },
     async execute(listeners = []) {
       const builder = createReportBuilder(facts, listeners);

@@ -10,7 +10,8 @@ import type { AuthConfig } from '../core/auth-config.ts';
 import { isLoopback } from '../core/url.ts';
 import { parseReading, type Reading } from '../server/reading.ts';
 
-import { PROFILES, type Profile } from '../engine/profiles.ts';
+import { PLANNED_REQUESTS, PROFILES, REMOTE_REQUEST_BUDGET, defaultProfile, type Profile } from '../engine/profiles.ts';
+import { formatDuration } from '../core/duration.ts';
 import { MAX_TIMER_MS, wholeNumberFlag } from './whole-number-flag.ts';
 
 /** Requests per second against a remote target unless told otherwise: gentle on shared sandboxes. */
@@ -65,6 +66,12 @@ export function runConfig(overrides: Partial<RunConfig> & Pick<RunConfig, 'seed'
 
 const DEFAULTS = runConfig({ seed: 0 });
 
+/** Each profile with its random cases and what it costs a sandbox at the remote rate limit. */
+function profileHelp(): string {
+  const each = (Object.keys(PROFILES) as Profile[]).map((p) => `${p} (${PROFILES[p]}: about ${PLANNED_REQUESTS[p]} requests, ${formatDuration((PLANNED_REQUESTS[p] / REMOTE_RATE_LIMIT) * 1000)} at ${REMOTE_RATE_LIMIT}/s)`);
+  return `random cases per rule: ${each.join(', ')}; default standard, for a remote target the deepest within ${REMOTE_REQUEST_BUDGET} requests (${defaultProfile(true)})`;
+}
+
 /** Every flag, its environment twin and its help line. */
 export const RUN_OPTIONS = {
   'base-url': { type: 'string', env: 'CONFORMANCE_BASE_URL', help: 'target base URL (default: start the embedded reference server)' },
@@ -75,7 +82,7 @@ export const RUN_OPTIONS = {
   scope: { type: 'string', env: 'CONFORMANCE_SCOPE', help: 'OAuth 2 scopes, space separated' },
   'fiat-account-id': { type: 'string', multiple: true, env: 'CONFORMANCE_FIAT_ACCOUNT_IDS', help: 'an existing fiat account id of the target (repeat, or comma-separated in the env)' },
   seed: { type: 'string', env: 'CONFORMANCE_SEED', help: 'seed of the run; the same seed regenerates the same cases (default: random, printed; an empty CONFORMANCE_SEED counts as unset, an empty --seed is an error)' },
-  profile: { type: 'string', env: 'CONFORMANCE_PROFILE', help: 'random cases per rule: quick (10), standard (50, default), deep (400)' },
+  profile: { type: 'string', env: 'CONFORMANCE_PROFILE', help: profileHelp() },
   runs: { type: 'string', env: 'CONFORMANCE_RUNS', help: 'random cases per rule, overriding the profile' },
   'report-dir': { type: 'string', env: 'CONFORMANCE_REPORT_DIR', help: 'where the reports go (default: reports)' },
   strict: { type: 'boolean', env: 'CONFORMANCE_STRICT', help: 'a failed convention rule also fails the run' },
@@ -157,11 +164,11 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
   }
 
   const reading = parseReading(readingPairs);
-  const profileName = pick('profile') ?? DEFAULTS.profile;
+  const loopback = baseUrl === undefined || isLoopback(baseUrl);
+  const profileName = pick('profile') ?? defaultProfile(!loopback);
   if (!(profileName in PROFILES)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(', ')}, got "${profileName}"`);
   const profile = profileName as Profile;
   const seed = wholeNumberFlag('--seed', pick('seed'), { min: -Number.MAX_SAFE_INTEGER }) ?? randomSeed();
-  const loopback = baseUrl === undefined || isLoopback(baseUrl);
   const rate = int('rate-limit', loopback ? 0 : REMOTE_RATE_LIMIT);
 
   const ruleFilter = list('rule');

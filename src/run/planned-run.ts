@@ -1,0 +1,34 @@
+/**
+ * The line a remote run prints before its first case: how many requests it plans and how long
+ * that takes at the run's rate limit and concurrency, with the round trip measured while
+ * connecting. A sandbox's quota and a CI job's time limit are then known up front.
+ */
+import { planRequests, type RequestPlan } from '../engine/plan.ts';
+import { formatDuration } from '../core/duration.ts';
+import type { RunConfig } from './run-config.ts';
+import { concurrentDuplicates } from './prepare-run.ts';
+
+export interface Pace {
+  rateLimitPerSecond: number | null;
+  concurrency: number;
+  /** Fiat accounts in the pool: the updates of one account go one at a time. */
+  accounts: number;
+  roundTripMs: number;
+}
+
+/** Seconds a plan takes: bound by the rate limit, or by round trips over what may be in flight. */
+export function estimateMs(plan: Pick<RequestPlan, 'total' | 'updates'>, pace: Pace): number {
+  const inFlight = Math.max(1, pace.concurrency);
+  const updatesInFlight = Math.max(1, Math.min(pace.accounts, inFlight));
+  const byRoundTrips = (plan.updates / updatesInFlight + (plan.total - plan.updates) / inFlight) * pace.roundTripMs;
+  const byRate = pace.rateLimitPerSecond ? (plan.total / pace.rateLimitPerSecond) * 1000 : 0;
+  return Math.max(byRoundTrips, byRate);
+}
+
+export async function plannedRunLine(config: RunConfig, accounts: readonly string[], roundTripMs: number): Promise<string> {
+  const plan = await planRequests({ runs: config.runs, accounts: accounts.length, seed: config.seed, concurrentDuplicates: concurrentDuplicates(config.concurrency), ruleFilter: config.ruleFilter });
+  const pace: Pace = { rateLimitPerSecond: config.rateLimitPerSecond, concurrency: config.concurrency, accounts: accounts.length, roundTripMs };
+  const parts = `${plan.fixed} fixed cases, ${plan.random} random, ${plan.twins} valid twins, ${plan.scenarios} in scenarios, ${plan.probes} to read the accounts`;
+  const rate = config.rateLimitPerSecond ? `at most ${config.rateLimitPerSecond} requests a second` : 'no rate limit';
+  return `planned: about ${plan.total} requests (${parts}; shrinking adds at most ${plan.shrinkAtMost} if something fails): about ${formatDuration(estimateMs(plan, pace))} with ${rate}, ${config.concurrency} in flight, ${Math.round(roundTripMs)} ms a round trip`;
+}
