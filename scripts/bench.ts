@@ -337,7 +337,9 @@ async function build(): Promise<void> {
   if (result.status !== 0) console.log(`${result.stdout}${result.stderr}warning: npm run build exited ${result.status}; the CLI sections measure dist/ as it stands`);
 }
 
-console.log(`npm run bench -- --only ${only.join(',')} --profiles ${profiles.join(',')}  (node ${process.version}, ${new Date().toISOString()})`);
+// Which sources the figures are of: others may be editing the working tree.
+const tree = spawnSync('git', ['describe', '--always', '--dirty'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() || 'not a git checkout';
+console.log(`npm run bench -- --only ${only.join(',')} --profiles ${profiles.join(',')}  (${tree}, node ${process.version}, ${new Date().toISOString()})`);
 if (only.some((s) => s === 'profiles' || s === 'concurrency' || s === 'startup' || s === 'memory')) await build();
 const RUN: Record<Section, () => void | Promise<void>> = {
   ratio: ratioSection,
