@@ -205,13 +205,18 @@ export async function runConformance(transport: Transport, settings: RunSettings
     const key = inputIds.of(c.control!);
     const known = twinVerdicts.get(key);
     if (known !== undefined) return known;
-    const { exchange } = await observe(await twins.take(c, () => twinOf(c, account)));
-    // A target known to merge metadata may refuse the twin for the keys an account already
-    // holds: the case keeps the benefit of that doubt. Any other refusal leaves it unjudged.
-    const accepted = is2xx(exchange) || (metadata.semantics === 'merge' && context.mergeMayExceedLimit(exchange));
-    // A twin that got no answer says nothing about the target: the next case that needs it asks again.
-    if (exchange.response) twinVerdicts.set(key, accepted);
-    return accepted;
+    try {
+      // A boundary twin has its own twin: on the same account, too.
+      const { exchange } = await observe(await twins.answer(c, () => twinOf(c, account)), undefined, undefined, account);
+      // A target known to merge metadata may refuse the twin for the keys an account already
+      // holds: the case keeps the benefit of that doubt. Any other refusal leaves it unjudged.
+      const accepted = is2xx(exchange) || (metadata.semantics === 'merge' && context.mergeMayExceedLimit(exchange));
+      // A twin that got no answer says nothing about the target: the next case that needs it asks again.
+      if (exchange.response) twinVerdicts.set(key, accepted);
+      return accepted;
+    } finally {
+      twins.settle(c);
+    }
   };
 
   /**
@@ -315,7 +320,12 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const runPlan = (source: ItemSource<PlannedCase>) =>
     pipeline<PlannedCase, Exchange>(stamped(source), {
       window: settings.concurrency ?? 1,
-      laneOf: (item) => (item.account ? `account ${item.account}` : usesPool(item.testCase) ? 'pool' : undefined),
+      laneOf: (item) => {
+        if (item.account) return `account ${item.account}`;
+        if (usesPool(item.testCase)) return 'pool';
+        // An update to an id of its own (unknown, malformed): fast-check repeats ids, one at a time too.
+        return usesFiatAccount(item.testCase.operation) ? `account ${item.testCase.fiatAccountId}` : undefined;
+      },
       start: async (item) => {
         checkGoOn();
         // Under merge the account is chosen now, from what the accounts hold after every earlier update.

@@ -25,12 +25,18 @@ export class TwinRequests {
     this.pending.set(key, { exchange, startedBy: c });
   }
 
-  /** The answer to `c`'s twin: the request under way, or a new one. Forgotten once taken. */
-  take(c: TestCase, twin: () => TestCase): Promise<Exchange> {
-    const key = this.keyOf(c);
-    const entry = this.pending.get(key);
-    this.pending.delete(key);
-    return entry?.exchange ?? this.send(twin());
+  /** The answer to `c`'s twin: the request under way, or a new one. */
+  answer(c: TestCase, twin: () => TestCase): Promise<Exchange> {
+    this.start(c, twin);
+    return this.pending.get(this.keyOf(c))!.exchange;
+  }
+
+  /**
+   * Forgets `c`'s twin once its verdict is known (or it got no answer, so the next case asks
+   * again). Until then a case that is refused meanwhile finds it under way and sends nothing.
+   */
+  settle(c: TestCase): void {
+    this.pending.delete(this.keyOf(c));
   }
 
   /** Whether `c` started a twin request that nobody has taken yet. */

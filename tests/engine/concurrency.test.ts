@@ -1,0 +1,76 @@
+/**
+ * --concurrency sends cases ahead but judges them in plan order: through a proxy that delays
+ * every answer by a random time (so answers come back out of order), runs at concurrency 1 and 8
+ * with one seed give the same verdict and the same rule results, on the faithful server and on
+ * faulty ones. Verdicts, not timings: the speed is the bench's (npm run bench).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
+import { startLatencyProxy, type LatencyProxy } from '../../scripts/latency-proxy.ts';
+import { runConfig } from '../../src/run/run-config.ts';
+import { runOnce } from '../../src/run/prepare-run.ts';
+import type { ConformanceReport } from '../../src/report/model.ts';
+import type { FaultName } from '../../src/server/faults.ts';
+import type { Reading } from '../../src/server/reading.ts';
+
+/** What must not depend on timing: the verdict, and per rule its status, cases, coverage and failures. */
+const results = (report: ConformanceReport) => ({
+  verdict: report.summary.verdict,
+  rules: report.rules.map((r) => ({ id: r.id, status: r.status, cases: r.cases, coverage: r.coverage, failures: r.failures.length, first: r.failures[0]?.case.label })),
+});
+
+interface Target {
+  server: ReferenceServer;
+  proxy: LatencyProxy;
+}
+
+async function jitteredTarget(fault?: FaultName, reading?: Partial<Reading>): Promise<Target> {
+  const server = await createReferenceServer({ ...(fault ? { fault } : {}), ...(reading ? { reading } : {}) });
+  // 0-12 ms per answer: enough to reorder answers that were sent together.
+  const proxy = await startLatencyProxy(server.baseUrl, () => Math.floor(Math.random() * 12));
+  return { server, proxy };
+}
+
+async function runThrough(target: Target, concurrency: number): Promise<ConformanceReport> {
+  const { report } = await runOnce(
+    runConfig({
+      seed: 11,
+      profile: 'custom',
+      runs: 10,
+      concurrency,
+      baseUrl: target.proxy.url,
+      auth: { kind: 'static', token: target.server.staticToken },
+      fiatAccountIds: target.server.fiatAccountIds,
+    }),
+  );
+  return report;
+}
+
+describe.each<[string, FaultName | undefined, Partial<Reading> | undefined]>([
+  ['the faithful server', undefined, undefined],
+  ['the faithful server, merging metadata', undefined, { metadataUpdate: 'merge' }],
+  ['a server that counts metadata bytes (shrinks)', 'metadata-counts-bytes', undefined],
+  ['a server that drops astral characters', 'fa-drops-astral', undefined],
+  ['a server that refuses most creates', 'id-refuses-most-creates', undefined],
+  ['a server that answers every create with one identity', 'id-same-identity', undefined],
+  ['a server with a ref_id race', 'id-ref-id-race', undefined],
+])('%s at concurrency 1 and 8', (_name, fault, reading) => {
+  let target: Target;
+  beforeAll(async () => {
+    target = await jitteredTarget(fault, reading);
+  });
+  afterAll(async () => {
+    await target.proxy.close();
+    await target.server.close();
+  });
+
+  it('gives the same verdict and rule results, with requests in flight together but never two updates of one account', async () => {
+    const one = await runThrough(target, 1);
+    const eight = await runThrough(target, 8);
+    expect(results(eight)).toEqual(results(one));
+    expect(eight.summary.requests).toBe(one.summary.requests);
+    const peak = target.proxy.peakInFlight();
+    expect(peak.total).toBeGreaterThan(4);
+    expect(peak.oneAccount).toBe(1);
+  });
+});
