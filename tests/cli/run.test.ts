@@ -18,6 +18,8 @@ describe('conformance run against the embedded server', () => {
     const { code, stdout } = await conformance(['run', '--profile', 'quick', '--seed', '3', '--report-dir', dir]);
     expect(code, stdout).toBe(0);
     expect(stdout).toMatch(/seed 3/);
+    // The embedded server costs nothing: no planned-request line.
+    expect(stdout).not.toMatch(/^planned:/m);
     const last = stdout.trim().split('\n').at(-1)!;
     expect(last).toMatch(/^\d+ passed, 0 failed(, \d+ skipped)?$/);
     const report = readReport(dir);
@@ -33,6 +35,17 @@ describe('conformance run against the embedded server', () => {
     const rule = readReport(dir).rules.find((r) => r.id === 'fa.metadata.max-length-accepted')!;
     expect(rule.status).toBe('failed');
     expect(rule.failures[0].curl).toMatch(/^curl /);
+  });
+
+  it('--fail-fast: exits 1 at the first documented failure, says where it stopped, and writes every report', async () => {
+    const dir = reportDir();
+    const { code, stdout } = await conformance(['run', '--profile', 'quick', '--seed', '3', '--report-dir', dir, '--fault', 'id-starts-approved', '--fail-fast']);
+    expect(code, stdout).toBe(1);
+    expect(stdout).toMatch(/stopped after \d+ requests while judging id\.initial-statuses: id\.initial-statuses failed, and --fail-fast ends the run/);
+    const report = readReport(dir);
+    expect(report.stopped?.kind).toBe('fail-fast');
+    expect(report.summary.verdict).toBe('non-conformant');
+    expect(readdirSync(dir).sort()).toEqual(['conformance.json', 'exchanges.har', 'junit.xml', 'report.html', 'summary.md']);
   });
 });
 
@@ -68,6 +81,8 @@ describe('conformance run against a foreign implementation', () => {
 
   it('finds no documented-rule failure in a faithful implementation with other readings', async () => {
     const { code, report, stdout } = await runAgainst('none');
+    // A remote target: what the run will cost is said before the first case.
+    expect(stdout).toMatch(/^planned: about \d+ requests \(\d+ fixed cases, \d+ random, .*\): about [\d.]+ (s|min) with no rate limit, 8 in flight, \d+ ms a round trip$/m);
     const failed = report.rules.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failures[0]?.message}`);
     expect(failed, stdout).toEqual([]);
     expect(code).toBe(0);

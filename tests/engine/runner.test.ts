@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { runEmbedded } from '../../src/run/embedded-run.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 import { collectExchanges } from './collect-exchanges.ts';
+import { runOnce } from '../../src/run/prepare-run.ts';
+import { runConfig } from '../../src/run/run-config.ts';
+import { getRule } from '../../src/core/catalogue.ts';
 
 /** A run of the embedded server, with every exchange it sent. */
 async function sentBy(options: Parameters<typeof runEmbedded>[0]): Promise<Exchange[]> {
@@ -52,5 +55,50 @@ describe('runner', () => {
     // Shrunk: one non-ASCII character left in a name is enough to show the fault.
     expect(names.length).toBeLessThan(120);
     expect(evidence.seed).toBe(4);
+  });
+
+  it('sends every fixed case and scenario before the first random case', async () => {
+    const exchanges = await sentBy({ runs: 5, seed: 2 });
+    const labels = exchanges.map((e) => e.testCase.label);
+    const firstRandom = labels.findIndex((l) => l.startsWith('random '));
+    expect(firstRandom).toBeGreaterThan(100);
+    // After it, only random cases, their twins and what shrinking sends.
+    expect(labels.slice(firstRandom).filter((l) => !l.startsWith('random '))).toEqual([]);
+  });
+
+  it('--fail-fast ends the run at the first documented failure: non-conformant, fewer requests, the rest not passed', async () => {
+    const config = { seed: 3, profile: 'custom' as const, runs: 10, fault: 'id-starts-approved' };
+    const [full, fast] = await Promise.all([runOnce(runConfig(config)), runOnce(runConfig({ ...config, failFast: true }))]);
+    expect(full.report.summary.verdict).toBe('non-conformant');
+    const { report } = fast;
+    expect(report.summary.verdict).toBe('non-conformant');
+    expect(report.stopped).toMatchObject({ kind: 'fail-fast', rule: 'id.initial-statuses' });
+    expect(report.summary.requests).toBeLessThan(full.report.summary.requests / 2);
+    const failed = report.rules.filter((r) => r.status === 'failed');
+    expect(failed.map((r) => r.id)).toEqual(['id.initial-statuses']);
+    // No shrinking after the stop, and rules it never reached are not "passed".
+    expect(report.shrinking?.requests).toBe(0);
+    expect(report.rules.find((r) => r.id === 'id.ref-id.concurrent-duplicate')?.status).not.toBe('passed');
+  });
+
+  it('--fail-fast passes over convention failures unless --strict', async () => {
+    const config = { seed: 3, profile: 'custom' as const, runs: 5, fault: 'fa-unknown-id-400', failFast: true };
+    const [plain, strict] = await Promise.all([runOnce(runConfig(config)), runOnce(runConfig({ ...config, strict: true }))]);
+    expect(getRule('fa.unknown-id-404').basis).toBe('convention');
+    expect(plain.report.stopped).toBeUndefined();
+    expect(strict.report.stopped).toMatchObject({ kind: 'fail-fast', rule: 'fa.unknown-id-404' });
+  });
+
+  it('shrinks within its budgets, and the report states them, what was spent and which shrinks were cut short', async () => {
+    const { report } = await runEmbedded({ runs: 10, seed: 3, fault: 'metadata-counts-bytes' });
+    const shrinking = report.shrinking!;
+    expect(shrinking).toMatchObject({ perFailure: 50, perRun: 400 });
+    const failed = report.rules.filter((r) => r.status === 'failed').map((r) => r.id);
+    expect(shrinking.requests).toBeGreaterThan(0);
+    expect(shrinking.requests).toBeLessThanOrEqual(Math.min(shrinking.perRun, shrinking.perFailure * failed.length));
+    expect(shrinking.cutShort.length).toBeGreaterThan(0);
+    for (const rule of shrinking.cutShort) expect(failed).toContain(rule);
+    // The faithful server: nothing to shrink.
+    expect((await runEmbedded({ runs: 10, seed: 3 })).report.shrinking).toMatchObject({ requests: 0, cutShort: [] });
   });
 });

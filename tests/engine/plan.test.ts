@@ -1,0 +1,43 @@
+/** The planned requests of a run: what `run --help` and the start of a remote run say it costs. */
+import { describe, expect, it } from 'vitest';
+import { planRequests } from '../../src/engine/plan.ts';
+import { PLANNED_REQUESTS, PROFILES, REMOTE_REQUEST_BUDGET, defaultProfile, type Profile } from '../../src/engine/profiles.ts';
+import { runEmbedded } from '../../src/run/embedded-run.ts';
+import { estimateMs } from '../../src/run/planned-run.ts';
+
+const plan = (runs: number, seed = 1, ruleFilter: string[] = []) => planRequests({ runs, accounts: 3, seed, concurrentDuplicates: 10, ruleFilter });
+
+describe('the planned requests', () => {
+  it.each(Object.keys(PROFILES) as Profile[])('of %s are the figure its help states', async (profile) => {
+    expect((await plan(PROFILES[profile])).total).toBe(PLANNED_REQUESTS[profile]);
+  });
+
+  it('are what a run against the faithful server sends, within a few requests, at any seed and rule filter', async () => {
+    for (const [seed, ruleFilter] of [[1, []], [9, []], [4, ['fa.metadata']], [5, ['id.']]] as const) {
+      const planned = await plan(PROFILES.quick, seed, [...ruleFilter]);
+      const { report } = await runEmbedded({ runs: PROFILES.quick, seed, ruleFilter: [...ruleFilter] });
+      expect(Math.abs(report.summary.requests - planned.total), `seed ${seed} ${ruleFilter}`).toBeLessThanOrEqual(Math.ceil(planned.total * 0.02));
+    }
+  });
+
+  it('choose the default profile of a remote target: the deepest within the request budget', () => {
+    expect(defaultProfile(true)).toBe('standard');
+    expect(PLANNED_REQUESTS.standard).toBeLessThanOrEqual(REMOTE_REQUEST_BUDGET);
+    expect(PLANNED_REQUESTS.deep).toBeGreaterThan(REMOTE_REQUEST_BUDGET);
+    expect(defaultProfile(false)).toBe('standard');
+  });
+});
+
+describe('the estimated time of a plan', () => {
+  const plan = { total: 800, updates: 400 };
+  it('is requests / rate when the rate limit is the bound', () => {
+    expect(estimateMs(plan, { rateLimitPerSecond: 10, concurrency: 8, accounts: 8, roundTripMs: 150 })).toBe(80_000);
+  });
+
+  it('is round trips over what may be in flight otherwise, the updates one at a time per account', () => {
+    expect(estimateMs(plan, { rateLimitPerSecond: null, concurrency: 8, accounts: 8, roundTripMs: 100 })).toBe(10_000);
+    // One account: its 400 updates go one by one, the other 400 requests 8 at a time.
+    expect(estimateMs(plan, { rateLimitPerSecond: null, concurrency: 8, accounts: 1, roundTripMs: 100 })).toBe(45_000);
+    expect(estimateMs(plan, { rateLimitPerSecond: null, concurrency: 1, accounts: 3, roundTripMs: 100 })).toBe(80_000);
+  });
+});
