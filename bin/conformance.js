@@ -8,6 +8,13 @@ if (!existsSync(entry)) {
   console.error('conformance: dist/ is not built; run `npm run build` first.');
   process.exitCode = 2;
 } else {
+  // A reader that stops reading (`| head`) is no crash: the rest of the output goes nowhere, and a
+  // run still finishes and writes its reports.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
   const { main } = await import(entry.href);
   const code = await main(process.argv.slice(2));
   process.exitCode = code;
