@@ -116,10 +116,14 @@ export interface Tally {
 
 export const emptyTally = (): Tally => ({ fixed: 0, random: 0, inputs: new InputSet(), twinRefused: 0, silentSuccesses: 0 });
 
-/** The coverage of a rule at the end of the run, with the shortfall line when below its minimum. */
-export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum, refusals: Refusals): Coverage {
+/**
+ * The coverage of a rule at the end of the run, with the shortfall line when below its minimum.
+ * `stoppedEarly`: why the run ended before its end, which is then the cause of any shortfall.
+ */
+export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum, refusals: Refusals, stoppedEarly?: string): Coverage {
   const coverage: Coverage = { fixed: tally.fixed, random: tally.random, distinctInputs: tally.inputs.size, minimum };
   if (tally.fixed >= minimum.fixed && tally.random >= minimum.random) return coverage;
+  if (stoppedEarly) return { ...coverage, shortfall: `judged by ${tally.fixed} fixed and ${tally.random} random cases (minimum ${minimum.fixed} and ${minimum.random}): ${stoppedEarly}` };
   const causes = [
     tally.scenarioNote,
     refusals.describe(rule.operation),

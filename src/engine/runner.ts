@@ -36,7 +36,7 @@ import { AnswerTally } from './answer-tally.ts';
 import { RunInterrupted, RunStop } from './run-stop.ts';
 import { fromArray, inTurn, pipeline, type ItemSource } from './pipeline.ts';
 import { generatedCases, propertyParameters } from './generated-cases.ts';
-import { ShrinkBudget, SHRINK_REQUESTS } from './shrink-budget.ts';
+import { ShrinkBudget } from './shrink-budget.ts';
 import { TwinRequests } from './twin-requests.ts';
 
 /** What the engine needs to know; how the run is reported is src/report's business. */
@@ -59,8 +59,6 @@ export interface RunSettings {
   signal?: AbortSignal;
   /** --fail-fast: the first failure of a rule this accepts ends the run (`stopped.kind: 'fail-fast'`). */
   failFast?: (rule: RuleDefinition) => boolean;
-  /** Requests shrinking may spend (SHRINK_REQUESTS by default). */
-  shrinkRequests?: { perFailure: number; perRun: number };
 }
 
 /** Everything a run found: the payload of its run-end event. */
@@ -102,7 +100,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const created = new CreatedIdentities();
   const refusals = new Refusals();
   const answers = new AnswerTally();
-  const shrinkBudget = new ShrinkBudget(settings.shrinkRequests?.perFailure ?? SHRINK_REQUESTS.perFailure, settings.shrinkRequests?.perRun ?? SHRINK_REQUESTS.perRun);
+  const shrinkBudget = new ShrinkBudget();
   /** Cases from examples and scenarios; the others are random. */
   const fixedCases = new WeakSet<TestCase>();
   /** Numbers for what cases sent: distinct inputs per rule, and twins already asked. */
@@ -183,7 +181,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
   /** Sends a case and judges it; what it found for `focus` is returned, not recorded. */
   const exercise = async (c: TestCase, focus?: RuleId) => {
     checkGoOn();
-    return observe(await send(c), focus);
+    return observe(await send(c), { focus });
   };
 
   /** Valid twins: sent as soon as their case is refused, judged in the case's turn. */
@@ -207,7 +205,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
     if (known !== undefined) return known;
     try {
       // A boundary twin has its own twin: on the same account, too.
-      const { exchange } = await observe(await twins.answer(c, () => twinOf(c, account)), undefined, undefined, account);
+      const { exchange } = await observe(await twins.answer(c, () => twinOf(c, account)), { account });
       // A target known to merge metadata may refuse the twin for the keys an account already
       // holds: the case keeps the benefit of that doubt. Any other refusal leaves it unjudged.
       const accepted = is2xx(exchange) || (metadata.semantics === 'merge' && context.mergeMayExceedLimit(exchange));
@@ -220,10 +218,11 @@ export async function runConformance(transport: Transport, settings: RunSettings
   };
 
   /**
-   * Judges an exchange for every rule, and says what it found for `focus` and which rules it
-   * failed. `path`: fast-check's replay path of the case, kept with its findings.
+   * Judges an exchange for every rule, and says what it found for `focus` (not recorded) and
+   * which rules it failed. `path`: fast-check's replay path of the case, kept with its findings;
+   * `account`: the pool account of the case, where its twin goes.
    */
-  const observe = async (exchange: Exchange, focus?: RuleId, path?: string, account?: string): Promise<{ exchange: Exchange; focusProblems: Problem[] | null; failed: RuleId[] }> => {
+  const observe = async (exchange: Exchange, { focus, path, account }: { focus?: RuleId; path?: string; account?: string } = {}): Promise<{ exchange: Exchange; focusProblems: Problem[] | null; failed: RuleId[] }> => {
     // An answer cut short by the interruption says nothing about the target: not judged.
     checkGoOn();
     judgedRequests++;
@@ -269,10 +268,12 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const familyRules = new Set<RuleId>(families.map((f) => f.rule));
   const runsOf = (family: CaseFamily) => randomRuns(family, settings.runs);
   const minimums = new Map(selected.map((rule) => [rule.id, minimumFor(rule, settings.runs, families.find((f) => f.rule === rule.id))]));
+  /** Set when the run ends early: the cause of every shortfall then. */
+  let stoppedEarly: string | undefined;
   const outcomeOf = (rule: RuleDefinition): RuleOutcome => ({
     rule,
     ...records.get(rule.id)!,
-    coverage: coverageOf(rule, tallies.get(rule.id)!, minimumUnder(rule, minimums.get(rule.id)!, merging()), refusals),
+    coverage: coverageOf(rule, tallies.get(rule.id)!, minimumUnder(rule, minimums.get(rule.id)!, merging()), refusals, stoppedEarly),
   });
   await emit({ type: 'run-start', rules: selected, fiatAccountIds: pool });
 
@@ -341,7 +342,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
         const rule = item.family.rule;
         if (selectedIds.has(rule)) await begin(getRule(rule));
         const path = item.family.arbitrary ? String(item.index) : undefined;
-        const { failed } = await observe(exchange, undefined, path, item.account);
+        const { failed } = await observe(exchange, { path, account: item.account });
         // A twin sent for a case that then judged nothing of its rule is still an exchange: judged in its turn.
         if (twins.startedBy(item.testCase)) await twinAccepted(item.testCase, item.account);
         if (item.fixed) return;
@@ -459,6 +460,10 @@ export async function runConformance(transport: Transport, settings: RunSettings
       requests: transport.requestCount,
       ...(error.kind === 'fail-fast' && failFastRule ? { rule: failFastRule } : currentRule ? { rule: currentRule.id } : {}),
     };
+    stoppedEarly =
+      error.kind === 'fail-fast'
+        ? `--fail-fast ended the run at the first failure (${failFastRule}) before this rule was judged enough; run without it to judge every rule`
+        : `the run stopped before this rule was judged enough (${error.message})`;
     if (currentRule) await finish(currentRule);
   }
 
