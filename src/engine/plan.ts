@@ -20,8 +20,11 @@ export function selectRules(ruleFilter: readonly string[] = []): RuleDefinition[
 const FAMILY_RULES: ReadonlySet<string> = new Set(caseFamilies().map((f) => f.rule));
 const SCENARIO_RULES: ReadonlySet<string> = new Set(SCENARIOS.map((s) => s.rule));
 
+/** Whether a rule has a family of cases of its own. */
+export const hasFamily = (rule: string): boolean => FAMILY_RULES.has(rule);
+
 /** Rules with neither a family nor a scenario: every exchange of their operation judges them (schema, enums ...). */
-export const judgedOnEveryExchange = (rule: RuleDefinition): boolean => !FAMILY_RULES.has(rule.id) && !SCENARIO_RULES.has(rule.id);
+export const judgedOnEveryExchange = (rule: RuleDefinition): boolean => !hasFamily(rule.id) && !SCENARIO_RULES.has(rule.id);
 
 /** The families to send: those of the selected rules, and all of an operation when a selected rule is judged on its every exchange. */
 export function plannedFamilies(selected: readonly RuleDefinition[], families: readonly CaseFamily[]): CaseFamily[] {

@@ -21,7 +21,7 @@ import { judge } from '../rules/judge.ts';
 import { MetadataState } from './metadata-state.ts';
 import { RefIds } from './ref-ids.ts';
 import type { ScenarioContext } from './scenarios.ts';
-import { judgedOnEveryExchange, plannedFamilies, plannedScenarios, selectRules } from './plan.ts';
+import { hasFamily, judgedOnEveryExchange, plannedFamilies, plannedScenarios, selectRules } from './plan.ts';
 import { UndocumentedFields } from '../rules/undocumented-fields.ts';
 import { registry } from '../schema/registry.ts';
 import { CreatedIdentities } from '../rules/created-identities.ts';
@@ -188,11 +188,13 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const twins = new TwinRequests((c) => inputIds.of(c.control!), send);
   /** The twin of a case, ready to send: on the case's pool account when it has one. */
   const twinOf = (c: TestCase, account?: string): TestCase => prepare(account && c.control!.fiatAccountId === undefined ? { ...c.control!, fiatAccountId: account } : c.control!, fixedCases.has(c));
-  /** Whether a refused case needs its twin's verdict: a twin asked before is not asked again. */
-  const needsTwin = (c: TestCase, exchange: Exchange): boolean => {
+  /** A case of a selected rule that the target refused: its rule is judged only if its twin is accepted. */
+  const refusedWithTwin = (c: TestCase, exchange: Exchange): boolean => {
     const own = c.violates ?? c.exercises;
-    return c.control !== undefined && own !== undefined && selectedIds.has(own) && exchange.response !== undefined && !is2xx(exchange) && twinVerdicts.get(inputIds.of(c.control)) === undefined;
+    return c.control !== undefined && own !== undefined && selectedIds.has(own) && exchange.response !== undefined && !is2xx(exchange);
   };
+  /** Whether a refused case needs its twin asked: a twin asked before is not asked again. */
+  const needsTwin = (c: TestCase, exchange: Exchange): boolean => refusedWithTwin(c, exchange) && twinVerdicts.get(inputIds.of(c.control!)) === undefined;
 
   /**
    * A refused invalid or boundary case judges its rule only when its valid twin is accepted:
@@ -236,7 +238,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
     if (distinct?.length) judgements.splice(0, judgements.length, ...judgements.filter((j) => !REFLECTS_REQUEST.has(j.rule)));
     const own = c.violates ?? c.exercises;
     const ownAt = judgements.findIndex((j) => j.rule === own);
-    if (ownAt >= 0 && selectedIds.has(own!) && c.control && exchange.response && !is2xx(exchange) && !(await twinAccepted(c, account))) {
+    if (ownAt >= 0 && refusedWithTwin(c, exchange) && !(await twinAccepted(c, account))) {
       judgements.splice(ownAt, 1);
       const tally = tallies.get(own!);
       if (tally) tally.twinRefused += 1;
@@ -265,7 +267,6 @@ export async function runConformance(transport: Transport, settings: RunSettings
 
   const families = caseFamilies();
   const merging = () => metadata.semantics === 'merge';
-  const familyRules = new Set<RuleId>(families.map((f) => f.rule));
   const runsOf = (family: CaseFamily) => randomRuns(family, settings.runs);
   const minimums = new Map(selected.map((rule) => [rule.id, minimumFor(rule, settings.runs, families.find((f) => f.rule === rule.id))]));
   /** Set when the run ends early: the cause of every shortfall then. */
@@ -349,7 +350,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
         for (const failedRule of failed) {
           if (!selectedIds.has(failedRule) || shrinkFrom.has(failedRule)) continue;
           // A rule with a family shrinks within it; a rule judged on every exchange, from any family.
-          if (familyRules.has(failedRule) ? failedRule === rule : judgedOnEveryExchange(getRule(failedRule))) shrinkFrom.set(failedRule, item);
+          if (hasFamily(failedRule) ? failedRule === rule : judgedOnEveryExchange(getRule(failedRule))) shrinkFrom.set(failedRule, item);
         }
       },
       done: () => failFastRule !== undefined,
@@ -435,7 +436,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
       for (const outcome of outcomes) record(scenario.rule, outcome.problems, outcome.exchange);
       const tally = tallies.get(scenario.rule);
       if (tally && notJudged) tally.scenarioNote = notJudged;
-      if (selectedIds.has(rule.id) && !familyRules.has(rule.id)) await finish(rule);
+      if (selectedIds.has(rule.id) && !hasFamily(rule.id)) await finish(rule);
     }
 
     await runPlan(inTurn(planned.map((family) => casesOf(family, settings.seed, runsOf(family)))));
