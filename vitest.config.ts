@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -14,6 +15,13 @@ export default defineConfig({
         },
       },
       {
+        // The suites import the package by its name, as a user's tests do: here, its sources.
+        resolve: {
+          alias: {
+            'fiat-identity-conformance/vitest': fileURLToPath(new URL('./src/api/vitest.ts', import.meta.url)),
+            'fiat-identity-conformance': fileURLToPath(new URL('./src/api/index.ts', import.meta.url)),
+          },
+        },
         test: {
           name: 'conformance',
           include: ['suites/**/*.suite.ts'],

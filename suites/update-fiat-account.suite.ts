@@ -1,4 +1,4 @@
 /** Conformance of PUT /v2/transfer/fiat-accounts/{id}: one test per rule of the catalogue. */
-import { defineOperationSuite } from './support/conformance.ts';
+import { defineOperationSuite } from 'fiat-identity-conformance/vitest';
 
 defineOperationSuite('updateFiatAccount');

@@ -46,21 +46,26 @@ export interface PreparedRun {
  */
 export const concurrentDuplicates = (concurrency: number): number => Math.max(10, Math.min(concurrency, 20));
 
-/**
- * `signal`: aborted (with the signal's name as reason) when the user interrupts the run; the
- * transport stops sending and the engine ends with what it judged.
- */
-export async function prepareRun(config: RunConfig, options: { signal?: AbortSignal } = {}): Promise<PreparedRun> {
-  const target = await startTarget(config);
-  const transport = createTransport({
+/** The transport to a target with the config's limits; `signal` stops it when the user interrupts the run. */
+export function targetTransport(config: RunConfig, target: Target, signal?: AbortSignal): Transport {
+  return createTransport({
     baseUrl: target.baseUrl,
     auth: target.auth,
     timeoutMs: config.timeoutMs,
     rateLimitPerSecond: config.rateLimitPerSecond,
     concurrency: config.concurrency,
     maxRetries: config.maxRetries,
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...(signal ? { signal } : {}),
   });
+}
+
+/**
+ * `signal`: aborted (with the signal's name as reason) when the user interrupts the run; the
+ * transport stops sending and the engine ends with what it judged.
+ */
+export async function prepareRun(config: RunConfig, options: { signal?: AbortSignal } = {}): Promise<PreparedRun> {
+  const target = await startTarget(config);
+  const transport = targetTransport(config, target, options.signal);
   const settings: RunSettings = {
     fiatAccountIds: target.fiatAccountIds,
     seed: config.seed,

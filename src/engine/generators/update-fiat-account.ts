@@ -19,14 +19,14 @@ const update = caseBuilder('updateFiatAccount');
  * Metadata within the limits (at most 6 pairs, keys and values of at most 100 characters), with
  * keys and values of every length band up to the limit.
  */
-const validMetadata = metadataArbitrary(0, maxPairs, freeText(maxLength).filter((k) => k !== ''), freeText(maxLength));
+export const validUpdateMetadata = metadataArbitrary(0, maxPairs, freeText(maxLength).filter((k) => k !== ''), freeText(maxLength));
 
 /** Any valid update: every field optional, each sometimes present. */
 export const validUpdateBody = fc.record(
   {
     fiat_account_owner: fc.record({ person_details: ownerPersonDetails }, { requiredKeys: [] }),
     fiat_network_instructions: fiatNetworkInstructions,
-    metadata: validMetadata,
+    metadata: validUpdateMetadata,
   },
   { requiredKeys: [] },
 );

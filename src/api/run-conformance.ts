@@ -1,0 +1,140 @@
+/**
+ * The library's run: the suite, or some of its rules, against a target, from typed options. The
+ * options are the flags of `conformance run` under their camelCase names and resolve through the
+ * same code (src/run/run-config.ts), so a library run and a CLI run with the same settings send
+ * the same cases and give the same verdict.
+ */
+import { randomInt } from 'node:crypto';
+import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
+import { resolveRunConfig, type Env, type RunConfig } from '../run/run-config.ts';
+import { prepareRun } from '../run/prepare-run.ts';
+import type { Profile } from '../engine/profiles.ts';
+import type { Reading } from '../server/reading.ts';
+import type { FaultName } from '../server/faults.ts';
+import { exitCodeOf, type ConformanceReport, type ReportRule } from '../report/model.ts';
+import { HarFile, harListener } from '../report/har-file.ts';
+import { prepareReportDir } from '../report/report-dir.ts';
+import { REPORT_DIR_FILES, writeReports } from '../report/write-reports.ts';
+import type { ReportListener } from '../report/report-events.ts';
+
+export interface ConformanceOptions {
+  /** The target; none starts the embedded reference server on a free loopback port. */
+  baseUrl?: string;
+  /** A static bearer token ... */
+  token?: string;
+  /** ... or OAuth 2 client credentials. */
+  clientCredentials?: { tokenUrl: string; clientId: string; clientSecret: string; scope?: string };
+  /** Existing fiat account ids of the target (required for a remote target). */
+  fiatAccountIds?: string[];
+  /** Only the rules whose id starts with one of these, e.g. `['fa.metadata']`. */
+  rules?: string[];
+  /** The same seed regenerates the same cases; random when unset (the report says which). */
+  seed?: number;
+  /** quick, standard or deep; the default is the CLI's (standard; for a remote target the deepest within 1,000 requests). */
+  profile?: Profile;
+  /** Random cases per rule, overriding the profile. */
+  runs?: number;
+  /** A failed convention rule also makes the run non-conformant. */
+  strict?: boolean;
+  /** End the run at the first failure that makes it non-conformant. */
+  failFast?: boolean;
+  /**
+   * Write every report format (conformance.json, junit.xml, report.html, summary.md, exchanges.har)
+   * here; CONFORMANCE_REPORT_DIR in `env` does the same. No reports are written without either.
+   */
+  reportDir?: string;
+  /** Requests per second (0 = unlimited; default unlimited on loopback, 10 for remote targets). */
+  rateLimit?: number;
+  /** Requests in flight at most (default 8). */
+  concurrency?: number;
+  /** Per-request timeout in ms (default 10000). */
+  timeoutMs?: number;
+  /** Retries of a 429 answer (default 3). */
+  maxRetries?: number;
+  /** Embedded server only: a defect to inject (see `FAULTS`). */
+  fault?: FaultName;
+  /** Embedded server only: where the document allows several behaviours, the one it shows. */
+  reading?: Partial<Reading>;
+  /**
+   * Environment variables (CONFORMANCE_BASE_URL, CONFORMANCE_TOKEN, ...) that fill what the options
+   * leave unset, as `conformance run` reads them. None by default: pass `process.env` to opt in.
+   */
+  env?: Env;
+}
+
+export interface ConformanceResult {
+  report: ConformanceReport;
+  /** The exit code `conformance run` gives this report: 0 conformant, 1 non-conformant, 3 target lost, 4 inconclusive. */
+  exitCode: number;
+  /** The files written into `reportDir`, when one was given. */
+  reportFiles: string[];
+  /** A rule's result, by its exact id. */
+  rule(id: string): ReportRule | undefined;
+}
+
+/** The flags of `conformance run` these options stand for. */
+function flagsOf(options: ConformanceOptions): string[] {
+  const flags: string[] = [];
+  const add = (name: string, value: string | number | undefined) => {
+    if (value !== undefined) flags.push(`--${name}`, String(value));
+  };
+  add('base-url', options.baseUrl);
+  add('token', options.token);
+  add('auth-url', options.clientCredentials?.tokenUrl);
+  add('client-id', options.clientCredentials?.clientId);
+  add('client-secret', options.clientCredentials?.clientSecret);
+  add('scope', options.clientCredentials?.scope);
+  for (const id of options.fiatAccountIds ?? []) add('fiat-account-id', id);
+  for (const prefix of options.rules ?? []) add('rule', prefix);
+  add('seed', options.seed);
+  add('profile', options.profile);
+  add('runs', options.runs);
+  add('report-dir', options.reportDir);
+  add('rate-limit', options.rateLimit);
+  add('concurrency', options.concurrency);
+  add('timeout', options.timeoutMs);
+  add('max-retries', options.maxRetries);
+  add('fault', options.fault);
+  for (const [key, value] of Object.entries(options.reading ?? {})) add('reading', `${key}=${value}`);
+  if (options.strict) flags.push('--strict');
+  if (options.failFast) flags.push('--fail-fast');
+  return flags;
+}
+
+/**
+ * Resolves options as `conformance run` resolves its flags: the same defaults and the same
+ * checks. Throws a UsageError (one line that says what to do) for a bad setting.
+ */
+export function resolveOptions(options: ConformanceOptions = {}): RunConfig {
+  return resolveRunConfig(flagsOf(options), options.env ?? {}, () => randomInt(1, 2 ** 31 - 1))!;
+}
+
+/**
+ * Runs the conformance suite (or the rules of `options.rules`) against a target and returns the
+ * report; with `reportDir`, writes every report format there too. Throws what stops a run before
+ * it judges anything: a UsageError for a bad setting, UnreachableError, AuthenticationError,
+ * UnknownAccountsError (each with `exitCode`).
+ *
+ * @example
+ * const { report, exitCode } = await runConformance({ rules: ['fa.metadata'], profile: 'quick' });
+ */
+export async function runConformance(options: ConformanceOptions = {}, listeners: ReportListener[] = []): Promise<ConformanceResult> {
+  const config = resolveOptions(options);
+  const writesReports = options.reportDir !== undefined || Boolean(options.env?.CONFORMANCE_REPORT_DIR?.trim());
+  if (writesReports) await prepareReportDir(config.reportDir, REPORT_DIR_FILES);
+  const run = await prepareRun(config);
+  try {
+    await run.connect();
+    const har = writesReports ? new HarFile(config.reportDir, { name: TOOL_NAME, version: TOOL_VERSION }, run.secrets) : undefined;
+    const { report } = await run.execute(har ? [harListener(har), ...listeners] : listeners);
+    let reportFiles: string[] = [];
+    if (har) {
+      const { written, errors } = await writeReports(config.reportDir, report, har, { secrets: run.secrets() });
+      if (errors.length) throw new Error(`the reports could not all be written to ${config.reportDir}: ${errors.map((e) => `${e.writer}: ${e.message}`).join('; ')}`);
+      reportFiles = written;
+    }
+    return { report, exitCode: exitCodeOf(report), reportFiles, rule: (id) => report.rules.find((r) => r.id === id) };
+  } finally {
+    await run.close();
+  }
+}
