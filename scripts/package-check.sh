@@ -40,7 +40,11 @@ const { report, exitCode } = await runConformance({ rules: ['id.tax'], profile: 
 if (exitCode !== 0 || report.summary.verdict !== 'conformant') throw new Error('verdict ' + report.summary.verdict);
 const [body] = fc.sample(arbitraries.createIdentityBody, { numRuns: 1, seed: 1 });
 if (validateSchema('create-identity-request', body).length) throw new Error('a generated body is invalid');
-console.log(RULES.length + ' rules; id.tax: ' + report.summary.verdict);
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+const schema = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('fiat-identity-conformance/schemas/fiat-account.schema.json'), 'utf8'));
+if (!schema.\$id) throw new Error('the schemas export lacks fiat-account');
+console.log(RULES.length + ' rules; id.tax: ' + report.summary.verdict + '; schema ' + schema.\$id);
 "
 
 step "type-check a TypeScript consumer against the declarations"
