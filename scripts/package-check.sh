@@ -44,6 +44,8 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 const schema = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('fiat-identity-conformance/schemas/fiat-account.schema.json'), 'utf8'));
 if (!schema.\$id) throw new Error('the schemas export lacks fiat-account');
+const { main } = await import('fiat-identity-conformance/cli');
+if (await main(['--version']) !== 0) throw new Error('the cli export does not run');
 console.log(RULES.length + ' rules; id.tax: ' + report.summary.verdict + '; schema ' + schema.\$id);
 "
 
