@@ -123,14 +123,32 @@ export const emptyTally = (): Tally => ({ fixed: 0, random: 0, inputs: new Input
 export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum, refusals: Refusals, stoppedEarly?: string): Coverage {
   const coverage: Coverage = { fixed: tally.fixed, random: tally.random, distinctInputs: tally.inputs.size, minimum };
   if (tally.fixed >= minimum.fixed && tally.random >= minimum.random) return coverage;
-  if (stoppedEarly) return { ...coverage, shortfall: `judged by ${tally.fixed} fixed and ${tally.random} random cases (minimum ${minimum.fixed} and ${minimum.random}): ${stoppedEarly}` };
+  if (stoppedEarly) return { ...coverage, shortfall: `${judgedLine(tally, minimum)}: ${stoppedEarly}` };
   const causes = [
     tally.scenarioNote,
     refusals.describe(rule.operation),
     tally.twinRefused ? `${tally.twinRefused} of its cases were refused together with their valid twin, so the refusal was not about this rule` : undefined,
     tally.silentSuccesses ? `${tally.silentSuccesses} successful answers held none of the fields it judges` : undefined,
   ].filter((c): c is string => c !== undefined);
-  const fix = causes.length ? 'make the target accept valid requests and return the documented fields, then run again' : 'run a larger --profile or more --runs';
-  const judged = `judged by ${tally.fixed} fixed and ${tally.random} random cases (minimum ${minimum.fixed} and ${minimum.random})`;
-  return { ...coverage, shortfall: `${judged}${causes.length ? `: ${causes.join('; ')}` : ''}; ${fix}` };
+  const fix = causes.length ? 'make the target accept valid requests and return the documented fields, then run again' : NO_CAUSE_FIX;
+  return { ...coverage, shortfall: `${judgedLine(tally, minimum)}${causes.length ? `: ${causes.join('; ')}` : ''}; ${fix}` };
+}
+
+const NO_CAUSE_FIX = 'run a larger --profile or more --runs';
+const JUDGED_LINE = /^judged by \d+ fixed and \d+ random cases \(minimum \d+ and \d+\)/;
+
+/** `judged by 3 fixed and 0 random cases (minimum 2 and 25)`: the start of every shortfall line. */
+function judgedLine(counts: { fixed: number; random: number }, minimum: Minimum): string {
+  return `judged by ${counts.fixed} fixed and ${counts.random} random cases (minimum ${minimum.fixed} and ${minimum.random})`;
+}
+
+/**
+ * The shortfall of counts that add up several shards' (merge-reports.ts): below the minimum, the
+ * line with these counts and the causes and fix one shard's line gave (`from`), or else the fix
+ * of a rule with no cause known; undefined when the minimum is met.
+ */
+export function mergedShortfall(counts: { fixed: number; random: number }, minimum: Minimum, from: readonly string[]): string | undefined {
+  if (counts.fixed >= minimum.fixed && counts.random >= minimum.random) return undefined;
+  const tail = from.map((line) => (JUDGED_LINE.test(line) ? line.replace(JUDGED_LINE, '') : undefined)).find((t) => t !== undefined && t.length > 0);
+  return `${judgedLine(counts, minimum)}${tail ?? `; ${NO_CAUSE_FIX}`}`;
 }

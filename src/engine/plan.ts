@@ -11,6 +11,7 @@ import { inputKey, randomRuns } from './coverage.ts';
 import { SCENARIOS, type Scenario } from './scenarios.ts';
 import { generatedCases } from './generated-cases.ts';
 import { SHRINK_REQUESTS } from './shrink-budget.ts';
+import { ruleShards, shareOf, type Shard, type ShardShare } from './shard.ts';
 
 /** The rules whose id starts with one of the prefixes (all rules without any). */
 export function selectRules(ruleFilter: readonly string[] = []): RuleDefinition[] {
@@ -38,6 +39,22 @@ export function plannedScenarios(selected: readonly RuleDefinition[]): Scenario[
   return SCENARIOS.filter((s) => ids.has(s.rule) || s.feeds.some((r: RuleId) => ids.has(r)));
 }
 
+/**
+ * What a run sends: the planned families and scenarios of the selected rules, or with `shard` the
+ * share of that shard (shard.ts). The runner and the planned requests both start here.
+ */
+export function plannedShare(selected: readonly RuleDefinition[], runs: number, shard?: Shard): ShardShare {
+  const families = plannedFamilies(selected, caseFamilies());
+  const scenarios = plannedScenarios(selected);
+  return shard ? shareOf(families, scenarios, runs, shard) : { families, scenarios };
+}
+
+/** For a run split into `count` shards: the shard that sends each selected rule's own cases (absent: every shard judges it). */
+export function plannedRuleShards(ruleFilter: readonly string[] | undefined, runs: number, count: number): Map<string, number> {
+  const selected = selectRules(ruleFilter);
+  return ruleShards(plannedFamilies(selected, caseFamilies()), plannedScenarios(selected), runs, count);
+}
+
 export interface RequestPlan {
   /** Reading the accounts' state and whether metadata is replaced or merged. */
   probes: number;
@@ -61,12 +78,14 @@ export interface PlanSettings {
   seed: number;
   concurrentDuplicates: number;
   ruleFilter?: readonly string[];
+  /** Only this shard's share of the cases (the accounts are read in every shard). */
+  shard?: Shard;
 }
 
 /** The requests a run plans (generating its random cases, which is quick: nothing is sent). */
 export async function planRequests(settings: PlanSettings): Promise<RequestPlan> {
   const selected = selectRules(settings.ruleFilter);
-  const families = plannedFamilies(selected, caseFamilies());
+  const { families, scenarios: plannedScenarioList } = plannedShare(selected, settings.runs, settings.shard);
   const twinKeys = new Set<string>();
   const invalidWithTwin = (c: TestCase) => c.mode === 'invalid' && c.control !== undefined;
   let random = 0;
@@ -89,7 +108,7 @@ export async function planRequests(settings: PlanSettings): Promise<RequestPlan>
   const probes = settings.accounts + 2;
   const fixed = families.reduce((sum, f) => sum + f.examples.length, 0);
   const twins = twinKeys.size + randomTwins;
-  const scenarios = plannedScenarios(selected).reduce((sum, s) => sum + s.requests(settings.concurrentDuplicates), 0);
+  const scenarios = plannedScenarioList.reduce((sum, s) => sum + s.requests(settings.concurrentDuplicates), 0);
   const total = probes + fixed + random + twins + scenarios;
   return { probes, fixed, random, twins, scenarios, updates: probes + updates, total, shrinkAtMost: SHRINK_REQUESTS.perRun };
 }

@@ -21,7 +21,8 @@ import { judge } from '../rules/judge.ts';
 import { MetadataState } from './metadata-state.ts';
 import { RefIds } from './ref-ids.ts';
 import type { ScenarioContext } from './scenarios.ts';
-import { hasFamily, judgedOnEveryExchange, plannedFamilies, plannedScenarios, selectRules } from './plan.ts';
+import { hasFamily, judgedOnEveryExchange, plannedShare, selectRules } from './plan.ts';
+import type { Shard } from './shard.ts';
 import { UndocumentedFields } from '../rules/undocumented-fields.ts';
 import { registry } from '../schema/registry.ts';
 import { CreatedIdentities } from '../rules/created-identities.ts';
@@ -59,13 +60,19 @@ export interface RunSettings {
   signal?: AbortSignal;
   /** --fail-fast: the first failure of a rule this accepts ends the run (`stopped.kind: 'fail-fast'`). */
   failFast?: (rule: RuleDefinition) => boolean;
+  /**
+   * --shard: send only this shard's share of the families and scenarios (shard.ts). The accounts
+   * are read in every shard; those reads count as cases in the first shard only, so the shards'
+   * cases add up to the unsharded run's.
+   */
+  shard?: Shard;
 }
 
 /** Everything a run found: the payload of its run-end event. */
 export type RunResult = Omit<Extract<RunEvent, { type: 'run-end' }>, 'type'>;
 
 /** Evidence kept per rule: the first is the minimal one when a property shrank it. */
-const MAX_FAILURES_PER_RULE = 5;
+export const MAX_FAILURES_PER_RULE = 5;
 
 type RuleRecord = Pick<RuleOutcome, 'cases' | 'findings' | 'crashed' | 'firstFailureAtRequest'>;
 
@@ -103,6 +110,8 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const shrinkBudget = new ShrinkBudget();
   /** Cases from examples and scenarios; the others are random. */
   const fixedCases = new WeakSet<TestCase>();
+  /** Cases judged but not counted: the account reads of every shard but the first. */
+  const uncounted = new WeakSet<TestCase>();
   /** Numbers for what cases sent: distinct inputs per rule, and twins already asked. */
   const inputIds = new InputIds();
   /** Whether a valid twin was accepted, by what it sent: twins of fixed examples repeat. */
@@ -145,7 +154,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
   const count = (rule: RuleId, exchange: Exchange) => {
     const entry = records.get(rule);
     const tally = tallies.get(rule);
-    if (!entry || !tally) return;
+    if (!entry || !tally || uncounted.has(exchange.testCase)) return;
     entry.cases += 1;
     fixedCases.has(exchange.testCase) ? tally.fixed++ : tally.random++;
     tally.inputs.add(inputIds.of(exchange.testCase));
@@ -294,7 +303,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
     await emit({ type: 'rule-end', outcome: outcomeOf(rule) });
   };
 
-  const planned = plannedFamilies(selected, families);
+  const { families: planned, scenarios: scenariosToRun } = plannedShare(selected, settings.runs, settings.shard);
 
   /** Where each rule's first failure among random cases was: a shrink starts there. */
   const shrinkFrom = new Map<RuleId, PlannedCase>();
@@ -302,14 +311,24 @@ export async function runConformance(transport: Transport, settings: RunSettings
   let poolInTurn = false;
   const usesPool = (c: TestCase) => (usesFiatAccount(c.operation) && c.fiatAccountId === undefined) || (c.control !== undefined && usesFiatAccount(c.control.operation) && c.control.fiatAccountId === undefined);
 
-  /** The cases of a source, stamped in plan order; under replace each pool case gets the next account. */
+  /**
+   * Under replace each pool case gets its family's next account, from where the family starts in
+   * the list of families: a case's account does not depend on which other families run (--shard).
+   */
+  const accountTurns = new Map<CaseFamily, number>();
+  const nextAccountOf = (family: CaseFamily): string => {
+    const turn = accountTurns.get(family) ?? Math.max(0, families.indexOf(family));
+    accountTurns.set(family, turn + 1);
+    return pool[turn % pool.length];
+  };
+
+  /** The cases of a source, stamped in plan order; under replace each pool case gets the next account of its family. */
   const stamped = (source: ItemSource<PlannedCase>): ItemSource<PlannedCase> => {
-    let turn = 0;
     return {
       async next() {
         const item = await source.next();
         if (!item) return undefined;
-        const account = poolInTurn && usesPool(item.testCase) ? pool[turn++ % pool.length] : undefined;
+        const account = poolInTurn && usesPool(item.testCase) ? nextAccountOf(item.family) : undefined;
         const own = account && usesFiatAccount(item.testCase.operation) && item.testCase.fiatAccountId === undefined ? { ...item.testCase, fiatAccountId: account } : item.testCase;
         const testCase = refIds.stamp(own);
         if (item.fixed) fixedCases.add(testCase);
@@ -387,8 +406,13 @@ export async function runConformance(transport: Transport, settings: RunSettings
   try {
     // Learn each account's current metadata first: an empty update is valid (all fields optional).
     const missing: Exchange[] = [];
+    const read = (c: TestCase): TestCase => {
+      const prepared = prepare(c, true);
+      if (settings.shard && settings.shard.index > 1) uncounted.add(prepared);
+      return prepared;
+    };
     for (const id of pool) {
-      const { exchange } = await exercise(prepare({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id }, true));
+      const { exchange } = await exercise(read({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id }));
       if (exchange.response?.status === 404) missing.push(exchange);
       // The configured credentials refused: every rule would fail or skip for the settings' sake.
       if (exchange.response?.status === 401 || exchange.response?.status === 403) {
@@ -400,7 +424,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
     // Replace or merge (section 4.1 allows both)? Two one-pair updates of one account tell, before any
     // refusal has to be read: under merge a full account refuses fresh keys, and that is no fault.
     for (const [key, value] of [['k1', 'v1'], ['k2', 'v2']]) {
-      await exercise(prepare({ operation: 'updateFiatAccount', mode: 'valid', label: `one metadata pair (replace or merge?)`, body: { metadata: { [key]: value } }, fiatAccountId: pool[0] }, true));
+      await exercise(read({ operation: 'updateFiatAccount', mode: 'valid', label: `one metadata pair (replace or merge?)`, body: { metadata: { [key]: value } }, fiatAccountId: pool[0] }));
     }
     poolInTurn = metadata.semantics === 'replace';
 
@@ -429,7 +453,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
       created,
       pick: (items) => fc.sample(fc.constantFrom(...items), { seed: settings.seed, numRuns: 1 })[0],
     };
-    for (const scenario of plannedScenarios(selected)) {
+    for (const scenario of scenariosToRun) {
       const rule = getRule(scenario.rule);
       if (selectedIds.has(rule.id)) await begin(rule);
       const { outcomes, notJudged } = await scenario.run(scenarioContext);

@@ -50,10 +50,16 @@ export class HarFile {
   /** Appends one exchange. Never throws: the first failure stops the file and `finish()` reports it. */
   add(exchange: Exchange): void {
     if (this.finished || this.failure) return;
+    this.addEntry(harEntry(exchange));
+  }
+
+  /** Appends an entry already in HAR form (`conformance merge` joins the shards' files); never throws, like `add`. */
+  addEntry(entry: unknown): void {
+    if (this.finished || this.failure) return;
     try {
       this.open();
       const redactor = this.currentRedactor();
-      this.pending += `${this.entries++ ? ',' : ''}\n${redactor.text(JSON.stringify(redactor.value(harEntry(exchange))))}`;
+      this.pending += `${this.entries++ ? ',' : ''}\n${redactor.text(JSON.stringify(redactor.value(entry)))}`;
       if (this.pending.length >= FLUSH_CHARS) this.flush();
     } catch (error) {
       this.fail(error);

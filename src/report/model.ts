@@ -7,11 +7,13 @@ import type { Basis, Operation } from '../core/catalogue.ts';
 import type { RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.ts';
 import { EXIT, exitCodeOfSignal } from '../core/errors.ts';
 
-export const REPORT_VERSION = '1.5.0';
+export const REPORT_VERSION = '1.6.0';
 
 /**
  * `inconclusive` (since 1.3.0): judged by fewer cases than the profile's minimum, so neither
- * passed nor failed. `skipped`: not judged at all because the run could not start.
+ * passed nor failed. `skipped`: not judged at all because the run could not start; since 1.6.0
+ * also, in the report of one shard, a rule whose own cases another shard sends (or judged on every
+ * exchange, too few cases in this shard alone): the merged report gives its status.
  */
 export type RuleStatus = 'passed' | 'failed' | 'inconclusive' | 'skipped' | 'error';
 /**
@@ -108,6 +110,12 @@ export interface ConformanceReport {
   runs?: number;
   /** The --rule prefixes the run was limited to, when it was (since 1.1.0). */
   ruleFilter?: string[];
+  /**
+   * Set when the run was one shard of a sharded run, `--shard index/count` (since 1.6.0): it sent
+   * only its share of the cases, so its verdict is not the API's; `conformance merge` joins the
+   * shards' reports into the report of the whole run (which has no `shard`).
+   */
+  shard?: { index: number; count: number };
   strict: boolean;
   startedAt: string;
   durationMs: number;

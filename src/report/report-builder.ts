@@ -15,6 +15,9 @@ import type { ReportEvent, ReportListener } from './report-events.ts';
 import type { AnswerCounts } from '../engine/answer-tally.ts';
 import type { ShrinkSummary } from '../engine/shrink-budget.ts';
 import { UNANSWERED_LIMIT, unansweredReason } from './unanswered.ts';
+import type { Shard } from '../engine/shard.ts';
+import { plannedRuleShards } from '../engine/plan.ts';
+import { shardReason, shardRule } from './shard-rules.ts';
 
 /** What the report says about the run beyond what the engine found. */
 export interface RunFacts {
@@ -28,6 +31,8 @@ export interface RunFacts {
   runs: number;
   strict: boolean;
   ruleFilter?: string[];
+  /** --shard: the run sent one share of the cases. */
+  shard?: Shard;
 }
 
 function toFailure(finding: Finding, seed: number): ReportFailure {
@@ -46,25 +51,38 @@ function toFailure(finding: Finding, seed: number): ReportFailure {
   };
 }
 
+/** What decides a rule's status: a crashed check, a failure, or fewer cases than its minimum (the line that says why). */
+export interface RuleJudgement {
+  crashed: boolean;
+  failed: boolean;
+  shortfall?: string;
+}
+
 /**
  * A rule's status, and whether it blocks a conformant verdict. Blocking: a crashed check; a
  * documented rule (any rule under --strict) that failed, or that was judged by fewer cases than
- * its minimum ("conformant" is earned, DESIGN section 5).
+ * its minimum ("conformant" is earned, DESIGN section 5). The report of a run and the merge of
+ * shard reports (merge-reports.ts) both decide here.
  */
-export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' | 'strict'>): ReportRule {
-  const { rule, coverage } = outcome;
+export function ruleStatus(rule: Pick<RuleDefinition, 'basis'>, judgement: RuleJudgement, strict: boolean): { status: RuleStatus; blocking: boolean; reason?: string } {
   let status: RuleStatus;
   let reason: string | undefined;
-  if (outcome.crashed) {
+  if (judgement.crashed) {
     status = 'error';
     reason = 'a check crashed; see the failures';
-  } else if (outcome.findings.length) status = 'failed';
-  else if (coverage.shortfall !== undefined) {
+  } else if (judgement.failed) status = 'failed';
+  else if (judgement.shortfall !== undefined) {
     status = 'inconclusive';
-    reason = coverage.shortfall;
+    reason = judgement.shortfall;
   } else status = 'passed';
-  const counts = rule.basis === 'documented' || facts.strict;
+  const counts = rule.basis === 'documented' || strict;
   const blocking = status === 'error' || ((status === 'failed' || status === 'inconclusive') && counts);
+  return { status, blocking, ...(reason ? { reason } : {}) };
+}
+
+export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' | 'strict'>): ReportRule {
+  const { rule, coverage } = outcome;
+  const { status, blocking, reason } = ruleStatus(rule, { crashed: outcome.crashed, failed: outcome.findings.length > 0, shortfall: coverage.shortfall }, facts.strict);
   const { shortfall: _said, ...measured } = coverage;
   return {
     id: rule.id,
@@ -97,12 +115,14 @@ export function buildReport(
 ): ConformanceReport {
   const count = (s: RuleStatus) => rules.filter((r) => r.status === s).length;
   // Too many requests without an answer: what was judged is no proof (unanswered.ts). A stop says more.
-  const reason = run.transport && !run.stopped ? unansweredReason(run.transport) : undefined;
+  const unanswered = run.transport && !run.stopped ? unansweredReason(run.transport) : undefined;
+  // One shard judged a share of the cases: every renderer says its verdict is not the API's.
+  const reason = [facts.shard ? shardReason(facts.shard) : undefined, unanswered].filter((r) => r !== undefined).join('; ') || undefined;
   const judged = verdictOf(rules);
   // A run that stopped early judged only part of the document: it is never conformant. --fail-fast
   // stops at a failure: the rules' verdict (non-conformant) stands.
   const stop = run.stopped?.kind === 'fail-fast' ? undefined : run.stopped;
-  const verdict = stop ? (stop.kind === 'interrupted' ? 'interrupted' : 'error') : judged === 'conformant' && reason ? 'inconclusive' : judged;
+  const verdict = stop ? (stop.kind === 'interrupted' ? 'interrupted' : 'error') : judged === 'conformant' && unanswered ? 'inconclusive' : judged;
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
@@ -117,6 +137,7 @@ export function buildReport(
     profile: facts.profile,
     runs: facts.runs,
     ...(facts.ruleFilter?.length ? { ruleFilter: facts.ruleFilter } : {}),
+    ...(facts.shard ? { shard: { index: facts.shard.index, count: facts.shard.count } } : {}),
     strict: facts.strict,
     startedAt: run.startedAt,
     durationMs: run.durationMs,
@@ -161,6 +182,12 @@ export function abortedReport(facts: RunFacts, reason: string, stopped?: Stop): 
 export function createReportBuilder(facts: RunFacts, listeners: ReportListener[] = []): { listener: RunListener; report(): ConformanceReport } {
   let finished: ConformanceReport | undefined;
   const emit = (event: ReportEvent) => notifyAll(listeners, event);
+  // In a shard, a rule whose own cases another shard sends is not passed here (shard-rules.ts).
+  const owners = facts.shard ? plannedRuleShards(facts.ruleFilter, facts.runs, facts.shard.count) : undefined;
+  const reportRule = (outcome: RuleOutcome): ReportRule => {
+    const rule = toReportRule(outcome, facts);
+    return facts.shard && owners ? shardRule(rule, facts.shard, owners.get(rule.id)) : rule;
+  };
   const listener = async (event: RunEvent): Promise<void> => {
     switch (event.type) {
       case 'run-start':
@@ -171,11 +198,11 @@ export function createReportBuilder(facts: RunFacts, listeners: ReportListener[]
       case 'rule-end':
         return emit({
           type: 'rule-end',
-          rule: toReportRule(event.outcome, facts),
+          rule: reportRule(event.outcome),
           ...(event.outcome.firstFailureAtRequest !== undefined ? { firstFailureAtRequest: event.outcome.firstFailureAtRequest } : {}),
         });
       case 'run-end':
-        finished = buildReport(facts, event.outcomes.map((o) => toReportRule(o, facts)), event);
+        finished = buildReport(facts, event.outcomes.map(reportRule), event);
         return emit({ type: 'run-end', report: finished });
     }
   };

@@ -26,7 +26,7 @@ export function estimateMs(plan: Pick<RequestPlan, 'total' | 'updates'>, pace: P
 }
 
 export async function plannedRunLine(config: RunConfig, accounts: readonly string[], roundTripMs: number): Promise<string> {
-  const plan = await planRequests({ runs: config.runs, accounts: accounts.length, seed: config.seed, concurrentDuplicates: concurrentDuplicates(config.concurrency), ruleFilter: config.ruleFilter });
+  const plan = await planRequests({ runs: config.runs, accounts: accounts.length, seed: config.seed, concurrentDuplicates: concurrentDuplicates(config.concurrency), ruleFilter: config.ruleFilter, ...(config.shard ? { shard: config.shard } : {}) });
   const pace: Pace = { rateLimitPerSecond: config.rateLimitPerSecond, concurrency: config.concurrency, accounts: accounts.length, roundTripMs };
   const parts = `${plan.fixed} fixed cases, ${plan.random} random, ${plan.twins} valid twins, ${plan.scenarios} in scenarios, ${plan.probes} to read the accounts`;
   const rate = config.rateLimitPerSecond ? `at most ${config.rateLimitPerSecond} requests a second` : 'no rate limit';

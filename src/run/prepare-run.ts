@@ -73,6 +73,7 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     concurrentDuplicates: concurrentDuplicates(config.concurrency),
     concurrency: config.concurrency,
     ruleFilter: config.ruleFilter,
+    ...(config.shard ? { shard: config.shard } : {}),
     // A failure that would make the run non-conformant: documented rules, every rule under --strict.
     ...(config.failFast ? { failFast: (rule: RuleDefinition) => rule.basis === 'documented' || config.strict } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -87,6 +88,7 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     runs: config.runs,
     strict: config.strict,
     ruleFilter: config.ruleFilter,
+    ...(config.shard ? { shard: config.shard } : {}),
   };
   return {
     config,

@@ -13,6 +13,7 @@ import { parseReading, type Reading } from '../server/reading.ts';
 import { PLANNED_REQUESTS, PROFILES, REMOTE_REQUEST_BUDGET, defaultProfile, type Profile } from '../engine/profiles.ts';
 import { formatDuration } from '../core/duration.ts';
 import { MAX_TIMER_MS, wholeNumberFlag } from './whole-number-flag.ts';
+import { parseShard, type Shard } from '../engine/shard.ts';
 
 /** Requests per second against a remote target unless told otherwise: gentle on shared sandboxes. */
 export const REMOTE_RATE_LIMIT = 10;
@@ -35,6 +36,8 @@ export interface RunConfig {
   concurrency: number;
   maxRetries: number;
   ruleFilter: string[];
+  /** --shard i/n: run only this shard's share of the cases; `conformance merge` joins the shards' reports. */
+  shard?: Shard;
   /** Embedded server only: a fault to inject and a reading of the document. */
   fault?: string;
   reading: Partial<Reading>;
@@ -91,6 +94,7 @@ export const RUN_OPTIONS = {
   'rate-limit': { type: 'string', env: 'CONFORMANCE_RATE_LIMIT', help: `requests per second; 0 = unlimited (default: unlimited on loopback, ${REMOTE_RATE_LIMIT} for remote targets)` },
   concurrency: { type: 'string', env: 'CONFORMANCE_CONCURRENCY', help: 'requests in flight at most: cases are sent ahead and judged in order, the updates of one fiat account one at a time, so a seed gives the same verdict at any concurrency (default 8)' },
   'max-retries': { type: 'string', env: 'CONFORMANCE_MAX_RETRIES', help: 'retries of a 429 answer, honouring Retry-After (default 3)' },
+  shard: { type: 'string', env: 'CONFORMANCE_SHARD', help: 'i/n: run the i-th of n deterministic shares of the cases (same seed and profile on every shard), then `conformance merge` the n reports for the verdict' },
   rule: { type: 'string', multiple: true, env: 'CONFORMANCE_RULES', help: 'only rules whose id starts with this (repeat, or comma-separated in the env), e.g. fa.metadata' },
   fault: { type: 'string', env: 'CONFORMANCE_FAULT', help: 'embedded server only: inject this fault (see `conformance serve --list-faults`)' },
   reading: { type: 'string', multiple: true, env: 'CONFORMANCE_READING', help: 'embedded server only: a reading, e.g. placement=top, reject-status=422 (repeatable)' },
@@ -171,6 +175,11 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
   const seed = wholeNumberFlag('--seed', pick('seed'), { min: -Number.MAX_SAFE_INTEGER }) ?? randomSeed();
   const rate = int('rate-limit', loopback ? 0 : REMOTE_RATE_LIMIT);
 
+  const shard = pick('shard');
+  // Every shard must draw the same cases: a random seed per runner would make them unmergeable.
+  if (shard !== undefined && pick('seed') === undefined) {
+    throw new UsageError('--shard needs --seed (or CONFORMANCE_SEED), the same on every shard, so that the shards share out one run; e.g. --seed 42 --shard 1/3');
+  }
   const ruleFilter = list('rule');
   const unmatched = ruleFilter.filter((prefix) => !RULES.some((r) => r.id.startsWith(prefix)));
   if (unmatched.length) {
@@ -192,6 +201,7 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
     concurrency: int('concurrency', DEFAULTS.concurrency, 1),
     maxRetries: int('max-retries', DEFAULTS.maxRetries),
     ruleFilter,
+    ...(shard !== undefined ? { shard: parseShard(shard) } : {}),
     ...(fault ? { fault } : {}),
     reading,
   };

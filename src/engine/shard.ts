@@ -1,0 +1,139 @@
+/**
+ * Sharding (`conformance run --shard i/n`): the planned families and scenarios split into n
+ * shares, one per CI runner, that together send what the unsharded run sends.
+ *
+ * The unit is a family of cases (its fixed examples and its random cases, which fast-check draws
+ * from the run's seed for that family alone, so they do not depend on which other families run),
+ * joined with the families whose fixed examples share a valid twin (the unsharded run asks a
+ * shared twin once), and the scenarios, which go with the first family of valid creates: the
+ * sequential ref_id scenario repeats an identity made earlier in the run, and the concurrent one
+ * needs two. Units go to shards by their planned requests, largest first, each to the shard with
+ * the fewest so far: deterministic, and independent of the seed, the concurrency and the target.
+ */
+import { getRule } from '../core/catalogue.ts';
+import { UsageError } from '../core/errors.ts';
+import type { TestCase } from '../core/case.ts';
+import type { CaseFamily } from './generators/family.ts';
+import type { Scenario } from './scenarios.ts';
+import { inputKey, randomRuns } from './coverage.ts';
+
+/** One share of a sharded run: `index` from 1 to `count`. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** Families and scenarios that go to one shard together, with the requests they plan. */
+export interface ShardUnit {
+  families: CaseFamily[];
+  scenarios: Scenario[];
+  requests: number;
+}
+
+/** What one shard sends, in the unsharded run's order. */
+export interface ShardShare {
+  families: CaseFamily[];
+  scenarios: Scenario[];
+}
+
+/** `2/3` as a shard, or a UsageError that says what is wanted. */
+export function parseShard(text: string): Shard {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const index = match ? Number(match[1]) : NaN;
+  const count = match ? Number(match[2]) : NaN;
+  if (!match || !Number.isSafeInteger(index) || !Number.isSafeInteger(count) || count < 1 || index < 1 || index > count) {
+    throw new UsageError(`--shard takes i/n with 1 <= i <= n, e.g. --shard 2/3 for the second of three shards; got "${text}"`);
+  }
+  return { index, count };
+}
+
+/** `shard 2/3` */
+export const shardName = (shard: Shard): string => `shard ${shard.index}/${shard.count}`;
+
+const invalidWithTwin = (c: TestCase): boolean => c.mode === 'invalid' && c.control !== undefined;
+
+/** The fixed twins a family asks, by what they send. */
+const twinKeys = (family: CaseFamily): Set<string> => new Set(family.examples.filter(invalidWithTwin).map((c) => inputKey(c.control!)));
+
+/**
+ * The requests a family plans, without generating its cases (so not from the seed): its examples,
+ * their distinct twins, its random cases and, for a family of refused cases, a twin with each.
+ */
+export function familyRequests(family: CaseFamily, runs: number): number {
+  const random = family.arbitrary ? randomRuns(family, runs) : 0;
+  const paired = family.examples.some(invalidWithTwin);
+  return family.examples.length + twinKeys(family).size + random * (paired ? 2 : 1);
+}
+
+/** Scenario requests are weighed at the smallest crowd: the split must not depend on --concurrency. */
+const SCENARIO_WEIGHT_DUPLICATES = 10;
+
+const makesIdentities = (family: CaseFamily): boolean => getRule(family.rule).operation === 'createIdentity' && family.examples.some((c) => c.mode === 'valid');
+
+/** The units of a plan, in the order of its first family (scenarios last when no family takes them). */
+export function shardUnits(families: readonly CaseFamily[], scenarios: readonly Scenario[], runs: number): ShardUnit[] {
+  // Union-find over the families: those that share a fixed twin are one unit.
+  const parent = families.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i])));
+  const firstWithKey = new Map<string, number>();
+  families.forEach((family, i) => {
+    for (const key of twinKeys(family)) {
+      const first = firstWithKey.get(key);
+      if (first === undefined) firstWithKey.set(key, i);
+      else parent[root(i)] = root(first);
+    }
+  });
+  const byRoot = new Map<number, ShardUnit>();
+  families.forEach((family, i) => {
+    const unit = byRoot.get(root(i)) ?? { families: [], scenarios: [], requests: 0 };
+    unit.families.push(family);
+    unit.requests += familyRequests(family, runs);
+    byRoot.set(root(i), unit);
+  });
+  const units = [...byRoot.values()];
+  if (scenarios.length) {
+    const host = families.findIndex(makesIdentities);
+    const unit = host >= 0 ? byRoot.get(root(host))! : { families: [], scenarios: [], requests: 0 };
+    if (host < 0) units.push(unit);
+    unit.scenarios.push(...scenarios);
+    unit.requests += scenarios.reduce((sum, s) => sum + s.requests(SCENARIO_WEIGHT_DUPLICATES), 0);
+  }
+  return units;
+}
+
+/** The units of each shard (index 0 is shard 1): largest unit first, each to the least loaded shard. */
+export function assignUnits(units: readonly ShardUnit[], count: number): ShardUnit[][] {
+  const shards: ShardUnit[][] = Array.from({ length: count }, () => []);
+  const load = new Array<number>(count).fill(0);
+  // A stable sort: equal units keep the plan's order, so the split is the same on every runner.
+  const largestFirst = [...units].sort((a, b) => b.requests - a.requests);
+  for (const unit of largestFirst) {
+    const lightest = load.indexOf(Math.min(...load));
+    shards[lightest].push(unit);
+    load[lightest] += unit.requests;
+  }
+  return shards;
+}
+
+/** The families and scenarios `shard` sends, in the order of the unsharded plan. */
+export function shareOf(families: readonly CaseFamily[], scenarios: readonly Scenario[], runs: number, shard: Shard): ShardShare {
+  const mine = assignUnits(shardUnits(families, scenarios, runs), shard.count)[shard.index - 1];
+  const ownFamilies = new Set(mine.flatMap((u) => u.families));
+  const ownScenarios = new Set(mine.flatMap((u) => u.scenarios));
+  return { families: families.filter((f) => ownFamilies.has(f)), scenarios: scenarios.filter((s) => ownScenarios.has(s)) };
+}
+
+/**
+ * The shard (1 to count) that sends each rule's own cases: the family of the rule, or the scenario
+ * whose rule it is. Rules that are in no map are judged on every exchange, in every shard.
+ */
+export function ruleShards(families: readonly CaseFamily[], scenarios: readonly Scenario[], runs: number, count: number): Map<string, number> {
+  const owners = new Map<string, number>();
+  assignUnits(shardUnits(families, scenarios, runs), count).forEach((units, i) => {
+    for (const unit of units) {
+      for (const family of unit.families) owners.set(family.rule, i + 1);
+      for (const scenario of unit.scenarios) owners.set(scenario.rule, i + 1);
+    }
+  });
+  return owners;
+}
