@@ -50,7 +50,13 @@ export class HarFile {
   /** Appends one exchange. Never throws: the first failure stops the file and `finish()` reports it. */
   add(exchange: Exchange): void {
     if (this.finished || this.failure) return;
-    this.addEntry(harEntry(exchange));
+    let entry: unknown;
+    try {
+      entry = harEntry(exchange);
+    } catch (error) {
+      return this.fail(error);
+    }
+    this.addEntry(entry);
   }
 
   /** Appends an entry already in HAR form (`conformance merge` joins the shards' files); never throws, like `add`. */
