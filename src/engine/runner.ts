@@ -29,7 +29,7 @@ import { CreatedIdentities } from '../rules/created-identities.ts';
 import { fiatAccountChecks } from '../rules/checks/fiat-account-response.ts';
 import { identityChecks } from '../rules/checks/identity-response.ts';
 import { is2xx, successBody } from '../rules/checks/exchange-facts.ts';
-import { coverageOf, emptyTally, minimumFor, minimumUnder, randomRuns, Refusals, type Tally } from './coverage.ts';
+import { coverageOf, emptyTally, inputKey, minimumFor, minimumUnder, randomRuns, Refusals, type Tally } from './coverage.ts';
 import { InputIds, InputVerdicts } from './input-ids.ts';
 import { asEvidence, problemAsEvidence } from './evidence.ts';
 import { TargetWatch } from './target-watch.ts';
@@ -196,7 +196,12 @@ export async function runConformance(transport: Transport, settings: RunSettings
   /** Valid twins: sent as soon as their case is refused, judged in the case's turn. */
   const twins = new TwinRequests((c) => inputIds.of(c.control!), send);
   /** The twin of a case, ready to send: on the case's pool account when it has one. */
-  const twinOf = (c: TestCase, account?: string): TestCase => prepare(account && c.control!.fiatAccountId === undefined ? { ...c.control!, fiatAccountId: account } : c.control!, fixedCases.has(c));
+  const twinOf = (c: TestCase, account?: string): TestCase => {
+    const twin = prepare(account && c.control!.fiatAccountId === undefined ? { ...c.control!, fiatAccountId: account } : c.control!, fixedCases.has(c));
+    // A twin shared with a family of another shard counts there (shard.ts).
+    if (foreignTwins?.has(inputKey(c.control!))) uncounted.add(twin);
+    return twin;
+  };
   /** A case of a selected rule that the target refused: its rule is judged only if its twin is accepted. */
   const refusedWithTwin = (c: TestCase, exchange: Exchange): boolean => {
     const own = c.violates ?? c.exercises;
@@ -303,7 +308,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
     await emit({ type: 'rule-end', outcome: outcomeOf(rule) });
   };
 
-  const { families: planned, scenarios: scenariosToRun } = plannedShare(selected, settings.runs, settings.shard);
+  const { families: planned, scenarios: scenariosToRun, foreignTwins } = plannedShare(selected, settings.runs, settings.shard);
 
   /** Where each rule's first failure among random cases was: a shrink starts there. */
   const shrinkFrom = new Map<RuleId, PlannedCase>();

@@ -2,13 +2,17 @@
  * Sharding (`conformance run --shard i/n`): the planned families and scenarios split into n
  * shares, one per CI runner, that together send what the unsharded run sends.
  *
- * The unit is a family of cases (its fixed examples and its random cases, which fast-check draws
- * from the run's seed for that family alone, so they do not depend on which other families run),
- * joined with the families whose fixed examples share a valid twin (the unsharded run asks a
- * shared twin once), and the scenarios, which go with the first family of valid creates: the
- * sequential ref_id scenario repeats an identity made earlier in the run, and the concurrent one
- * needs two. Units go to shards by their planned requests, largest first, each to the shard with
- * the fewest so far: deterministic, and independent of the seed, the concurrency and the target.
+ * The unit is a family of cases: its fixed examples and its random cases, which fast-check draws
+ * from the run's seed for that family alone, so they do not depend on which other families run.
+ * The scenarios go with the first family of valid creates: the sequential ref_id scenario repeats
+ * an identity made earlier in the run, and the concurrent one needs two. Units go to shards by
+ * their planned requests, largest first, each to the shard with the fewest so far: deterministic,
+ * and independent of the seed, the concurrency and the target.
+ *
+ * A valid twin that fixed examples of several families share is asked once by the unsharded run,
+ * and once by each shard that holds one of them: it counts as a case only in the shard of the
+ * first of those families (`foreignTwins`), as the reads of the accounts count only in shard 1,
+ * so that the shards' cases add up to the unsharded run's.
  */
 import { getRule } from '../core/catalogue.ts';
 import { UsageError } from '../core/errors.ts';
@@ -34,6 +38,8 @@ export interface ShardUnit {
 export interface ShardShare {
   families: CaseFamily[];
   scenarios: Scenario[];
+  /** Fixed twins (by inputKey of what they send) this shard asks but another shard counts. */
+  foreignTwins?: ReadonlySet<string>;
 }
 
 /** `2/3` as a shard, or a UsageError that says what is wanted. */
@@ -53,7 +59,7 @@ export const shardName = (shard: Shard): string => `shard ${shard.index}/${shard
 const invalidWithTwin = (c: TestCase): boolean => c.mode === 'invalid' && c.control !== undefined;
 
 /** The fixed twins a family asks, by what they send. */
-const twinKeys = (family: CaseFamily): Set<string> => new Set(family.examples.filter(invalidWithTwin).map((c) => inputKey(c.control!)));
+export const twinKeys = (family: CaseFamily): Set<string> => new Set(family.examples.filter(invalidWithTwin).map((c) => inputKey(c.control!)));
 
 /**
  * The requests a family plans, without generating its cases (so not from the seed): its examples,
@@ -70,30 +76,12 @@ const SCENARIO_WEIGHT_DUPLICATES = 10;
 
 const makesIdentities = (family: CaseFamily): boolean => getRule(family.rule).operation === 'createIdentity' && family.examples.some((c) => c.mode === 'valid');
 
-/** The units of a plan, in the order of its first family (scenarios last when no family takes them). */
+/** The units of a plan, in the plan's order (the scenarios last when no family takes them). */
 export function shardUnits(families: readonly CaseFamily[], scenarios: readonly Scenario[], runs: number): ShardUnit[] {
-  // Union-find over the families: those that share a fixed twin are one unit.
-  const parent = families.map((_, i) => i);
-  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i])));
-  const firstWithKey = new Map<string, number>();
-  families.forEach((family, i) => {
-    for (const key of twinKeys(family)) {
-      const first = firstWithKey.get(key);
-      if (first === undefined) firstWithKey.set(key, i);
-      else parent[root(i)] = root(first);
-    }
-  });
-  const byRoot = new Map<number, ShardUnit>();
-  families.forEach((family, i) => {
-    const unit = byRoot.get(root(i)) ?? { families: [], scenarios: [], requests: 0 };
-    unit.families.push(family);
-    unit.requests += familyRequests(family, runs);
-    byRoot.set(root(i), unit);
-  });
-  const units = [...byRoot.values()];
+  const units = families.map((family): ShardUnit => ({ families: [family], scenarios: [], requests: familyRequests(family, runs) }));
   if (scenarios.length) {
     const host = families.findIndex(makesIdentities);
-    const unit = host >= 0 ? byRoot.get(root(host))! : { families: [], scenarios: [], requests: 0 };
+    const unit = host >= 0 ? units[host] : { families: [], scenarios: [], requests: 0 };
     if (host < 0) units.push(unit);
     unit.scenarios.push(...scenarios);
     unit.requests += scenarios.reduce((sum, s) => sum + s.requests(SCENARIO_WEIGHT_DUPLICATES), 0);
@@ -115,12 +103,16 @@ export function assignUnits(units: readonly ShardUnit[], count: number): ShardUn
   return shards;
 }
 
-/** The families and scenarios `shard` sends, in the order of the unsharded plan. */
+/** The families and scenarios `shard` sends, in the order of the unsharded plan, and the twins it asks for another shard. */
 export function shareOf(families: readonly CaseFamily[], scenarios: readonly Scenario[], runs: number, shard: Shard): ShardShare {
   const mine = assignUnits(shardUnits(families, scenarios, runs), shard.count)[shard.index - 1];
   const ownFamilies = new Set(mine.flatMap((u) => u.families));
   const ownScenarios = new Set(mine.flatMap((u) => u.scenarios));
-  return { families: families.filter((f) => ownFamilies.has(f)), scenarios: scenarios.filter((s) => ownScenarios.has(s)) };
+  // A shared twin counts in the shard of the first family that asks it.
+  const firstAsker = new Map<string, CaseFamily>();
+  for (const family of families) for (const key of twinKeys(family)) if (!firstAsker.has(key)) firstAsker.set(key, family);
+  const foreignTwins = new Set([...firstAsker].filter(([key, first]) => !ownFamilies.has(first) && [...ownFamilies].some((f) => twinKeys(f).has(key))).map(([key]) => key));
+  return { families: families.filter((f) => ownFamilies.has(f)), scenarios: scenarios.filter((s) => ownScenarios.has(s)), foreignTwins };
 }
 
 /**
