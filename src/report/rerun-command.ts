@@ -22,6 +22,7 @@ export function rerunCommand(report: ConformanceReport): string {
   if (profileRuns !== undefined && (report.runs === undefined || report.runs === profileRuns)) parts.push(`--profile ${report.profile}`);
   else if (report.runs !== undefined) parts.push(`--runs ${report.runs}`);
   for (const prefix of report.ruleFilter ?? []) parts.push(`--rule ${shellWord(prefix)}`);
+  if (report.shard) parts.push(`--shard ${report.shard.index}/${report.shard.count}`);
   if (report.target.embedded) {
     const flagOf = Object.fromEntries(Object.entries(READING_KEYS).map(([flag, field]) => [field, flag]));
     for (const [field, value] of Object.entries(report.target.reading ?? {})) {

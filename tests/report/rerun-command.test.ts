@@ -31,4 +31,10 @@ describe('rerunCommand', () => {
     const config = resolveRunConfig(argv, {}, () => 1)!;
     expect(config).toMatchObject({ seed: 5, runs: 4, ruleFilter: ['id.'], strict: true, reading: { metadataUpdate: 'merge' } });
   });
+
+  it('a shard: the same share again, which `conformance run` accepts', () => {
+    const r = report({ target: { baseUrl: 'http://127.0.0.1:1', embedded: true }, seed: 8, profile: 'quick', runs: 10, shard: { index: 2, count: 3 }, strict: false });
+    expect(rerunCommand(r)).toBe('conformance run --seed 8 --profile quick --shard 2/3');
+    expect(resolveRunConfig(rerunCommand(r).split(' ').slice(2), {}, () => 1)).toMatchObject({ seed: 8, shard: { index: 2, count: 3 } });
+  });
 });
