@@ -29,6 +29,8 @@ export type { Problem } from '../rules/check.ts';
 export { ConformanceError, UsageError, EXIT } from '../core/errors.ts';
 export { exitCodeOf, REPORT_VERSION, type ConformanceReport, type ReportRule, type ReportFailure, type RuleStatus, type Verdict } from '../report/model.ts';
 export type { ReportEvent, ReportListener } from '../report/report-events.ts';
+export { mergeShardReports, type ShardInput } from '../report/merge-reports.ts';
+export { writeReports, type WriteReportsOptions, type WriteReportsResult } from '../report/write-reports.ts';
 export type { Reading } from '../server/reading.ts';
 export { FAULTS, type FaultName, type FaultDefinition } from '../server/faults.ts';
 export type { SchemaError, ReferenceServer, ReferenceServerOptions };

@@ -38,6 +38,8 @@ export interface ConformanceOptions {
   strict?: boolean;
   /** End the run at the first failure that makes it non-conformant. */
   failFast?: boolean;
+  /** `i/n`: only the i-th of n shares of the cases (needs `seed`); `mergeShardReports` of the n reports gives the verdict. */
+  shard?: string;
   /**
    * Write every report format (conformance.json, junit.xml, report.html, summary.md, exchanges.har)
    * here; CONFORMANCE_REPORT_DIR in `env` does the same. No reports are written without either.
@@ -89,6 +91,7 @@ function flagsOf(options: ConformanceOptions): string[] {
   add('seed', options.seed);
   add('profile', options.profile);
   add('runs', options.runs);
+  add('shard', options.shard);
   add('report-dir', options.reportDir);
   add('rate-limit', options.rateLimit);
   add('concurrency', options.concurrency);

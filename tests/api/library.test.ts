@@ -13,6 +13,7 @@ import {
   createClient,
   failedChecks,
   fc,
+  mergeShardReports,
   resolveOptions,
   rulesWithCases,
   runConformance,
@@ -50,6 +51,15 @@ describe('runConformance', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('runs shards whose merged report has the statuses and verdict of the unsharded run', async () => {
+    const options = { rules: ['fa.metadata'], profile: 'quick' as const, seed: 21 };
+    const whole = await runConformance(options);
+    const shards = await Promise.all(['1/2', '2/2'].map((shard) => runConformance({ ...options, shard })));
+    const merged = mergeShardReports(shards.map((s, i) => ({ name: `shard ${i + 1}`, report: s.report })));
+    expect(merged.summary.verdict).toBe(whole.report.summary.verdict);
+    expect(merged.rules.map((r) => [r.id, r.status])).toEqual(whole.report.rules.map((r) => [r.id, r.status]));
   });
 
   it('resolves its options exactly as `conformance run` resolves the same flags', () => {
