@@ -65,6 +65,12 @@ export type RunEvent =
   | { type: 'run-start'; rules: readonly RuleDefinition[]; fiatAccountIds: readonly string[] }
   | { type: 'rule-start'; rule: RuleDefinition }
   | { type: 'exchange'; exchange: Exchange }
+  /**
+   * A rule saw its first problem, or a check of it crashed: it will end failed (or error). Sent
+   * once per rule as soon as it is known, so a console can count failures while the run goes;
+   * `atRequest`: exchanges judged by then.
+   */
+  | { type: 'rule-failing'; rule: RuleDefinition; atRequest: number }
   | { type: 'rule-end'; outcome: RuleOutcome }
   | {
       type: 'run-end';

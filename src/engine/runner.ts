@@ -142,11 +142,25 @@ export async function runConformance(transport: Transport, settings: RunSettings
     return prepared;
   };
 
+  /** Rules that saw their first problem (or a crashed check) since the last `announceFailing`. */
+  const failingNow: RuleId[] = [];
+  const failing = new Set<RuleId>();
+  const flagFailing = (rule: RuleId) => {
+    if (!records.has(rule) || failing.has(rule)) return;
+    failing.add(rule);
+    failingNow.push(rule);
+  };
+  /** Tells the listeners which rules fail now, while the run goes (their rule-end comes at the end). */
+  const announceFailing = async () => {
+    for (const rule of failingNow.splice(0)) await emit({ type: 'rule-failing', rule: getRule(rule), atRequest: records.get(rule)?.firstFailureAtRequest ?? judgedRequests });
+  };
+
   /** When a rule first saw a problem; under --fail-fast, the first one that ends the run. */
   const noteFailure = (rule: RuleId) => {
     const entry = records.get(rule);
     if (!entry) return;
     entry.firstFailureAtRequest ??= judgedRequests;
+    flagFailing(rule);
     if (failFastRule === undefined && settings.failFast?.(getRule(rule))) failFastRule = rule;
   };
 
@@ -264,7 +278,10 @@ export async function runConformance(transport: Transport, settings: RunSettings
     let focusProblems: Problem[] | null = null;
     const failed: RuleId[] = [];
     for (const j of judgements) {
-      if (j.crashed) records.get(j.rule) && (records.get(j.rule)!.crashed = true);
+      if (j.crashed && records.get(j.rule)) {
+        records.get(j.rule)!.crashed = true;
+        flagFailing(j.rule);
+      }
       if (j.problems.length) failed.push(j.rule);
       if (j.rule === focus) focusProblems = j.problems;
       else record(j.rule, j.problems, exchange, path);
@@ -273,6 +290,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
     metadata.observe(exchange);
     undocumented.observe(exchange);
     await watch.observe(exchange);
+    await announceFailing();
     return { exchange, focusProblems, failed };
   };
 
@@ -463,6 +481,7 @@ export async function runConformance(transport: Transport, settings: RunSettings
       if (selectedIds.has(rule.id)) await begin(rule);
       const { outcomes, notJudged } = await scenario.run(scenarioContext);
       for (const outcome of outcomes) record(scenario.rule, outcome.problems, outcome.exchange);
+      await announceFailing();
       const tally = tallies.get(scenario.rule);
       if (tally && notJudged) tally.scenarioNote = notJudged;
       if (selectedIds.has(rule.id) && !hasFamily(rule.id)) await finish(rule);

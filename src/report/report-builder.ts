@@ -194,6 +194,7 @@ export function createReportBuilder(facts: RunFacts, listeners: ReportListener[]
         return emit({ type: 'run-start', baseUrl: facts.baseUrl, seed: facts.seed, profile: facts.profile, rules: event.rules.length, fiatAccountIds: event.fiatAccountIds });
       case 'rule-start':
       case 'exchange':
+      case 'rule-failing':
         return emit(event);
       case 'rule-end':
         return emit({
