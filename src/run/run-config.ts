@@ -38,6 +38,12 @@ export interface RunConfig {
   ruleFilter: string[];
   /** --shard i/n: run only this shard's share of the cases; `conformance merge` joins the shards' reports. */
   shard?: Shard;
+  /** --list-rules: print the rules (honouring the filter) and send nothing. */
+  listRules?: boolean;
+  /** --quiet: only errors, the reports line and the verdict line. */
+  quiet?: boolean;
+  /** --json: one JSON result on stdout; the human lines go to stderr. */
+  json?: boolean;
   /** Embedded server only: a fault to inject and a reading of the document. */
   fault?: string;
   reading: Partial<Reading>;
@@ -98,6 +104,9 @@ export const RUN_OPTIONS = {
   rule: { type: 'string', multiple: true, env: 'CONFORMANCE_RULES', help: 'only rules whose id starts with this (repeat, or comma-separated in the env), e.g. fa.metadata' },
   fault: { type: 'string', env: 'CONFORMANCE_FAULT', help: 'embedded server only: inject this fault (see `conformance serve --list-faults`)' },
   reading: { type: 'string', multiple: true, env: 'CONFORMANCE_READING', help: 'embedded server only: a reading, e.g. placement=top, reject-status=422 (repeatable)' },
+  'list-rules': { type: 'boolean', help: 'print every rule (id, section, basis, title; --rule filters them, --json makes a JSON array) and exit: no request sent, no server started' },
+  quiet: { type: 'boolean', env: 'CONFORMANCE_QUIET', help: 'print only errors, the reports line and the verdict line: no progress, no table' },
+  json: { type: 'boolean', env: 'CONFORMANCE_JSON', help: 'print one JSON result on stdout (verdict, exit code, counts, failing rules, report paths); the human lines go to stderr' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; multiple?: boolean; env?: string; short?: string; help: string }>;
 
@@ -132,6 +141,8 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
   if (values.help) return null;
 
   const pick = optionPicker(values, env);
+  const yes = (name: 'quiet' | 'json'): boolean => values[name] === true || /^(1|true|yes)$/i.test(env[RUN_OPTIONS[name].env] ?? '');
+  const output = { ...(yes('quiet') ? { quiet: true } : {}), ...(yes('json') ? { json: true } : {}) };
   const list = (name: 'fiat-account-id' | 'rule' | 'reading'): string[] => {
     const flag = values[name];
     if (Array.isArray(flag) && flag.length) return flag.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
@@ -139,6 +150,9 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
   };
   const int = (name: keyof typeof RUN_OPTIONS, fallback: number, min = 0, max?: number): number =>
     wholeNumberFlag(`--${name}`, pick(name), { min, ...(max !== undefined ? { max } : {}) }) ?? fallback;
+
+  // --list-rules sends nothing: no target, credentials or seed to check, only the --rule filter.
+  if (values['list-rules'] === true) return runConfig({ seed: 0, ruleFilter: checkedRuleFilter(list('rule')), listRules: true, ...output });
 
   const baseUrl = pick('base-url');
   if (baseUrl !== undefined) checkBaseUrl(baseUrl);
@@ -180,11 +194,7 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
   if (shard !== undefined && pick('seed') === undefined) {
     throw new UsageError('--shard needs --seed (or CONFORMANCE_SEED), the same on every shard, so that the shards share out one run; e.g. --seed 42 --shard 1/3');
   }
-  const ruleFilter = list('rule');
-  const unmatched = ruleFilter.filter((prefix) => !RULES.some((r) => r.id.startsWith(prefix)));
-  if (unmatched.length) {
-    throw new UsageError(`--rule ${unmatched.join(', ')} matches no rule id (ids look like fa.metadata.max-pairs-accepted or id.tax.absent-rejected; the table of a run lists them all)`);
-  }
+  const ruleFilter = checkedRuleFilter(list('rule'));
 
   return {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
@@ -204,7 +214,17 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
     ...(shard !== undefined ? { shard: parseShard(shard) } : {}),
     ...(fault ? { fault } : {}),
     reading,
+    ...output,
   };
+}
+
+/** The --rule prefixes, each matching some rule id, or a UsageError. */
+function checkedRuleFilter(ruleFilter: string[]): string[] {
+  const unmatched = ruleFilter.filter((prefix) => !RULES.some((r) => r.id.startsWith(prefix)));
+  if (unmatched.length) {
+    throw new UsageError(`--rule ${unmatched.join(', ')} matches no rule id (ids look like fa.metadata.max-pairs-accepted or id.tax.absent-rejected; \`conformance run --list-rules\` lists them all)`);
+  }
+  return ruleFilter;
 }
 
 /** --report-dir '' (an unset shell variable) would write into the working directory: refuse it. */
