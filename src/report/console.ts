@@ -1,10 +1,12 @@
 /**
- * The console reporter: progress while the run goes, then a table of rules. On a terminal one
- * progress line is rewritten in place; in CI (no TTY) one plain line per finished rule, so logs
- * stay readable. The very last line is always `N passed, N failed` counting rules (then
- * `, N inconclusive`, `, N skipped`, `, N errors` when any). A failure line ends with what the
- * target said; an inconclusive rule (`?`) gets its reason on the line under it; a run the target
- * stopped answering says where it stopped and its exit code.
+ * The console reporter: what a run prints on its lines (stdout, or stderr under --json). Every
+ * figure comes from the finished report, the same one every report file is written from, so the
+ * console, conformance.json, summary.md, report.html and junit.xml cannot disagree; progress
+ * while the run goes is progress.ts (a status line on a terminal). At run-end: a line per failed,
+ * crashed or inconclusive rule (with what the target said, or the reason), the table of rules,
+ * the verdict, where a stopped run stopped, the seed, and last always `N passed, N failed`
+ * counting rules (then `, N inconclusive`, `, N skipped`, `, N errors` when any). `quiet`: the
+ * verdict line alone. In a log (no terminal) a `running N rules` line opens the run.
  */
 import type { ReportListener } from './report-events.ts';
 import type { ConformanceReport, ReportRule } from './model.ts';
@@ -13,20 +15,23 @@ import { Redactor } from './redact.ts';
 import { rerunCommand } from './rerun-command.ts';
 import { targetSaidSuffix } from './target-words.ts';
 import { coverageFigures, reasonText, stoppedText } from './rule-text.ts';
+import { paintStatus, paintVerdict, palette, type Palette } from './colour.ts';
+import { displayWidth } from './display-width.ts';
 
 export interface ConsoleIO {
   /** Writes one line (the newline is added by the writer). */
   out(line: string): void;
+  /** True when a status line shows progress (stderr is a terminal): no `running N rules` line then. */
   isTTY: boolean;
   /** The run's credentials so far (issued tokens accumulate), scrubbed from every line. */
   secrets?: () => string[];
+  /** Colours, resolved once from the environment (colour.ts); default none. */
+  palette?: Palette;
+  /** --quiet: only the verdict line. */
+  quiet?: boolean;
 }
 
 const MARK: Record<ReportRule['status'], string> = { passed: '✓', failed: '✗', inconclusive: '?', skipped: '-', error: '!' };
-/** Least time between two progress rewrites on a terminal. */
-const PROGRESS_INTERVAL_MS = 100;
-// Cursor up one line and clear it: `out` always ends with a newline, so the progress line is the previous one.
-const REWRITE = '\u001b[1A\u001b[2K';
 
 /** Longest failure message or reason shown on a rule's line. */
 const MESSAGE_WIDTH = 120;
@@ -34,12 +39,14 @@ const MESSAGE_WIDTH = 120;
 /** Longest reason line under an inconclusive rule. */
 const REASON_WIDTH = 200;
 
+const PLAIN = palette(false);
+
 /**
- * The plain line of a finished rule, e.g. `  ✓ fa.status.enum  (24 cases)`, or
+ * The plain line of a rule, e.g. `  ✓ fa.status.enum  (24 cases)`, or
  * `  ✗ id.valid-accepted  … (HTTP 422) — target said: "first_name must be ASCII"`.
  */
-export function ruleLine(rule: ReportRule, redactor?: Redactor): string {
-  const mark = MARK[rule.status];
+export function ruleLine(rule: ReportRule, redactor?: Redactor, paint: Palette = PLAIN): string {
+  const mark = paintStatus(paint, rule.status, MARK[rule.status]);
   if (rule.status === 'passed') return `  ${mark} ${rule.id}  (${rule.cases} ${rule.cases === 1 ? 'case' : 'cases'})`;
   if (rule.status === 'skipped') return `  ${mark} ${rule.id}  skipped${rule.reason ? `: ${oneLine(rule.reason, MESSAGE_WIDTH)}` : ''}`;
   if (rule.status === 'inconclusive') {
@@ -52,9 +59,9 @@ export function ruleLine(rule: ReportRule, redactor?: Redactor): string {
   return `  ${mark} ${rule.id}  ${oneLine(message, MESSAGE_WIDTH)}${targetSaidSuffix(first, redactor)}${more}`;
 }
 
-/** The lines of a finished rule: its line, and for an inconclusive rule the reason under it. */
-export function ruleLines(rule: ReportRule, redactor?: Redactor): string[] {
-  const lines = [ruleLine(rule, redactor)];
+/** The lines of a rule: its line, and for an inconclusive rule the reason under it. */
+export function ruleLines(rule: ReportRule, redactor?: Redactor, paint: Palette = PLAIN): string[] {
+  const lines = [ruleLine(rule, redactor, paint)];
   if (rule.status === 'inconclusive' && rule.reason) lines.push(`      ${oneLine(rule.reason, REASON_WIDTH)}`);
   return lines;
 }
@@ -63,105 +70,73 @@ export function ruleLines(rule: ReportRule, redactor?: Redactor): string[] {
  * The closing line: `N passed, N failed` counting rules, then `, N inconclusive`, `, N skipped`
  * and `, N errors` when any.
  */
-export function closingLine(rules: ReportRule[]): string {
+export function closingLine(rules: ReportRule[], paint: Palette = PLAIN): string {
   const n = (status: ReportRule['status']) => rules.filter((r) => r.status === status).length;
-  let line = `${n('passed')} passed, ${n('failed')} failed`;
-  if (n('inconclusive')) line += `, ${n('inconclusive')} inconclusive`;
+  const part = (status: ReportRule['status'], words: string) => (n(status) ? paintStatus(paint, status, words) : words);
+  let line = `${part('passed', `${n('passed')} passed`)}, ${part('failed', `${n('failed')} failed`)}`;
+  if (n('inconclusive')) line += `, ${part('inconclusive', `${n('inconclusive')} inconclusive`)}`;
   if (n('skipped')) line += `, ${n('skipped')} skipped`;
-  if (n('error')) line += `, ${n('error')} errors`;
+  if (n('error')) line += `, ${part('error', `${n('error')} errors`)}`;
   return line;
 }
 
-/** The table of rules printed at the end of a run. */
-export function rulesTable(rules: ReportRule[]): string[] {
+/** The table of rules printed at the end of a run; the status column in its colour. */
+export function rulesTable(rules: ReportRule[], paint: Palette = PLAIN): string[] {
   const header = ['rule', 'section', 'basis', 'status', 'cases'];
   const rows = rules.map((r) => [r.id, r.section, r.basis, `${MARK[r.status]} ${r.status}`, String(r.cases)]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => [...row[i]].length)));
-  const format = (row: string[]) =>
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => displayWidth(row[i]))));
+  // Padded as plain text, painted after: escape codes take no column.
+  const format = (row: string[], status?: ReportRule['status']) =>
     row
-      .map((cell, i) => (i === row.length - 1 ? cell.padStart(widths[i]) : cell + ' '.repeat(widths[i] - [...cell].length)))
+      .map((cell, i) => {
+        if (i === row.length - 1) return cell.padStart(widths[i]);
+        const padded = cell + ' '.repeat(widths[i] - displayWidth(cell));
+        return i === 3 && status ? paintStatus(paint, status, cell) + padded.slice(cell.length) : padded;
+      })
       .join('  ')
       .trimEnd();
-  return [format(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(format)];
+  return [format(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map((row, i) => format(row, rules[i].status))];
 }
 
-function endLines(report: ConformanceReport): string[] {
+/** `verdict: conformant (298 requests in 0.5 s)`, the verdict in its colour. */
+export function verdictLine(report: ConformanceReport, paint: Palette = PLAIN): string {
   const s = report.summary;
+  return `verdict: ${paintVerdict(paint, s.verdict)} (${s.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s)`;
+}
+
+/** Rules worth a line of their own above the table: what failed, crashed or was not judged enough. */
+const DETAILED: ReadonlySet<ReportRule['status']> = new Set(['failed', 'error', 'inconclusive']);
+
+/** Every line the console prints when a run ends. */
+export function endLines(report: ConformanceReport, redactor?: Redactor, paint: Palette = PLAIN): string[] {
   const stopped = stoppedText(report, MESSAGE_WIDTH);
   const reason = reasonText(report);
+  const details = report.rules.filter((r) => DETAILED.has(r.status)).flatMap((r) => ruleLines(r, redactor, paint));
   return [
+    ...(details.length ? ['', ...details] : []),
     '',
-    ...rulesTable(report.rules),
+    ...rulesTable(report.rules, paint),
     '',
-    `verdict: ${s.verdict} (${s.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s)`,
+    verdictLine(report, paint),
     ...(stopped ? [stopped] : []),
     ...(reason ? [`reason: ${reason}`] : []),
     `seed ${report.seed}: re-run the same cases with \`${rerunCommand(report)}\``,
-    closingLine(report.rules),
+    closingLine(report.rules, paint),
   ];
 }
 
-const BAR_WIDTH = 24;
-
-/** `[██████░░░░]`: the share of rules done, in block characters. */
-function bar(done: number, total: number): string {
-  const filled = total ? Math.round((done / total) * BAR_WIDTH) : 0;
-  return `[${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}]`;
-}
-
-/** A ReportListener that prints progress and the final table to `io.out`. */
+/** A ReportListener that prints the end of a run to `io.out` (progress is progress.ts). */
 export function createConsoleReporter(io: ConsoleIO): ReportListener {
   // A target may echo a token in a body that a failure message quotes: scrub every line.
   const redactor = () => new Redactor(io.secrets?.() ?? []);
   const out = (line: string) => io.out(redactor().text(line));
-  let total = 0;
-  let done = 0;
-  let requests = 0;
-  let current = '';
-  let progressShown = false;
-  let lastProgress = 0;
-
-  const progress = (force: boolean) => {
-    if (!io.isTTY) return;
-    const now = Date.now();
-    if (!force && now - lastProgress < PROGRESS_INTERVAL_MS) return;
-    lastProgress = now;
-    const line = `  ${bar(done, total)} ${done}/${total} rules, ${requests} requests${current ? `  ${current}` : ''}`;
-    out((progressShown ? REWRITE : '') + line);
-    progressShown = true;
-  };
-
+  const paint = io.palette ?? PLAIN;
   return (event) => {
-    switch (event.type) {
-      case 'run-start':
-        total = event.rules;
-        if (!io.isTTY) out(`running ${event.rules} rules against ${event.baseUrl} (seed ${event.seed}, profile ${event.profile})`);
-        progress(true);
-        break;
-      case 'rule-start':
-        current = event.rule.id;
-        progress(true);
-        break;
-      case 'exchange':
-        requests++;
-        progress(false);
-        break;
-      case 'rule-end':
-        done++;
-        if (io.isTTY) {
-          // Failures and shortfalls stay on screen above the progress line; passes only move the counter.
-          if (event.rule.status === 'failed' || event.rule.status === 'error' || event.rule.status === 'inconclusive') {
-            ruleLines(event.rule, redactor()).forEach((line, i) => out((i === 0 && progressShown ? REWRITE : '') + line));
-            progressShown = false;
-          }
-          progress(true);
-        } else ruleLines(event.rule, redactor()).forEach(out);
-        break;
-      case 'run-end':
-        // The first closing line takes the place of the progress line.
-        endLines(event.report).forEach((line, i) => out((i === 0 && progressShown ? REWRITE : '') + line));
-        progressShown = false;
-        break;
+    if (event.type === 'run-start' && !io.isTTY && !io.quiet) {
+      out(`running ${event.rules} rules against ${event.baseUrl} (seed ${event.seed}, profile ${event.profile})`);
     }
+    if (event.type !== 'run-end') return;
+    if (io.quiet) out(verdictLine(event.report, paint));
+    else endLines(event.report, redactor(), paint).forEach(out);
   };
 }

@@ -32,31 +32,39 @@ async function play(isTTY: boolean, report?: ConformanceReport): Promise<string[
 const OVER_PAIRS = /^ {2}✗ fa\.metadata\.over-pairs-rejected {2}7 pairs accepted \(200\) — target said: "\{"id":"8d3b1c2e-[^"]*","status":"PENDING".*…"$/;
 
 describe('console reporter', () => {
-  it('in CI prints one plain line per finished rule, then the table, the seed, and the counts last', async () => {
+  it('prints every figure from the finished report: a line per failed rule, the table, the seed, and the counts last', async () => {
     const lines = await play(false);
     expect(lines.some((l) => l.includes('\u001b'))).toBe(false);
-    expect(lines).toContain('  ✓ fa.status.enum  (24 cases)');
+    expect(lines[0]).toBe(`running ${RULES.length} rules against http://127.0.0.1:4010 (seed 424242, profile standard)`);
+    // Passes are in the table only: no line of their own.
+    expect(lines).not.toContain('  ✓ fa.status.enum  (24 cases)');
     expect(lines.filter((l) => OVER_PAIRS.test(l))).toHaveLength(1);
     // A failure without an answer (a timeout) has no words of the target.
     expect(lines).toContain('  ✗ id.answers  no answer within 10000 ms (timeout)');
-    expect(lines).toContain('  - id.ref-id.concurrent-duplicate  skipped: the profile runs no concurrent scenario');
     const table = lines.findIndex((l) => /^rule\s+section\s+basis\s+status\s+cases$/.test(l));
-    expect(table).toBeGreaterThan(0);
+    expect(table).toBeGreaterThan(lines.findIndex((l) => OVER_PAIRS.test(l)));
     expect(lines[table + 2]).toMatch(/^fa\.valid-accepted\s+4\.1\s+documented\s+✓ passed\s+24$/);
+    expect(lines.some((l) => /^id\.ref-id\.concurrent-duplicate\s+\S+\s+\S+\s+- skipped\s+\d+$/.test(l))).toBe(true);
     expect(lines.some((l) => l.includes('--seed 424242'))).toBe(true);
     expect(lines.at(-1)).toBe(`${PASSED} passed, 3 failed, 1 skipped`);
   });
 
-  it('on a TTY rewrites one progress line instead of printing every rule', async () => {
+  it('prints nothing while the run goes (progress is the status line\'s) and no `running` line when a status line shows it', async () => {
     const lines = await play(true);
-    const progress = lines.filter((l) => l.includes(' rules, '));
-    expect(progress.length).toBeGreaterThan(10);
-    // Only the first progress line and the one after each kept failure line are new lines.
-    const fresh = progress.filter((l) => !l.startsWith('\u001b[1A\u001b[2K'));
-    expect(fresh).toHaveLength(1 + 3);
-    expect(lines.some((l) => l.includes('✓ fa.status.enum  (24 cases)'))).toBe(false);
-    expect(lines.some((l) => OVER_PAIRS.test(l.replace('\u001b[1A\u001b[2K', '')))).toBe(true);
+    const end = lines.findIndex((l) => /^rule\s+section/.test(l));
+    expect(lines.some((l) => l.startsWith('running '))).toBe(false);
+    expect(lines.some((l) => l.includes('\u001b'))).toBe(false);
+    expect(lines.some((l) => OVER_PAIRS.test(l))).toBe(true);
+    expect(end).toBeGreaterThan(0);
     expect(lines.at(-1)).toBe(`${PASSED} passed, 3 failed, 1 skipped`);
+  });
+
+  it('--quiet: the verdict line alone', async () => {
+    const lines: string[] = [];
+    const listener = createConsoleReporter({ out: (line) => lines.push(line), isTTY: false, quiet: true });
+    const report = sampleReport();
+    for (const event of events(report)) await listener(event);
+    expect(lines).toEqual([`verdict: non-conformant (${report.summary.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s)`]);
   });
 
   it('omits the skipped count when nothing was skipped, and never prints an Authorization value', async () => {
@@ -77,7 +85,9 @@ describe('console reporter', () => {
     const listener = createConsoleReporter({ out: (line) => lines.push(line), isTTY: false, secrets: () => secrets });
     const rule = sampleReport().rules.find((r) => r.failures.length)!;
     secrets.push('later-token-9876543210'); // a token renewed mid-run
-    await listener({ type: 'rule-end', rule: { ...rule, failures: [{ ...rule.failures[0], message: 'first_name returned "later-token-9876543210"' }] } });
+    const report = sampleReport();
+    report.rules = report.rules.map((r) => (r.id === rule.id ? { ...rule, failures: [{ ...rule.failures[0], message: 'first_name returned "later-token-9876543210"' }] } : r));
+    await listener({ type: 'run-end', report });
     expect(lines.join('\n')).not.toContain('later-token-9876543210');
     expect(lines.join('\n')).toContain('first_name returned');
   });
@@ -122,9 +132,10 @@ describe('console reporter', () => {
     response.rawBody = JSON.stringify(response.body);
     const lines: string[] = [];
     const listener = createConsoleReporter({ out: (line) => lines.push(line), isTTY: false, secrets: () => [token] });
-    await listener({ type: 'rule-end', rule });
-    expect(lines[0]).toContain('target said: "xxx');
-    expect(lines[0]).not.toContain('tok_');
-    expect(lines[0]).toContain('[REDACT');
+    await listener({ type: 'run-end', report });
+    const line = lines.find((l) => l.includes('id.valid-accepted  '))!;
+    expect(line).toContain('target said: "xxx');
+    expect(lines.join('\n')).not.toContain('tok_');
+    expect(line).toContain('[REDACT');
   });
 });

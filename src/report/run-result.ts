@@ -1,0 +1,63 @@
+/**
+ * What `conformance run --json` prints on stdout: one JSON value a script can read without
+ * parsing the human lines: the verdict and exit code, the counts of the summary, the rules that
+ * fail (and those not judged enough), where the reports went, and how to re-run. Every figure is
+ * taken from the report, as the console and the report files take theirs.
+ */
+import type { ConformanceReport, ReportRule, RuleStatus, Verdict } from './model.ts';
+import { rerunCommand } from './rerun-command.ts';
+
+export interface RunResultRule {
+  id: string;
+  section: string;
+  basis: ReportRule['basis'];
+  status: RuleStatus;
+  /** Whether it keeps the run from being conformant. */
+  blocking: boolean;
+  cases: number;
+  /** The first failure's message, or the reason it was not judged enough. */
+  message?: string;
+}
+
+export interface RunResult {
+  verdict: Verdict;
+  exitCode: number;
+  seed: number;
+  profile: string;
+  target: string;
+  summary: { rules: number; passed: number; failed: number; inconclusive: number; skipped: number; errors: number; requests: number };
+  durationMs: number;
+  /** Failed rules and crashed checks. */
+  failingRules: RunResultRule[];
+  inconclusiveRules: RunResultRule[];
+  /** Why the verdict is not what the rules alone say (summary.reason), and where a run stopped. */
+  reason?: string;
+  stopped?: string;
+  /** The files written (conformance.json, junit.xml, report.html, summary.md, exchanges.har, …). */
+  reports: string[];
+  rerun: string;
+}
+
+function resultRule(r: ReportRule): RunResultRule {
+  const message = r.failures[0]?.message ?? r.reason;
+  return { id: r.id, section: r.section, basis: r.basis, status: r.status, blocking: r.blocking, cases: r.cases, ...(message ? { message } : {}) };
+}
+
+export function runResult(report: ConformanceReport, exitCode: number, reports: readonly string[]): RunResult {
+  const s = report.summary;
+  return {
+    verdict: s.verdict,
+    exitCode,
+    seed: report.seed,
+    profile: report.profile,
+    target: report.target.baseUrl,
+    summary: { rules: s.rules, passed: s.passed, failed: s.failed, inconclusive: s.inconclusive ?? 0, skipped: s.skipped, errors: s.errors ?? 0, requests: s.requests },
+    durationMs: report.durationMs,
+    failingRules: report.rules.filter((r) => r.status === 'failed' || r.status === 'error').map(resultRule),
+    inconclusiveRules: report.rules.filter((r) => r.status === 'inconclusive').map(resultRule),
+    ...(s.reason ? { reason: s.reason } : {}),
+    ...(report.stopped ? { stopped: report.stopped.message } : {}),
+    reports: [...reports],
+    rerun: rerunCommand(report),
+  };
+}
