@@ -10,12 +10,16 @@ import { UsageError } from '../core/errors.ts';
 import { oneLine } from '../core/text.ts';
 import { readReport } from '../report/read-report.ts';
 import { diffReports, type ReportDiff, type ReportFacts, type RuleChange } from '../report/report-diff.ts';
+import { renderDiffMarkdown } from '../report/diff-markdown.ts';
+import { colourEnabled, palette, type Palette } from '../report/colour.ts';
 
-const HELP = `usage: conformance diff <old conformance.json> <new conformance.json> [--json]
+const HELP = `usage: conformance diff <old conformance.json> <new conformance.json> [--json | --markdown]
 
 Compares two reports rule by rule: newly failing, newly passing, still failing, per section,
 rules no longer judged (enough) and rules added or removed, then the verdicts. --json prints the
-comparison as JSON.
+comparison as JSON; --markdown as a Markdown table for a pull-request comment.
+A warning goes to stderr when the two runs differ in what they ran: target, seed, profile or
+runs, strict mode, rule filter or shard (a changed rule then says less about the target).
 Exit 1 when something regressed (a rule that passed fails now, or is skipped or inconclusive now,
 or a new rule fails), 0 otherwise, 2 when a file cannot be read or is not a conformance report.
 A rule that was inconclusive and passes now is newly passing; a failing rule that is inconclusive
@@ -32,9 +36,9 @@ const LABEL: Record<RuleChange['kind'], string> = {
   other: 'unchanged',
 };
 
-function changeLine(c: RuleChange, width: number): string {
+function changeLine(c: RuleChange, width: number, paint: Palette): string {
   const transition = `${c.before ?? '—'} → ${c.after ?? '—'}`;
-  const mark = c.regression ? '✗' : c.kind === 'newly-passing' ? '✓' : c.kind === 'newly-inconclusive' ? '?' : ' ';
+  const mark = c.regression ? paint.red('✗') : c.kind === 'newly-passing' ? paint.green('✓') : c.kind === 'newly-inconclusive' ? paint.yellow('?') : ' ';
   const message = c.message ? `  ${oneLine(c.message, 120)}` : '';
   return `  ${mark} ${LABEL[c.kind].padEnd(14)}  ${c.id.padEnd(width)}  ${transition}${message}`;
 }
@@ -43,7 +47,7 @@ function changeLine(c: RuleChange, width: number): string {
 const stopNote = (f: ReportFacts): string =>
   f.stopped ? `  (stopped after ${f.stopped.requests} requests${f.stopped.rule ? ` while judging ${f.stopped.rule}` : ''}: ${oneLine(f.stopped.message, 80)})` : '';
 
-function textLines(d: ReportDiff): string[] {
+function textLines(d: ReportDiff, paint: Palette): string[] {
   const lines = [
     `old: ${d.old.baseUrl}  seed ${d.old.seed}  ${d.old.startedAt}  ${d.old.verdict}${stopNote(d.old)}`,
     `new: ${d.new.baseUrl}  seed ${d.new.seed}  ${d.new.startedAt}  ${d.new.verdict}${stopNote(d.new)}`,
@@ -53,7 +57,7 @@ function textLines(d: ReportDiff): string[] {
   const width = Math.max(0, ...d.sections.flatMap((s) => s.changes.map((c) => c.id.length)));
   if (!d.sections.length) lines.push('no rule changed its outcome', '');
   for (const s of d.sections) {
-    lines.push(`§${s.section}`, ...s.changes.map((c) => changeLine(c, width)), '');
+    lines.push(`§${s.section}`, ...s.changes.map((c) => changeLine(c, width, paint)), '');
   }
   lines.push(
     `${d.newlyFailing.length} newly failing, ${d.newlyPassing.length} newly passing, ${d.stillFailing.length} still failing, ` +
@@ -67,7 +71,7 @@ function textLines(d: ReportDiff): string[] {
 
 /** The `diff` subcommand. */
 export async function diff(argv: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommandArgs('diff', argv, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, true);
+  const parsed = parseCommandArgs('diff', argv, { json: { type: 'boolean' }, markdown: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, true);
   if (parsed.values.help) {
     io.out(HELP);
     return 0;
@@ -77,8 +81,12 @@ export async function diff(argv: string[], io: CliIO): Promise<number> {
   }
   const older = await readReport(parsed.positionals[0]);
   const newer = await readReport(parsed.positionals[1]);
+  if (parsed.values.json && parsed.values.markdown) throw new UsageError('give --json or --markdown, not both');
   const result = diffReports(older, newer);
+  // On stderr whatever the format: stdout stays the comparison alone (a comment, a JSON value).
+  for (const warning of result.warnings) io.err(`conformance diff: warning: ${warning}`);
   if (parsed.values.json) io.out(JSON.stringify(result, null, 2));
-  else for (const line of textLines(result)) io.out(line);
+  else if (parsed.values.markdown) io.out(renderDiffMarkdown(result).trimEnd());
+  else for (const line of textLines(result, palette(colourEnabled(io.env, io.isTTY)))) io.out(line);
   return result.regressions > 0 ? 1 : 0;
 }

@@ -61,6 +61,11 @@ export interface ReportDiff {
   /** Every listed change, grouped by document section in document order. */
   sections: { section: string; changes: RuleChange[] }[];
   regressions: number;
+  /**
+   * How the two runs differ in what they ran (target, seed, profile or runs, strict mode, rule
+   * filter, shard): each makes a changed rule say less about the target. Empty when they match.
+   */
+  warnings: string[];
 }
 
 const failing = (s?: RuleStatus) => s === 'failed' || s === 'error';
@@ -91,6 +96,46 @@ function messageOf(after: ReportRule | undefined): string | undefined {
   if (failing(after.status)) return after.failures[0]?.message ?? after.reason;
   if (after.status === 'inconclusive' || after.status === 'skipped') return after.reason;
   return undefined;
+}
+
+/** The target as a diff names it: its URL, or the embedded server with its reading and fault. */
+function targetName(r: ConformanceReport): string {
+  if (!r.target.embedded) return r.target.baseUrl;
+  const reading = Object.entries(r.target.reading ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+  return `the embedded reference server${reading ? ` (${reading})` : ''}`;
+}
+
+const filterName = (r: ConformanceReport): string => (r.ruleFilter?.length ? [...r.ruleFilter].sort().join(', ') : 'all rules');
+const profileName = (r: ConformanceReport): string => `${r.profile}${r.runs !== undefined ? `, ${r.runs} random cases per rule` : ''}`;
+const shardText = (r: ConformanceReport): string => (r.shard ? `shard ${r.shard.index}/${r.shard.count}` : 'the whole run');
+
+/**
+ * Why comparing two reports may mislead: they come from different targets (the embedded server
+ * counts as one target whatever its port, unless its reading or fault differ), seeds, profiles or
+ * runs, strict modes, rule filters or shards. One sentence each; empty when the runs match.
+ */
+export function runDifferences(older: ConformanceReport, newer: ConformanceReport): string[] {
+  const warnings: string[] = [];
+  const differ = (what: string, a: string, b: string, consequence: string) => {
+    if (a !== b) warnings.push(`the reports come from different ${what} (${a} → ${b}): ${consequence}`);
+  };
+  if (older.target.embedded && newer.target.embedded) {
+    // One embedded server whatever its port: only its reading and fault tell two apart.
+    const a = older.target.reading ?? {};
+    const b = newer.target.reading ?? {};
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort().filter((k) => a[k] !== b[k]);
+    const side = (r: Record<string, string>) => keys.map((k) => `${k}=${r[k] ?? 'none'}`).join(', ');
+    if (keys.length) differ('embedded servers', side(a), side(b), 'a changed rule may be the other reading or fault, not a change of the target');
+  } else differ('targets', targetName(older), targetName(newer), 'a changed rule may be the other target, not a change of this one');
+  differ('seeds', String(older.seed), String(newer.seed), 'the random cases differ, so a rule may pass or fail for the cases alone; compare runs of one seed (--seed)');
+  differ('profiles', profileName(older), profileName(newer), 'the runs sent different numbers of cases');
+  differ('strict modes', older.strict ? 'strict' : 'not strict', newer.strict ? 'strict' : 'not strict', 'convention rules block one verdict and not the other');
+  differ('rule filters', filterName(older), filterName(newer), 'rules outside one filter show as added or removed');
+  differ('shares of the run', shardText(older), shardText(newer), 'a shard judges only its share of the cases; merge the shards (conformance merge) first');
+  return warnings;
 }
 
 /** The rule-by-rule difference between an older and a newer report. */
@@ -136,5 +181,6 @@ export function diffReports(older: ConformanceReport, newer: ConformanceReport):
     removed: of('removed'),
     sections,
     regressions: changes.filter((c) => c.regression).length,
+    warnings: runDifferences(older, newer),
   };
 }
