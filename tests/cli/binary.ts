@@ -17,7 +17,8 @@ export interface BinaryResult {
 export function conformance(args: string[], extraEnv: Record<string, string> = {}): Promise<BinaryResult> {
   return new Promise((resolve) => {
     // An empty environment for the CONFORMANCE_* settings, so a developer's .env cannot leak in.
-    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_'))), ...extraEnv };
+    // Colour only when a test asks for it (a CI that sets FORCE_COLOR must not paint the lines tests read).
+    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && k !== 'FORCE_COLOR' && k !== 'NO_COLOR')), ...extraEnv };
     execFile('node', [BIN, ...args], { env, cwd: tmpdir(), timeout: 120_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
