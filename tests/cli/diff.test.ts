@@ -161,4 +161,60 @@ describe('conformance diff', () => {
     await expect(diff(['only-one.json'], io)).rejects.toBeInstanceOf(UsageError);
     await expect(diff(['a', 'b', '--bogus'], io)).rejects.toBeInstanceOf(UsageError);
   });
+
+  it('--markdown: a table for a pull-request comment, regressions first, the verdict change and both runs; nothing on stderr for runs that match', async () => {
+    const older = sampleReport();
+    const newer = sampleReport();
+    setStatus(newer, 'fa.status.enum', 'failed');
+    newer.rules.find((r) => r.id === 'fa.status.enum')!.failures = [{ ...older.rules.find((r) => r.failures.length)!.failures[0], message: 'status | "pending" | not allowed' }];
+    setStatus(newer, 'id.dob.midnight-utc', 'passed');
+    newer.summary.verdict = 'non-conformant';
+    const { io, out, err } = testIO();
+    expect(await diff([await save('m-old.json', older), await save('m-new.json', newer), '--markdown'], io)).toBe(1);
+    const md = out.join('\n');
+    expect(md.split('\n')[0]).toBe('## Conformance diff: ❌ 1 regression');
+    expect(md).toContain('| Change | Rule | Section | Basis | Before → after | First failure or reason |');
+    const rows = md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Change'));
+    expect(rows[0]).toMatch(/^\| 🔴 newly failing \| `fa\.status\.enum` \| §2\.1 \| documented \| passed → failed \| status \\\| "pending" \\\| not allowed \|$/);
+    expect(rows.findIndex((r) => r.includes('newly passing'))).toBeGreaterThan(0);
+    expect(rows.findIndex((r) => r.includes('still failing'))).toBeGreaterThan(rows.findIndex((r) => r.includes('newly passing')));
+    // Every row has the table's six cells: a pipe in a message is escaped.
+    for (const row of rows) expect(row.split(/(?<!\\)\|/).length - 2).toBe(6);
+    expect(md).toContain(`- Old: \`${older.target.baseUrl}\` · seed \`${older.seed}\``);
+    expect(err).toEqual([]);
+  });
+
+  it('warns on stderr (and in --json and --markdown) when the runs differ: target, seed, profile, strict mode, rule filter', async () => {
+    const older = sampleReport();
+    const newer = { ...sampleReport(), seed: older.seed + 1, profile: 'deep', runs: 400, strict: !older.strict, ruleFilter: ['fa.'], target: { ...older.target, baseUrl: 'https://sandbox.example.com', embedded: false } };
+    const { io, err } = testIO();
+    await diff([await save('w-old.json', older), await save('w-new.json', newer)], io);
+    expect(err.every((l) => l.startsWith('conformance diff: warning: the reports come from different '))).toBe(true);
+    expect(err.map((l) => /different ([a-z ]+) \(/.exec(l)?.[1])).toEqual(['targets', 'seeds', 'profiles', 'strict modes', 'rule filters']);
+    expect(err[1]).toContain(`(${older.seed} → ${older.seed + 1})`);
+    const json = testIO();
+    await diff([await save('w-old.json', older), await save('w-new.json', newer), '--json'], json.io);
+    expect(JSON.parse(json.out.join('\n')).warnings).toHaveLength(5);
+    const md = testIO();
+    await diff([await save('w-old.json', older), await save('w-new.json', newer), '--markdown'], md.io);
+    expect(md.out.join('\n').match(/^> ⚠️ the reports come from different/gm)).toHaveLength(5);
+  });
+
+  it('two runs of the embedded server differ by their reading or fault, not by their port', async () => {
+    const older = { ...sampleReport(), target: { baseUrl: 'http://127.0.0.1:40001', embedded: true, reading: { placement: 'nested' } } };
+    const samePort = { ...older, target: { ...older.target, baseUrl: 'http://127.0.0.1:40002' } };
+    const faulty = { ...older, target: { ...older.target, reading: { placement: 'nested', fault: 'fa-status-lowercase' } } };
+    const same = testIO();
+    await diff([await save('e-old.json', older), await save('e-port.json', samePort)], same.io);
+    expect(same.err).toEqual([]);
+    const other = testIO();
+    await diff([await save('e-old.json', older), await save('e-fault.json', faulty)], other.io);
+    expect(other.err).toEqual(['conformance diff: warning: the reports come from different embedded servers (fault=none → fault=fa-status-lowercase): a changed rule may be the other reading or fault, not a change of the target']);
+  });
+
+  it('--json and --markdown together are a usage error', async () => {
+    const { io } = testIO();
+    const file = await save('u.json', sampleReport());
+    await expect(diff([file, file, '--json', '--markdown'], io)).rejects.toBeInstanceOf(UsageError);
+  });
 });
