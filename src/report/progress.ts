@@ -1,6 +1,6 @@
 /**
  * Progress while a run goes: requests sent against what the run plans, rules failing so far,
- * time, and the rule being judged. Verdicts wait for shrinking, so every rule-end comes at the
+ * time, and what is judged now (the rule a case is for, or the case's label). Verdicts wait for shrinking, so every rule-end comes at the
  * end of the run: the figures are those known mid-run. Requests are the transport's own count,
  * the very figure the final `verdict: … (N requests …)` line and every report give; a failing
  * rule is announced by the engine (rule-failing) and ends failed or error in the final table.
@@ -54,7 +54,7 @@ export interface ProgressFigures {
   current?: string;
 }
 
-/** The status line: `[████░░░░] 412/~819 requests · 2 failing · 0:12 · id.valid-accepted`. */
+/** The status line: `[████░░░░] 412/~819 requests · 2 failing · 0:12 · fa.metadata.over-pairs-rejected`. */
 export function statusText(f: ProgressFigures): string {
   const requests = f.planned === undefined ? `${f.sent} requests` : f.sent <= f.planned ? `${bar(f.sent, f.planned)} ${f.sent}/~${f.planned} requests` : `${bar(1, 1)} ${f.sent} requests (~${f.planned} planned)`;
   return [requests, `${f.failing} failing`, clock(f.elapsedMs), ...(f.current ? [f.current] : [])].join(' · ');
@@ -124,9 +124,13 @@ export function createProgress(options: ProgressOptions): { listener: ReportList
         failing.add(event.rule.id);
         update(true);
         break;
-      case 'exchange':
+      case 'exchange': {
+        // What is judged now: the rule the case is for, else what the case is (a valid random create…).
+        const c = event.exchange.testCase;
+        current = c.violates ?? c.exercises ?? c.label;
         update();
         break;
+      }
       case 'rule-end':
         break;
       case 'run-end':
