@@ -1,10 +1,15 @@
 /**
  * junit.xml: one testsuite per operation, one testcase per rule (classname the operation, name
- * "<rule id> <title>"), so CI systems show the rules of the document as tests. A failed
- * convention rule outside --strict does not fail the run, so it is not a JUnit failure either
- * (CI would turn red on a run that exits 0): it is a skipped case whose message says so.
- * An inconclusive rule that blocks the verdict is an <error type="inconclusive"> (the run exits
- * 4, so CI should not be green); one that does not block is <skipped>; both carry the reason. A
+ * "<rule id> <title>"), so CI systems show the rules of the document as tests. It is valid against
+ * the strict JUnit schema of the Jenkins xunit plugin (tests/report/xsd): no properties inside a
+ * testcase (a rule's section, basis and cases are in its system-out), no skipped or timestamp on
+ * <testsuites>.
+ *
+ * A failed convention rule outside --strict does not fail the run, but it is a defect all the
+ * same: a <failure> whose type and message say it is a convention, fatal only with --strict, so
+ * dashboards show it red (a grey <skipped> hid it). An inconclusive rule that blocks the verdict is
+ * an <error type="inconclusive"> (the run exits 4, so CI should not be green); one that does not
+ * block is <skipped>: it was not judged enough to pass or fail. Both carry the reason. A
  * failure's message ends with what the target said. A run the target stopped answering carries a
  * `stopped` property on every suite and says so in the suites' system-out; a run with too many
  * requests without an answer carries its `reason` the same way.
@@ -32,6 +37,7 @@ function failureText(f: ReportFailure): string {
 
 /** A failure that does not fail the run (a convention rule outside --strict): the report builder decided it. */
 const advisory = (rule: ReportRule) => rule.status === 'failed' && !rule.blocking;
+const ADVISORY = 'convention rule failed (fatal only with --strict)';
 /** Judged by too few cases, and that keeps the verdict from conformant (exit 4): a JUnit error. */
 const blockingInconclusive = (rule: ReportRule) => rule.status === 'inconclusive' && rule.blocking;
 /** Judged by too few cases, but it does not block (a convention rule outside --strict): skipped. */
@@ -44,39 +50,34 @@ function inconclusiveText(rule: ReportRule): string {
   return lines.join('\n');
 }
 
-function testcase(rule: ReportRule, time: number): string {
-  const open = `    <testcase classname="${escapeXml(rule.operation)}" name="${escapeXml(`${rule.id} ${rule.title}`)}" time="${seconds(time)}"`;
-  const props = `      <properties><property name="section" value="${escapeXml(rule.section)}"/><property name="basis" value="${escapeXml(rule.basis)}"/><property name="cases" value="${rule.cases}"/></properties>`;
-  if (rule.status === 'passed') return `${open}>\n${props}\n    </testcase>`;
-  if (rule.status === 'skipped') {
-    return `${open}>\n${props}\n      <skipped message="${escapeXml(rule.reason ?? 'skipped')}"/>\n    </testcase>`;
-  }
+/** A testcase's result element (none for a pass) and its output, the rule's facts first. */
+function outcome(rule: ReportRule): { element?: string; output: string[] } {
+  // The strict schema has no properties inside a testcase: a rule's facts are its first output line.
+  const output = [`section ${rule.section}, ${rule.basis}, ${rule.cases} cases`];
+  if (rule.status === 'passed') return { output };
+  if (rule.status === 'skipped') return { element: `<skipped message="${escapeXml(rule.reason ?? 'skipped')}"/>`, output };
   if (rule.status === 'inconclusive') {
     const reason = rule.reason ?? 'judged by fewer cases than the profile asks';
-    const element = blockingInconclusive(rule)
-      ? `      <error message="${escapeXml(reason)}" type="inconclusive">${escapeXmlText(inconclusiveText(rule))}</error>`
-      : `      <skipped message="${escapeXml(`inconclusive (does not block the verdict): ${reason}`)}"/>\n      <system-out>${escapeXmlText(inconclusiveText(rule))}</system-out>`;
-    return `${open}>\n${props}\n${element}\n    </testcase>`;
+    if (blockingInconclusive(rule)) return { element: `<error message="${escapeXml(reason)}" type="inconclusive">${escapeXmlText(inconclusiveText(rule))}</error>`, output };
+    return { element: `<skipped message="${escapeXml(`inconclusive (does not block the verdict): ${reason}`)}"/>`, output: [...output, inconclusiveText(rule)] };
   }
   const first = rule.failures[0];
   const message = (first?.message ?? rule.reason ?? rule.status) + targetSaidSuffix(first);
   const body = rule.failures.slice(0, FAILURES_SHOWN).map(failureText);
   if (rule.failures.length > FAILURES_SHOWN) body.push(`… and ${rule.failures.length - FAILURES_SHOWN} more failures in conformance.json`);
   if (!body.length && rule.reason) body.push(rule.reason);
-  if (advisory(rule)) {
-    return [
-      `${open}>`,
-      props,
-      `      <skipped message="${escapeXml(`convention rule failed (fatal only with --strict): ${message}`)}"/>`,
-      `      <system-out>${escapeXmlText(body.join('\n\n'))}</system-out>`,
-      '    </testcase>',
-    ].join('\n');
-  }
   const tag = rule.status === 'error' ? 'error' : 'failure';
+  const type = advisory(rule) ? `${rule.basis} §${rule.section}, fatal only with --strict` : `${rule.basis} §${rule.section}`;
+  const shown = advisory(rule) ? `${ADVISORY}: ${message}` : message;
+  return { element: `<${tag} message="${escapeXml(shown)}" type="${escapeXml(type)}">${escapeXmlText(body.join('\n\n'))}</${tag}>`, output };
+}
+
+function testcase(rule: ReportRule, time: number): string {
+  const { element, output } = outcome(rule);
   return [
-    `${open}>`,
-    props,
-    `      <${tag} message="${escapeXml(message)}" type="${escapeXml(`${rule.basis} §${rule.section}`)}">${escapeXmlText(body.join('\n\n'))}</${tag}>`,
+    `    <testcase classname="${escapeXml(rule.operation)}" name="${escapeXml(`${rule.id} ${rule.title}`)}" time="${seconds(time)}">`,
+    ...(element ? [`      ${element}`] : []),
+    `      <system-out>${escapeXmlText(output.join('\n'))}</system-out>`,
     '    </testcase>',
   ].join('\n');
 }
@@ -84,14 +85,15 @@ function testcase(rule: ReportRule, time: number): string {
 function counts(rules: ReportRule[]) {
   return {
     tests: rules.length,
-    failures: rules.filter((r) => r.status === 'failed' && !advisory(r)).length,
+    failures: rules.filter((r) => r.status === 'failed').length,
     errors: rules.filter((r) => r.status === 'error' || blockingInconclusive(r)).length,
-    skipped: rules.filter((r) => r.status === 'skipped' || advisory(r) || advisoryInconclusive(r)).length,
+    skipped: rules.filter((r) => r.status === 'skipped' || advisoryInconclusive(r)).length,
   };
 }
 
-const countAttributes = (c: ReturnType<typeof counts>): string =>
-  `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}"`;
+/** <testsuite> takes skipped; the strict schema's <testsuites> does not. */
+const countAttributes = (c: ReturnType<typeof counts>, withSkipped = true): string =>
+  `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}"${withSkipped ? ` skipped="${c.skipped}"` : ''}`;
 
 /** The JUnit XML text of a report. Rules carry no own duration, so the run's time is shared by case count. */
 export function renderJunit(report: ConformanceReport): string {
@@ -122,7 +124,7 @@ export function renderJunit(report: ConformanceReport): string {
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(`${report.tool.name} ${report.summary.verdict}`)}" ${countAttributes(counts(report.rules))} time="${seconds(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+    `<testsuites name="${escapeXml(`${report.tool.name} ${report.summary.verdict}`)}" ${countAttributes(counts(report.rules), false)} time="${seconds(report.durationMs)}">`,
     ...suites,
     '</testsuites>',
     '',
