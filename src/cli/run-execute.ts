@@ -8,6 +8,7 @@
  * progress on a status line of stderr when it is a terminal, else a plain line at most every
  * 30 s. Every line printed while the status line shows clears it first, so none is erased.
  */
+import path from 'node:path';
 import type { CliIO } from './io.ts';
 import { EXIT, exitCodeOfError } from '../core/errors.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
@@ -15,7 +16,9 @@ import type { RunConfig } from '../run/run-config.ts';
 import { concurrentDuplicates, prepareRun, type PreparedRun } from '../run/prepare-run.ts';
 import { plannedRunLine } from '../run/planned-run.ts';
 import { createConsoleReporter } from '../report/console.ts';
-import { REPORT_DIR_FILES, writeReports } from '../report/write-reports.ts';
+import { REPORT_DIR_FILES, REPORT_FILES, writeReports } from '../report/write-reports.ts';
+import { githubAnnotations } from '../report/github-annotations.ts';
+import { Redactor } from '../report/redact.ts';
 import { prepareReportDir } from '../report/report-dir.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model.ts';
 import { HarFile, harListener } from '../report/har-file.ts';
@@ -72,6 +75,7 @@ export async function executeRun(config: RunConfig, io: CliIO): Promise<number> 
     const prepared = await prepareRun(config, interruption ? { signal: interruption.signal } : {});
     try {
       const { exitCode, report, written } = await runPrepared(prepared, io, output, interruption?.signal);
+      if (report && io.env.GITHUB_ACTIONS === 'true') annotate(report, config, io, new Redactor(prepared.secrets()), output);
       // The one JSON value on stdout, after everything else: a script reads it whole.
       if (config.json && report) io.out(JSON.stringify(runResult(report, exitCode, written), null, 2));
       return exitCode;
@@ -82,6 +86,16 @@ export async function executeRun(config: RunConfig, io: CliIO): Promise<number> 
   } finally {
     interruption?.dispose();
   }
+}
+
+/**
+ * Under GitHub Actions, the findings as workflow commands on stderr (GitHub reads both streams;
+ * stdout may hold --json's one value), pointing at summary.md relative to the workspace.
+ */
+function annotate(report: ConformanceReport, config: RunConfig, io: CliIO, redactor: Redactor, output: RunOutput): void {
+  const summary = path.join(config.reportDir, REPORT_FILES.markdown);
+  const file = path.relative(io.env.GITHUB_WORKSPACE ?? process.cwd(), path.resolve(summary)) || summary;
+  for (const line of githubAnnotations(report, file)) output.err(redactor.text(line));
 }
 
 interface RunEnd {

@@ -14,11 +14,14 @@ export interface BinaryResult {
   stderr: string;
 }
 
+const CALLER_ONLY = new Set(['FORCE_COLOR', 'NO_COLOR', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'GITHUB_WORKSPACE']);
+
 export function conformance(args: string[], extraEnv: Record<string, string> = {}): Promise<BinaryResult> {
   return new Promise((resolve) => {
     // An empty environment for the CONFORMANCE_* settings, so a developer's .env cannot leak in.
-    // Colour only when a test asks for it (a CI that sets FORCE_COLOR must not paint the lines tests read).
-    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && k !== 'FORCE_COLOR' && k !== 'NO_COLOR')), ...extraEnv };
+    // Colour only when a test asks for it (a CI that sets FORCE_COLOR must not paint the lines tests
+    // read), and GitHub Actions' annotations and step summary only when a test asks for them.
+    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !CALLER_ONLY.has(k))), ...extraEnv };
     execFile('node', [BIN, ...args], { env, cwd: tmpdir(), timeout: 120_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });

@@ -1,0 +1,58 @@
+/** GitHub Actions workflow commands: escaped, bounded to what GitHub shows, errors apart from warnings. */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ANNOTATIONS_SHOWN, githubAnnotations } from '../../src/report/github-annotations.ts';
+import { sampleReport, stoppedReport } from './sample-report.ts';
+import { conformance, reportDir } from '../cli/binary.ts';
+
+describe('githubAnnotations', () => {
+  it('gives an error per blocking failure and a warning per convention failure outside --strict', () => {
+    const report = sampleReport();
+    const lines = githubAnnotations(report, 'reports/summary.md');
+    const blocking = report.rules.filter((r) => r.blocking && ['failed', 'error', 'inconclusive'].includes(r.status));
+    expect(lines.filter((l) => l.startsWith('::error file=reports/summary.md,title='))).toHaveLength(blocking.length);
+    expect(lines.find((l) => l.startsWith('::warning '))).toMatch(/^::warning file=reports\/summary\.md,title=id\.answers failed \(§1%2C convention%2C fatal only with --strict\)::/);
+    // Under --strict the convention rule blocks too.
+    expect(githubAnnotations(sampleReport({ strict: true }), 'x').filter((l) => l.startsWith('::warning'))).toEqual([]);
+  });
+
+  it('escapes what would end a command: %, CR and LF in the message, also : and , in properties', () => {
+    const report = sampleReport();
+    const rule = report.rules.find((r) => r.status === 'failed' && r.blocking)!;
+    rule.failures[0]!.message = '100% broken\r\nsecond line';
+    const line = githubAnnotations(report, 'dir,with:odd/summary.md').find((l) => l.includes(rule.id))!;
+    expect(line).toContain('file=dir%2Cwith%3Aodd/summary.md,');
+    expect(line).toContain('100%25 broken second line');
+    expect(line).not.toMatch(/[\r\n]/);
+    expect(line).toContain('%0Acase: ');
+  });
+
+  it('stays within what GitHub shows: past 10, one line says how many more', () => {
+    const report = sampleReport();
+    const failed = report.rules.find((r) => r.status === 'failed' && r.blocking)!;
+    report.rules = Array.from({ length: 15 }, (_, i) => ({ ...failed, id: `${failed.id}-${i}` }));
+    const errors = githubAnnotations(report, 's.md').filter((l) => l.startsWith('::error'));
+    expect(errors).toHaveLength(ANNOTATIONS_SHOWN);
+    expect(errors.at(-1)).toContain('::6 more in s.md');
+  });
+
+  it('says where a stopped run stopped', () => {
+    expect(githubAnnotations(stoppedReport(), 's.md')[0]).toMatch(/^::error file=s\.md,title=conformance run stopped early::stopped after/);
+  });
+});
+
+describe('conformance run under GitHub Actions', () => {
+  it('prints the annotations on stderr and appends summary.md to the step summary; none outside Actions', async () => {
+    const dir = reportDir();
+    const summary = path.join(dir, 'step-summary.md');
+    const args = ['run', '--profile', 'quick', '--rule', 'fa.metadata', '--fault', 'metadata-exact-pairs-rejected', '--report-dir', dir];
+    const run = await conformance(args, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, GITHUB_WORKSPACE: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^::error file=summary\.md,title=fa\.metadata\.max-pairs-accepted failed \(§8%2C documented\)::/m);
+    expect(run.stdout).not.toContain('::error');
+    expect(readFileSync(summary, 'utf8')).toBe(readFileSync(path.join(dir, 'summary.md'), 'utf8'));
+    const outside = await conformance(args, {});
+    expect(outside.stderr + outside.stdout).not.toContain('::error');
+  });
+});
