@@ -14,7 +14,7 @@ import { RUN_OPTIONS } from '../../src/run/run-config.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => parse(readFileSync(path.join(repo, file), 'utf8'));
-const ENV_TWINS = new Set(Object.values(RUN_OPTIONS).flatMap((o) => ('env' in o ? [o.env] : [])));
+const ENV_TWINS = new Set<string>(Object.values(RUN_OPTIONS).flatMap((o) => ('env' in o ? [o.env] : [])));
 
 interface Step {
   id?: string;
