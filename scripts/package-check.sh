@@ -51,9 +51,10 @@ console.log(RULES.length + ' rules; id.tax: ' + report.summary.verdict + '; sche
 
 step "type-check a TypeScript consumer against the declarations"
 cat > consumer.ts <<'TS'
-import { runConformance, type ConformanceReport, type RuleDefinition, RULES } from 'fiat-identity-conformance';
+import { runConformance, arbitraries, fc, type ConformanceReport, type RuleDefinition, type UpdateFiatAccountRequest, RULES } from 'fiat-identity-conformance';
 import { expectRulePassed } from 'fiat-identity-conformance/vitest';
 const first: RuleDefinition = RULES[0]!;
+export const bodies: UpdateFiatAccountRequest[] = fc.sample(arbitraries.updateFiatAccountBody, 3);
 export async function gate(): Promise<ConformanceReport> {
   const result = await runConformance({ rules: [first.id], profile: 'quick' });
   expectRulePassed(result, first.id);

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import type { TestCase } from '../core/case.ts';
 import { RULES, isRuleId } from '../core/catalogue.ts';
 import { UsageError } from '../core/errors.ts';
+import type { CreateIdentityRequest, FiatAccountMetadata, UpdateFiatAccountRequest } from '../schema/api-types.ts';
 import { caseFamilies } from '../engine/generators/families.ts';
 import { validUpdateBody, validUpdateMetadata } from '../engine/generators/update-fiat-account.ts';
 import { validIdentityBody } from '../engine/generators/create-identity.ts';
@@ -17,11 +18,11 @@ export { fc };
 /** Valid request bodies: every one must be accepted by a conformant target. */
 export const arbitraries = {
   /** PUT /v2/transfer/fiat-accounts/{id}: every field optional, metadata within 6 pairs of 100 characters. */
-  updateFiatAccountBody: validUpdateBody as fc.Arbitrary<Record<string, unknown>>,
+  updateFiatAccountBody: validUpdateBody as fc.Arbitrary<UpdateFiatAccountRequest>,
   /** POST /v2/identity/identities: tax_details set unless tax_details_not_required is true. */
-  createIdentityBody: validIdentityBody,
+  createIdentityBody: validIdentityBody as fc.Arbitrary<CreateIdentityRequest>,
   /** Fiat account metadata within the limits: up to 6 pairs, keys and values of every length band up to 100 code points, of many scripts. */
-  metadata: validUpdateMetadata,
+  metadata: validUpdateMetadata as fc.Arbitrary<FiatAccountMetadata>,
 };
 
 /** A rule's own cases: fixed examples that always run, and random ones (absent for rules with fixed cases only). */

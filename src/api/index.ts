@@ -5,6 +5,7 @@
  * - the fast-check arbitraries of each operation and rule: `arbitraries`, `casesForRule`, `fc`;
  * - the checks: `checkExchange`;
  * - the schemas derived from the document and their validator: `validateSchema`, `schemaNames`;
+ *   their TypeScript types (`UpdateFiatAccountRequest`, `FiatAccount`, ...) and OpenAPI document;
  * - the transport (auth, rate limit, retries, timeouts): `createClient`, or `connectTarget` for the
  *   target of a run's options (the embedded server when none is given);
  * - the embedded reference server, faithful or with a fault: `startReferenceServer`.
@@ -35,6 +36,9 @@ export type { Reading } from '../server/reading.ts';
 export { FAULTS, type FaultName, type FaultDefinition } from '../server/faults.ts';
 export type { SchemaError, ReferenceServer, ReferenceServerOptions };
 export { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
+/** The request and response bodies as TypeScript types, generated from schemas/ (npm run generate-types). */
+export type * from '../schema/api-types.ts';
+export { buildOpenApiDocument, type OpenApiOptions } from '../schema/openapi.ts';
 
 /** The names of the schemas derived from the document, e.g. `fiat-account`, `create-identity-request`. */
 export function schemaNames(): string[] {
