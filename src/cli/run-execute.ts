@@ -140,7 +140,8 @@ async function runPrepared(prepared: PreparedRun, io: CliIO, output: RunOutput, 
   };
 
   output.human(`target ${target.baseUrl}${target.embedded ? ' (embedded reference server)' : ''}`);
-  output.human(`seed ${config.seed} (repeat this run with --seed ${config.seed}), profile ${config.profile}, ${config.runs} random cases per rule`);
+  // Short enough for 80 columns; the closing lines give the whole re-run command.
+  output.human(`seed ${config.seed} (--seed to repeat), profile ${config.profile}, ${config.runs} random cases per rule`);
   try {
     const { roundTripMs } = await untilInterrupted(prepared.connect(), signal);
     // A remote target counts requests and time: say what the run will cost before it starts.
