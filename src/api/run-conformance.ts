@@ -6,6 +6,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
+import { exitCodeOfError } from '../core/errors.ts';
 import { resolveRunConfig, type Env, type RunConfig } from '../run/run-config.ts';
 import { prepareRun } from '../run/prepare-run.ts';
 import type { Profile } from '../engine/profiles.ts';
@@ -116,7 +117,8 @@ export function resolveOptions(options: ConformanceOptions = {}): RunConfig {
  * Runs the conformance suite (or the rules of `options.rules`) against a target and returns the
  * report; with `reportDir`, writes every report format there too. Throws what stops a run before
  * it judges anything: a UsageError for a bad setting, UnreachableError, AuthenticationError,
- * UnknownAccountsError (each with `exitCode`).
+ * UnknownAccountsError (each with `exitCode`); with `reportDir`, the reports of such a run (every
+ * rule skipped, verdict error, the reason) are written first.
  *
  * @example
  * const { report, exitCode } = await runConformance({ rules: ['fa.metadata'], profile: 'quick' });
@@ -126,16 +128,25 @@ export async function runConformance(options: ConformanceOptions = {}, listeners
   const writesReports = options.reportDir !== undefined || Boolean(options.env?.CONFORMANCE_REPORT_DIR?.trim());
   if (writesReports) await prepareReportDir(config.reportDir, REPORT_DIR_FILES);
   const run = await prepareRun(config);
+  const har = writesReports ? new HarFile(config.reportDir, { name: TOOL_NAME, version: TOOL_VERSION }, run.secrets) : undefined;
+  /** Every report format into the folder; a folder that cannot take them all is an error, not a quiet gap. */
+  const write = async (report: ConformanceReport): Promise<string[]> => {
+    if (!har) return [];
+    const { written, errors } = await writeReports(config.reportDir, report, har, { secrets: run.secrets() });
+    if (errors.length) throw new Error(`the reports could not all be written to ${config.reportDir}: ${errors.map((e) => `${e.writer}: ${e.message}`).join('; ')}`);
+    return written;
+  };
   try {
-    await run.connect();
-    const har = writesReports ? new HarFile(config.reportDir, { name: TOOL_NAME, version: TOOL_VERSION }, run.secrets) : undefined;
-    const { report } = await run.execute(har ? [harListener(har), ...listeners] : listeners);
-    let reportFiles: string[] = [];
-    if (har) {
-      const { written, errors } = await writeReports(config.reportDir, report, har, { secrets: run.secrets() });
-      if (errors.length) throw new Error(`the reports could not all be written to ${config.reportDir}: ${errors.map((e) => `${e.writer}: ${e.message}`).join('; ')}`);
-      reportFiles = written;
+    let report: ConformanceReport;
+    try {
+      await run.connect();
+      ({ report } = await run.execute(har ? [harListener(har), ...listeners] : listeners));
+    } catch (error) {
+      // A run that could not judge the target still leaves its report, as `conformance run` does.
+      if (exitCodeOfError(error) !== undefined) await write(run.aborted((error as Error).message));
+      throw error;
     }
+    const reportFiles = await write(report);
     return { report, exitCode: exitCodeOf(report), reportFiles, rule: (id) => report.rules.find((r) => r.id === id) };
   } finally {
     await run.close();

@@ -1,6 +1,6 @@
 /** The library API (src/api): what a QA engineer's own tests rely on, against the embedded server. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -60,6 +60,19 @@ describe('runConformance', () => {
     const merged = mergeShardReports(shards.map((s, i) => ({ name: `shard ${i + 1}`, report: s.report })));
     expect(merged.summary.verdict).toBe(whole.report.summary.verdict);
     expect(merged.rules.map((r) => [r.id, r.status])).toEqual(whole.report.rules.map((r) => [r.id, r.status]));
+  });
+
+  it('leaves a report when the target cannot be reached, then throws the error with its exit code', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'library-unreachable-'));
+    try {
+      const run = runConformance({ baseUrl: 'http://127.0.0.1:9', token: 'T', fiatAccountIds: ['0f8fad5b-d9cb-469f-a165-70867728950e'], reportDir: dir });
+      await expect(run).rejects.toMatchObject({ exitCode: 3 });
+      const report = JSON.parse(await readFile(path.join(dir, 'conformance.json'), 'utf8'));
+      expect(report.summary.verdict).toBe('error');
+      expect(report.rules.every((r: { status: string }) => r.status === 'skipped')).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('resolves its options exactly as `conformance run` resolves the same flags', () => {
