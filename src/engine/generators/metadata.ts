@@ -34,9 +34,6 @@ export function metadataArbitrary(min: number, max: number, key: fc.Arbitrary<st
     .map((pairs) => Object.fromEntries(pairs));
 }
 
-/** Any metadata within the limits. */
-export const validMetadata: fc.Arbitrary<Metadata> = metadataArbitrary(0, METADATA_LIMITS.maxPairs, text(1, 20), text(0, 30));
-
 /** `count` ASCII pairs k1..kN, the plainest metadata of that size. */
 export const plainPairs = (count: number): Metadata =>
   Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i + 1}`, `v${i + 1}`]));
