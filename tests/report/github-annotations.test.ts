@@ -1,7 +1,10 @@
 /** GitHub Actions workflow commands: escaped, bounded to what GitHub shows, errors apart from warnings. */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
 import { ANNOTATIONS_SHOWN, githubAnnotations } from '../../src/report/github-annotations.ts';
 import { sampleReport, stoppedReport } from './sample-report.ts';
 import { conformance, reportDir } from '../cli/binary.ts';
@@ -54,5 +57,57 @@ describe('conformance run under GitHub Actions', () => {
     expect(readFileSync(summary, 'utf8')).toBe(readFileSync(path.join(dir, 'summary.md'), 'utf8'));
     const outside = await conformance(args, {});
     expect(outside.stderr + outside.stdout).not.toContain('::error');
+  });
+});
+
+/**
+ * A target that refuses every valid request with the caller's bearer token in its words: the rules
+ * that need an acceptance cannot be judged (inconclusive, blocking), and their annotations quote
+ * what the target said.
+ */
+function tokenEchoingProxy(upstream: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const forward = http.request(`${upstream}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (c: Buffer) => chunks.push(c));
+      answer.on('end', () => {
+        const status = answer.statusCode ?? 502;
+        if (req.url?.startsWith('/oauth') || status >= 300) return res.writeHead(status, answer.headers).end(Buffer.concat(chunks));
+        const body = JSON.stringify({ message: `refused for ${req.headers.authorization ?? 'nobody'}` });
+        res.writeHead(422, { 'content-type': 'application/json' }).end(body);
+      });
+    });
+    req.pipe(forward);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) }),
+    ),
+  );
+}
+
+describe('annotations hold no secret', () => {
+  let server: ReferenceServer;
+  let proxy: { url: string; close: () => Promise<void> };
+  beforeAll(async () => {
+    server = await createReferenceServer({});
+    proxy = await tokenEchoingProxy(server.baseUrl);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await server.close();
+  });
+
+  it('a target that echoes the bearer token: the annotations quote it redacted', async () => {
+    const dir = reportDir();
+    const accounts = server.fiatAccountIds.flatMap((id) => ['--fiat-account-id', id]);
+    const args = ['run', '--base-url', proxy.url, ...accounts, '--profile', 'quick', '--seed', '4', '--rule', 'fa.metadata', '--report-dir', dir];
+    const run = await conformance(args, { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: dir, CONFORMANCE_TOKEN: server.staticToken });
+    expect(run.code, run.stderr).toBe(4);
+    const annotations = run.stderr.split('\n').filter((l) => l.startsWith('::error '));
+    expect(annotations.length).toBeGreaterThan(0);
+    // The target's words reached an annotation (so the check below can fail), with the token replaced.
+    expect(annotations.some((l) => l.includes('refused for') && l.includes('[REDACTED]'))).toBe(true);
+    expect(run.stderr + run.stdout).not.toContain(server.staticToken);
   });
 });
