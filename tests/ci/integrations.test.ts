@@ -37,6 +37,31 @@ describe('action.yml', () => {
     expect(passed).toEqual(expect.arrayContaining(['CONFORMANCE_BASE_URL', 'CONFORMANCE_TOKEN', 'CONFORMANCE_CLIENT_SECRET', 'CONFORMANCE_PROFILE', 'CONFORMANCE_REPORT_DIR', 'CONFORMANCE_SHARD']));
   });
 
+  /** The inputs that are not settings of the run: how the action installs, runs and uploads. */
+  const ACTION_ONLY = ['upload-reports', 'artifact-name', 'package', 'node-version'];
+  /** What the action promises its users (README, issue 11): each is an input named as the run's flag. */
+  const PROMISED = ['base-url', 'token', 'auth-url', 'client-id', 'client-secret', 'scope', 'fiat-account-id', 'profile', 'seed', 'strict', 'shard', 'report-dir', 'rule'];
+  /** The flag of an environment twin, e.g. CONFORMANCE_FIAT_ACCOUNT_IDS -> fiat-account-id. */
+  const flagOfTwin = new Map<string, string>(Object.entries(RUN_OPTIONS).flatMap(([flag, o]) => ('env' in o ? [[o.env, flag] as [string, string]] : [])));
+
+  it('maps each input to the environment twin of the flag of its name, and offers every promised flag', () => {
+    const mapped = new Map<string, string>();
+    for (const [name, value] of Object.entries(runStep.env!)) {
+      const input = /^\$\{\{\s*inputs\.([\w-]+)\s*\}\}$/.exec(value)?.[1];
+      if (!input) continue;
+      const flag = flagOfTwin.get(name);
+      expect(flag, `${name} is no environment twin of a run flag`).toBeDefined();
+      // A repeatable flag's input takes a comma-separated list, so its name is the plural.
+      const multiple = (RUN_OPTIONS[flag as keyof typeof RUN_OPTIONS] as { multiple?: boolean }).multiple === true;
+      expect(input, `input ${input} feeds ${name}, the twin of --${flag}`).toBe(multiple ? `${flag}s` : flag);
+      mapped.set(flag!, input);
+    }
+    expect(PROMISED.filter((flag) => !mapped.has(flag))).toEqual([]);
+    // Every input is a run setting or one of the action's own: a new input must be either.
+    const settings = new Set(mapped.values());
+    expect(Object.keys(action.inputs).filter((name) => !settings.has(name) && !ACTION_ONLY.includes(name))).toEqual([]);
+  });
+
   it('declares every input it uses, and uses every input it declares', () => {
     const used = new Set(inputRefs(readFileSync(path.join(repo, 'action.yml'), 'utf8')));
     expect([...used].filter((name) => !(name in action.inputs))).toEqual([]);
