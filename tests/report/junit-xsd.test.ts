@@ -8,8 +8,10 @@ import { readFileSync } from 'node:fs';
 import { validateXML } from 'xmllint-wasm';
 import { renderJunit } from '../../src/report/junit.ts';
 import { runConformance } from '../../src/api/index.ts';
-import { inconclusiveReport, sampleReport, stoppedReport } from './sample-report.ts';
+import { HOSTILE, inconclusiveReport, sampleReport, stoppedReport } from './sample-report.ts';
 import { abortedReport } from '../../src/report/report-builder.ts';
+import { conformance, reportDir } from '../cli/binary.ts';
+import path from 'node:path';
 
 const XSD = readFileSync(new URL('./xsd/jenkins-xunit-junit-10.xsd', import.meta.url), 'utf8');
 
@@ -59,9 +61,24 @@ describe('junit.xml against the Jenkins xunit JUnit schema', () => {
   });
 
   it('accepts a run that could not start (every rule skipped), an inconclusive run, a stopped run and hostile text', async () => {
-    const aborted = abortedReport({ baseUrl: 'http://127.0.0.1:9', embedded: false, fiatAccountIds: [], seed: 1, profile: 'quick', runs: 10, strict: false, ruleFilter: [] }, 'no answer');
-    for (const report of [aborted, inconclusiveReport(), inconclusiveReport({ strict: true }), stoppedReport(), sampleReport(), sampleReport({ strict: true })]) {
+    const facts = { baseUrl: 'http://127.0.0.1:9', embedded: false, fiatAccountIds: [], seed: 1, profile: 'quick', runs: 10, strict: false, ruleFilter: [] };
+    const aborted = abortedReport(facts, 'no answer');
+    // What the CLI writes when the user interrupts a run before its first case.
+    const interrupted = abortedReport(facts, 'SIGINT before the run started', { kind: 'interrupted', message: 'SIGINT before the run started', signal: 'SIGINT', requests: 0 });
+    expect(renderJunit(interrupted).match(/<skipped /g)).toHaveLength(interrupted.rules.length);
+    const hostile = sampleReport();
+    hostile.rules.find((r) => r.status === 'failed')!.failures[0]!.message = Object.values(HOSTILE).join(' ');
+    for (const report of [aborted, interrupted, hostile, inconclusiveReport(), inconclusiveReport({ strict: true }), stoppedReport(), sampleReport(), sampleReport({ strict: true })]) {
       expect(await xsdErrors(renderJunit(report))).toEqual([]);
     }
+  });
+
+  it('accepts the junit.xml file a real conformance run writes (redacted as written)', async () => {
+    const dir = reportDir();
+    const run = await conformance(['run', '--profile', 'quick', '--seed', '3', '--rule', 'fa.metadata', '--fault', 'metadata-exact-pairs-rejected', '--report-dir', dir]);
+    expect(run.code, run.stderr).toBe(1);
+    const xml = readFileSync(path.join(dir, 'junit.xml'), 'utf8');
+    expect(xml).toContain('<failure ');
+    expect(await xsdErrors(xml)).toEqual([]);
   });
 });
