@@ -1,6 +1,7 @@
 /** The folders of src/ are layers that import downward only (DESIGN.md section 3). */
 import { describe, expect, it } from 'vitest';
-import { cycles, folderGraph, formatGraph } from '../scripts/import-graph.ts';
+import path from 'node:path';
+import { cycles, folderGraph, formatGraph, SRC } from '../scripts/import-graph.ts';
 
 /** Bottom to top (api: the library's entry points, beside the CLI). The embedded server (an independent oracle) uses core and schema only. */
 const LAYERS = ['core', 'schema', 'rules', 'engine', 'report', 'run', 'api', 'cli'];
@@ -32,6 +33,22 @@ describe('import graph of src/', () => {
       const allowed = folder === 'server' ? SERVER_MAY_IMPORT : SERVER_USERS.includes(folder) ? [...below, 'server'] : below;
       const upward = [...imports].filter((to) => !allowed.includes(to));
       expect(upward, `${folder} imports ${upward.join(', ')}`).toEqual([]);
+    }
+  });
+});
+
+/** src/report/ by kind, bottom to top: the report model (and what derives from it), the files written, the terminal, comparisons of reports. */
+const REPORT_LAYERS = ['model', 'files', 'terminal', 'compare'];
+
+describe('import graph of src/report/', () => {
+  const graph = folderGraph(path.join(SRC, 'report'));
+
+  it('has only the sub-folders of its kinds, each importing only the kinds below it', () => {
+    expect([...graph.keys()].sort()).toEqual([...REPORT_LAYERS].sort());
+    for (const [folder, imports] of graph) {
+      const below = REPORT_LAYERS.slice(0, REPORT_LAYERS.indexOf(folder));
+      const upward = [...imports].filter((to) => !below.includes(to));
+      expect(upward, `report/${folder} imports report/${upward.join(', report/')}`).toEqual([]);
     }
   });
 });

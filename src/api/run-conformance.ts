@@ -12,11 +12,11 @@ import { prepareRun } from '../run/prepare-run.ts';
 import type { Profile } from '../engine/profiles.ts';
 import type { Reading } from '../server/reading.ts';
 import type { FaultName } from '../server/faults.ts';
-import { exitCodeOf, type ConformanceReport, type ReportRule } from '../report/model.ts';
-import { HarFile, harListener } from '../report/har-file.ts';
-import { prepareReportDir } from '../report/report-dir.ts';
-import { REPORT_DIR_FILES, writeReports } from '../report/write-reports.ts';
-import type { ReportListener } from '../report/report-events.ts';
+import { exitCodeOf, type ConformanceReport, type ReportRule } from '../report/model/model.ts';
+import { HarFile, harListener } from '../report/files/har-file.ts';
+import { prepareReportDir } from '../report/files/report-dir.ts';
+import { REPORT_DIR_FILES, writeReports } from '../report/files/write-reports.ts';
+import type { ReportListener } from '../report/model/report-events.ts';
 
 export interface ConformanceOptions {
   /** The target; none starts the embedded reference server on a free loopback port. */

@@ -9,8 +9,8 @@ import { config as loadDotenv } from 'dotenv';
 import { assert, beforeAll, describe, it } from 'vitest';
 import { RULES } from '../core/catalogue.ts';
 import { OPERATIONS, describeOperation, type Operation } from '../core/operations.ts';
-import type { ConformanceReport, ReportRule } from '../report/model.ts';
-import { rerunCommand } from '../report/rerun-command.ts';
+import type { ConformanceReport, ReportRule } from '../report/model/model.ts';
+import { rerunCommand } from '../report/model/rerun-command.ts';
 import { resolveOptions, runConformance, type ConformanceOptions, type ConformanceResult } from './run-conformance.ts';
 
 /** `process.env` after `.env` of the working directory is read (variables already set win). */

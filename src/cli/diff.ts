@@ -8,10 +8,10 @@ import { type CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
 import { oneLine } from '../core/text.ts';
-import { readReport } from '../report/read-report.ts';
-import { diffReports, type ReportDiff, type ReportFacts, type RuleChange } from '../report/report-diff.ts';
-import { renderDiffMarkdown } from '../report/diff-markdown.ts';
-import { colourEnabled, palette, type Palette } from '../report/colour.ts';
+import { readReport } from '../report/model/read-report.ts';
+import { diffReports, type ReportDiff, type ReportFacts, type RuleChange } from '../report/compare/report-diff.ts';
+import { renderDiffMarkdown } from '../report/compare/diff-markdown.ts';
+import { colourEnabled, palette, type Palette } from '../report/terminal/colour.ts';
 
 const HELP = `usage: conformance diff <old conformance.json> <new conformance.json> [--json | --markdown]
 

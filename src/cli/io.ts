@@ -1,5 +1,5 @@
 import { processInterrupts, type Interruption } from './interrupts.ts';
-import type { TerminalStream } from '../report/status-line.ts';
+import type { TerminalStream } from '../report/terminal/status-line.ts';
 
 /** Where a command writes and what environment it sees; tests pass their own. */
 export interface CliIO {

@@ -6,7 +6,7 @@
 import type { CliIO } from './io.ts';
 import type { RunConfig } from '../run/run-config.ts';
 import { selectRules } from '../engine/plan.ts';
-import { displayWidth } from '../report/display-width.ts';
+import { displayWidth } from '../report/terminal/display-width.ts';
 
 /** One rule as --list-rules --json prints it. */
 export interface ListedRule {

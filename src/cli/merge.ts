@@ -12,12 +12,12 @@ import { parseCommandArgs } from '../run/command-args.ts';
 import { EXIT, UsageError } from '../core/errors.ts';
 import { parseJsonText, readInputFile } from '../core/json-file.ts';
 import { oneLine } from '../core/text.ts';
-import { readReport } from '../report/read-report.ts';
-import { mergeShardReports, type ShardInput } from '../report/merge-reports.ts';
-import { HAR_FILE, HarFile } from '../report/har-file.ts';
-import { REPORT_DIR_FILES, writeReports } from '../report/write-reports.ts';
-import { prepareReportDir } from '../report/report-dir.ts';
-import { exitCodeOf, type ConformanceReport } from '../report/model.ts';
+import { readReport } from '../report/model/read-report.ts';
+import { mergeShardReports, type ShardInput } from '../report/compare/merge-reports.ts';
+import { HAR_FILE, HarFile } from '../report/files/har-file.ts';
+import { REPORT_DIR_FILES, writeReports } from '../report/files/write-reports.ts';
+import { prepareReportDir } from '../report/files/report-dir.ts';
+import { exitCodeOf, type ConformanceReport } from '../report/model/model.ts';
 
 const HELP = `usage: conformance merge <shard conformance.json>... [--report-dir DIR]
 

@@ -12,9 +12,9 @@ import { EXIT, UsageError, exitCodeOfError } from '../core/errors.ts';
 import { checkUrl, optionPicker, resolveAuth, runConfig } from '../run/run-config.ts';
 import { prepareRun } from '../run/prepare-run.ts';
 import { MAX_TIMER_MS, wholeNumberFlag } from '../run/whole-number-flag.ts';
-import type { ConformanceReport, ReportFailure, ReportRule } from '../report/model.ts';
-import { readReport } from '../report/read-report.ts';
-import { recordedCase } from '../report/recorded-case.ts';
+import type { ConformanceReport, ReportFailure, ReportRule } from '../report/model/model.ts';
+import { readReport } from '../report/model/read-report.ts';
+import { recordedCase } from '../report/model/recorded-case.ts';
 import { isRuleId, type RuleId } from '../core/catalogue.ts';
 import { judge } from '../rules/judge.ts';
 import { MetadataState } from '../engine/metadata-state.ts';
@@ -26,7 +26,7 @@ import { usesFiatAccount } from '../core/operations.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
 import { describeStatus } from '../rules/checks/exchange-facts.ts';
-import { Redactor } from '../report/redact.ts';
+import { Redactor } from '../report/model/redact.ts';
 
 const FLAGS = ['base-url', 'token', 'auth-url', 'client-id', 'client-secret', 'scope', 'timeout'] as const;
 

@@ -5,7 +5,7 @@
 import { FAULTS, type FaultDefinition, type FaultName } from '../server/faults.ts';
 import { READINGS, type Reading } from '../server/reading.ts';
 import { runEmbedded } from './embedded-run.ts';
-import { exitCodeOf, type ConformanceReport } from '../report/model.ts';
+import { exitCodeOf, type ConformanceReport } from '../report/model/model.ts';
 import { RULES } from '../core/catalogue.ts';
 import { EXIT } from '../core/errors.ts';
 

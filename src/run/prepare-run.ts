@@ -6,9 +6,9 @@
  */
 import { createTransport, type Transport } from '../engine/transport/transport.ts';
 import { runConformance, type RunSettings } from '../engine/runner.ts';
-import { abortedReport, createReportBuilder, type RunFacts } from '../report/report-builder.ts';
-import type { ReportListener } from '../report/report-events.ts';
-import type { ConformanceReport } from '../report/model.ts';
+import { abortedReport, createReportBuilder, type RunFacts } from '../report/model/report-builder.ts';
+import type { ReportListener } from '../report/model/report-events.ts';
+import type { ConformanceReport } from '../report/model/model.ts';
 import type { Stop } from '../engine/events.ts';
 import { startTarget, type Target } from './target.ts';
 import type { RunConfig } from './run-config.ts';

@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { writeReports } from '../../src/report/write-reports.ts';
+import { writeReports } from '../../src/report/files/write-reports.ts';
 import { HOSTILE, REFUSAL_WORDS, SHORTFALL, sampleExchanges, sampleReport, stoppedReport, inconclusiveReport } from '../report/sample-report.ts';
 import { RULES } from '../../src/core/catalogue.ts';
 import { runEmbedded } from '../../src/run/embedded-run.ts';

@@ -6,7 +6,7 @@ import { diff } from '../../src/cli/diff.ts';
 import { main } from '../../src/cli/main.ts';
 import { type CliIO } from '../../src/cli/io.ts';
 import { UsageError } from '../../src/core/errors.ts';
-import type { ConformanceReport, ReportRule } from '../../src/report/model.ts';
+import type { ConformanceReport, ReportRule } from '../../src/report/model/model.ts';
 import { inconclusiveReport, sampleReport, stoppedReport } from '../report/sample-report.ts';
 
 let dir: string;

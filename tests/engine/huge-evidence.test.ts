@@ -9,10 +9,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConfig } from '../../src/run/run-config.ts';
 import { runOnce } from '../../src/run/prepare-run.ts';
-import { writeReports, REPORT_FILES } from '../../src/report/write-reports.ts';
+import { writeReports, REPORT_FILES } from '../../src/report/files/write-reports.ts';
 import { EVIDENCE_BODY_CHARS, EVIDENCE_MESSAGE_CHARS, asEvidence, problemAsEvidence } from '../../src/engine/evidence.ts';
 import { registry } from '../../src/schema/registry.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
+import type { ConformanceReport } from '../../src/report/model/model.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 import { startHostileTarget, type HostileTarget } from '../hostile/hostile-target.ts';
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
 import { createTransport } from '../../src/engine/transport/transport.ts';
 import { runConformance } from '../../src/engine/runner.ts';
-import { createReportBuilder } from '../../src/report/report-builder.ts';
+import { createReportBuilder } from '../../src/report/model/report-builder.ts';
 import { collectExchanges } from './collect-exchanges.ts';
 
 /** Forwards to the reference server, spoiling every n-th request in turn. */

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conformance, readReport, reportDir, type BinaryResult } from '../cli/binary.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
+import type { ConformanceReport } from '../../src/report/model/model.ts';
 import { startHostileTarget, type HostileOptions, type HostileTarget, type Misbehaviour } from './hostile-target.ts';
 
 const REPORT_FILES = ['conformance.json', 'junit.xml', 'report.html', 'summary.md', 'exchanges.har'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { colourEnabled, palette } from '../../src/report/colour.ts';
-import { createConsoleReporter } from '../../src/report/console.ts';
+import { colourEnabled, palette } from '../../src/report/terminal/colour.ts';
+import { createConsoleReporter } from '../../src/report/terminal/console.ts';
 import { sampleReport } from './sample-report.ts';
 
 async function endLinesWith(env: Record<string, string | undefined>, isTTY: boolean): Promise<string> {

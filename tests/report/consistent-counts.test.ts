@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runEmbedded } from '../../src/run/embedded-run.ts';
-import { createConsoleReporter } from '../../src/report/console.ts';
-import { renderMarkdownSummary } from '../../src/report/markdown-summary.ts';
-import type { ReportEvent } from '../../src/report/report-events.ts';
-import type { ReportRule } from '../../src/report/model.ts';
+import { createConsoleReporter } from '../../src/report/terminal/console.ts';
+import { renderMarkdownSummary } from '../../src/report/files/markdown-summary.ts';
+import type { ReportEvent } from '../../src/report/model/report-events.ts';
+import type { ReportRule } from '../../src/report/model/model.ts';
 
 describe('counts agree everywhere', () => {
   it.each([['id-astral-name-rejected'], ['fa-status-lowercase']] as const)('under the fault %s: table, rule-end, failing-so-far, summary line and summary.md', async (fault) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createConsoleReporter } from '../../src/report/console.ts';
+import { createConsoleReporter } from '../../src/report/terminal/console.ts';
 import { RULES } from '../../src/core/catalogue.ts';
-import type { ReportEvent } from '../../src/report/report-events.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
+import type { ReportEvent } from '../../src/report/model/report-events.ts';
+import type { ConformanceReport } from '../../src/report/model/model.ts';
 import { FIAT_ACCOUNT_ID, REFUSAL_WORDS, SHORTFALL, inconclusiveReport, sampleExchanges, sampleReport, stoppedReport } from './sample-report.ts';
 
 /** The sample's passes: every rule but its 3 failures and 1 skip (the catalogue may grow). */

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
-import { ANNOTATIONS_SHOWN, githubAnnotations } from '../../src/report/github-annotations.ts';
+import { ANNOTATIONS_SHOWN, githubAnnotations } from '../../src/report/terminal/github-annotations.ts';
 import { sampleReport, stoppedReport } from './sample-report.ts';
 import { conformance, reportDir } from '../cli/binary.ts';
 

@@ -1,5 +1,5 @@
 /**
- * exchanges.har written as the run goes (src/report/har-file.ts): entries reach the disk before
+ * exchanges.har written as the run goes (src/report/files/har-file.ts): entries reach the disk before
  * the run ends, the file is valid JSON however the run ended, secrets are redacted as known at
  * each moment, and long bodies are cut with a note.
  */
@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HAR_FILE, HAR_PARTIAL_FILE, HarFile } from '../../src/report/har-file.ts';
-import { HAR_BODY_CHARS, type Har } from '../../src/report/har.ts';
+import { HAR_FILE, HAR_PARTIAL_FILE, HarFile } from '../../src/report/files/har-file.ts';
+import { HAR_BODY_CHARS, type Har } from '../../src/report/files/har.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 import { sampleExchanges } from './sample-report.ts';
 import { startForeignServer, type ForeignServer } from '../foreign/foreign-server.ts';

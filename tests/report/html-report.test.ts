@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { renderHtmlReport } from '../../src/report/html-report.ts';
-import { HTML_SCRIPT } from '../../src/report/html-assets.ts';
+import { renderHtmlReport } from '../../src/report/files/html-report.ts';
+import { HTML_SCRIPT } from '../../src/report/files/html-assets.ts';
 import { HOSTILE, REFUSAL_WORDS, SHORTFALL, inconclusiveReport, sampleReport, stoppedReport } from './sample-report.ts';
 
 describe('report.html (as text; the browser test opens it)', () => {

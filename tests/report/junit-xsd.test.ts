@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { validateXML } from 'xmllint-wasm';
-import { renderJunit } from '../../src/report/junit.ts';
+import { renderJunit } from '../../src/report/files/junit.ts';
 import { runConformance } from '../../src/api/index.ts';
 import { HOSTILE, inconclusiveReport, sampleReport, stoppedReport } from './sample-report.ts';
-import { abortedReport } from '../../src/report/report-builder.ts';
+import { abortedReport } from '../../src/report/model/report-builder.ts';
 import { conformance, reportDir } from '../cli/binary.ts';
 import path from 'node:path';
 

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { getRule, type RuleId } from '../../src/core/catalogue.ts';
 import { UsageError } from '../../src/core/errors.ts';
-import { buildReport, ruleStatus, type RunFacts } from '../../src/report/report-builder.ts';
-import { mergeShardReports, type ShardInput } from '../../src/report/merge-reports.ts';
-import type { ConformanceReport, ReportFailure, ReportRule } from '../../src/report/model.ts';
+import { buildReport, ruleStatus, type RunFacts } from '../../src/report/model/report-builder.ts';
+import { mergeShardReports, type ShardInput } from '../../src/report/compare/merge-reports.ts';
+import type { ConformanceReport, ReportFailure, ReportRule } from '../../src/report/model/model.ts';
 import { registry } from '../../src/schema/registry.ts';
 
 const FACTS: RunFacts = { baseUrl: 'https://sandbox.example.com', embedded: false, fiatAccountIds: ['8d3b1c2e-7f4a-4e0b-9c51-2a6f0d9e1b37'], seed: 42, profile: 'standard', runs: 50, strict: false };

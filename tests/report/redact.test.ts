@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/core/redaction.ts';
-import { Redactor } from '../../src/report/redact.ts';
+import { Redactor } from '../../src/report/model/redact.ts';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2Vu.sig-Abc123';
 const CLIENT_SECRET = 'cs_live_"quoted"&<odd>';

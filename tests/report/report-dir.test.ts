@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ensureFolder, prepareReportDir } from '../../src/report/report-dir.ts';
-import { REPORT_DIR_FILES, REPORT_FILES } from '../../src/report/write-reports.ts';
+import { ensureFolder, prepareReportDir } from '../../src/report/files/report-dir.ts';
+import { REPORT_DIR_FILES, REPORT_FILES } from '../../src/report/files/write-reports.ts';
 import { UsageError } from '../../src/core/errors.ts';
 
 let root: string;

@@ -1,9 +1,9 @@
 /** The re-run command printed by the console, the HTML and the Markdown summary regenerates the run. */
 import { describe, expect, it } from 'vitest';
-import { rerunCommand } from '../../src/report/rerun-command.ts';
+import { rerunCommand } from '../../src/report/model/rerun-command.ts';
 import { resolveRunConfig } from '../../src/run/run-config.ts';
 import { sampleReport } from './sample-report.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
+import type { ConformanceReport } from '../../src/report/model/model.ts';
 
 const report = (patch: Partial<ConformanceReport>): ConformanceReport => ({ ...sampleReport(), ...patch });
 

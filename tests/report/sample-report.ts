@@ -5,8 +5,8 @@
  * one request that got no response. Variants (report version 1.3.0): an inconclusive run
  * (`inconclusiveReport`) and a run the target stopped answering (`stoppedReport`).
  */
-import type { ConformanceReport, ReportFailure, ReportRule } from '../../src/report/model.ts';
-import { REPORT_VERSION } from '../../src/report/model.ts';
+import type { ConformanceReport, ReportFailure, ReportRule } from '../../src/report/model/model.ts';
+import { REPORT_VERSION } from '../../src/report/model/model.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 import { RULES } from '../../src/core/catalogue.ts';
 

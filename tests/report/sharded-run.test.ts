@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { runConfig, type RunConfig } from '../../src/run/run-config.ts';
 import { runOnce } from '../../src/run/prepare-run.ts';
-import { mergeShardReports } from '../../src/report/merge-reports.ts';
-import { exitCodeOf, type ConformanceReport } from '../../src/report/model.ts';
+import { mergeShardReports } from '../../src/report/compare/merge-reports.ts';
+import { exitCodeOf, type ConformanceReport } from '../../src/report/model/model.ts';
 import { registry } from '../../src/schema/registry.ts';
 import { FAULTS } from '../../src/server/faults.ts';
 import { planRequests } from '../../src/engine/plan.ts';

@@ -3,12 +3,12 @@
  * newline, erases only its own row, and the `reports:` line and the final table stay intact.
  */
 import { describe, expect, it } from 'vitest';
-import { StatusLine, lineWriter } from '../../src/report/status-line.ts';
-import { createProgress, plainText, statusText } from '../../src/report/progress.ts';
-import { createConsoleReporter } from '../../src/report/console.ts';
-import { displayWidth, fitWidth } from '../../src/report/display-width.ts';
+import { StatusLine, lineWriter } from '../../src/report/terminal/status-line.ts';
+import { createProgress, plainText, statusText } from '../../src/report/terminal/progress.ts';
+import { createConsoleReporter } from '../../src/report/terminal/console.ts';
+import { displayWidth, fitWidth } from '../../src/report/terminal/display-width.ts';
 import { RULES } from '../../src/core/catalogue.ts';
-import type { ReportEvent } from '../../src/report/report-events.ts';
+import type { ReportEvent } from '../../src/report/model/report-events.ts';
 import { VirtualTerminal } from './virtual-terminal.ts';
 import { sampleExchanges, sampleReport } from './sample-report.ts';
 

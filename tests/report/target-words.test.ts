@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedResponse } from '../../src/core/exchange.ts';
-import { Redactor } from '../../src/report/redact.ts';
-import { jsonErrorDetail, targetSaidSuffix, targetWords, TARGET_WORDS_WIDTH } from '../../src/report/target-words.ts';
+import { Redactor } from '../../src/report/model/redact.ts';
+import { jsonErrorDetail, targetSaidSuffix, targetWords, TARGET_WORDS_WIDTH } from '../../src/report/model/target-words.ts';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): RecordedResponse => ({
   status,

@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../src/core/catalogue.ts';
-import { buildReport, toReportRule, type RunFacts } from '../../src/report/report-builder.ts';
-import { exitCodeOf, type ConformanceReport } from '../../src/report/model.ts';
-import { UNANSWERED_LIMIT, unansweredReason } from '../../src/report/unanswered.ts';
-import { closingLine, createConsoleReporter } from '../../src/report/console.ts';
-import { renderMarkdownSummary } from '../../src/report/markdown-summary.ts';
-import { renderHtmlReport } from '../../src/report/html-report.ts';
-import { renderJunit } from '../../src/report/junit.ts';
+import { buildReport, toReportRule, type RunFacts } from '../../src/report/model/report-builder.ts';
+import { exitCodeOf, type ConformanceReport } from '../../src/report/model/model.ts';
+import { UNANSWERED_LIMIT, unansweredReason } from '../../src/report/model/unanswered.ts';
+import { closingLine, createConsoleReporter } from '../../src/report/terminal/console.ts';
+import { renderMarkdownSummary } from '../../src/report/files/markdown-summary.ts';
+import { renderHtmlReport } from '../../src/report/files/html-report.ts';
+import { renderJunit } from '../../src/report/files/junit.ts';
 import { registry } from '../../src/schema/registry.ts';
 import type { AnswerCounts } from '../../src/engine/answer-tally.ts';
 

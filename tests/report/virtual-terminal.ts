@@ -4,7 +4,7 @@
  * nothing) into rows of screen text, and counts every time text reached past the last column and
  * wrapped, as a real terminal would.
  */
-import { displayWidth } from '../../src/report/display-width.ts';
+import { displayWidth } from '../../src/report/terminal/display-width.ts';
 
 export class VirtualTerminal {
   readonly rows: string[][] = [[]];

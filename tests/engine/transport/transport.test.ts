@@ -6,7 +6,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { UnreachableError } from '../../../src/core/errors.ts';
 import { createTransport, INVALID_TOKEN, type TransportOptions } from '../../../src/engine/transport/transport.ts';
-import { toCurl } from '../../../src/engine/transport/curl.ts';
+import { toCurl } from '../../../src/report/model/curl.ts';
 import type { TestCase } from '../../../src/core/case.ts';
 import { USER_AGENT } from '../../../src/core/version.ts';
 import { closedPortUrl, json, localServers, type Handler } from './local-server.ts';

@@ -5,8 +5,8 @@
  * with a `comment` that says so: a run of 200,000 exchanges must stay a file one can open.
  */
 import { STATUS_CODES } from 'node:http';
-import { bodyText, type Exchange } from '../core/exchange.ts';
-import { caseIntent } from '../core/case.ts';
+import { bodyText, type Exchange } from '../../core/exchange.ts';
+import { caseIntent } from '../../core/case.ts';
 
 export interface HarHeader {
   name: string;

@@ -1,10 +1,10 @@
-import type { RuleDefinition } from '../core/catalogue.ts';
-import type { Exchange } from '../core/exchange.ts';
+import type { RuleDefinition } from '../../core/catalogue.ts';
+import type { Exchange } from '../../core/exchange.ts';
 import type { ConformanceReport, ReportRule } from './model.ts';
 
 /**
  * The run as the reporters see it: the engine's events folded into report terms by the report
- * builder (src/report/report-builder.ts). Reporters (console, report files) only consume these.
+ * builder (src/report/model/report-builder.ts). Reporters (console, report files) only consume these.
  */
 export type ReportEvent =
   | { type: 'run-start'; baseUrl: string; seed: number; profile: string; rules: number; fiatAccountIds: readonly string[] }

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fc from 'fast-check';
-import { toCurl, shellQuote } from '../../../src/engine/transport/curl.ts';
-import type { RecordedRequest } from '../../../src/core/exchange.ts';
-import { startServer, type LocalServer } from './local-server.ts';
+import { toCurl, shellQuote } from '../../src/report/model/curl.ts';
+import type { RecordedRequest } from '../../src/core/exchange.ts';
+import { startServer, type LocalServer } from '../engine/transport/local-server.ts';
 
 const URL_ = 'http://127.0.0.1:8080/v2/transfer/fiat-accounts/acc-1';
 const request = (headers: Record<string, string>, extra: Partial<RecordedRequest> = {}): RecordedRequest => ({

@@ -9,14 +9,14 @@
  * summed coverage. The summary, the transport, the undocumented fields and shrinking are summed;
  * a stop of any shard is kept; the run started with the earliest shard and took the longest one's time.
  */
-import { UsageError } from '../core/errors.ts';
-import type { RuleDefinition, RuleId } from '../core/catalogue.ts';
-import { mergedShortfall } from '../engine/coverage.ts';
-import { MAX_FAILURES_PER_RULE } from '../engine/runner.ts';
-import { shardName } from '../engine/shard.ts';
-import type { Stop } from '../engine/events.ts';
-import { buildReport, ruleStatus, type RunFacts } from './report-builder.ts';
-import type { ConformanceReport, ReportRule, RuleCoverage } from './model.ts';
+import { UsageError } from '../../core/errors.ts';
+import type { RuleDefinition, RuleId } from '../../core/catalogue.ts';
+import { mergedShortfall } from '../../engine/coverage.ts';
+import { MAX_FAILURES_PER_RULE } from '../../engine/runner.ts';
+import { shardName } from '../../engine/shard.ts';
+import type { Stop } from '../../engine/events.ts';
+import { buildReport, ruleStatus, type RunFacts } from '../model/report-builder.ts';
+import type { ConformanceReport, ReportRule, RuleCoverage } from '../model/model.ts';
 
 /** One input: the report and the name it is known by in messages (its file). */
 export interface ShardInput {

@@ -7,14 +7,14 @@
  * pinned to the script's hash backs that up.
  */
 import { createHash } from 'node:crypto';
-import type { ConformanceReport, ReportFailure, ReportRule, RuleStatus } from './model.ts';
-import type { RecordedRequest, RecordedResponse } from '../core/exchange.ts';
+import type { ConformanceReport, ReportFailure, ReportRule, RuleStatus } from '../model/model.ts';
+import type { RecordedRequest, RecordedResponse } from '../../core/exchange.ts';
 import { escapeHtml as e } from './escape.ts';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.ts';
-import { compareSections } from './sections.ts';
-import { rerunCommand } from './rerun-command.ts';
-import { targetWords } from './target-words.ts';
-import { coverageFigures, inconclusiveForAnswers, reasonText, stoppedText } from './rule-text.ts';
+import { compareSections } from '../model/sections.ts';
+import { rerunCommand } from '../model/rerun-command.ts';
+import { targetWords } from '../model/target-words.ts';
+import { coverageFigures, inconclusiveForAnswers, reasonText, stoppedText } from '../model/rule-text.ts';
 
 /** Failures spelled out per rule; the rest are counted (conformance.json has them all). */
 const FAILURES_SHOWN = 10;

@@ -3,11 +3,11 @@
  * where the run stopped when the target stopped answering, the counts, the failed rules with what
  * the target said, the inconclusive rules with why, and how to run the same cases again.
  */
-import type { ConformanceReport } from './model.ts';
+import type { ConformanceReport } from '../model/model.ts';
 import { escapeMarkdownCell } from './escape.ts';
-import { rerunCommand } from './rerun-command.ts';
-import { targetWords } from './target-words.ts';
-import { coverageFigures, inconclusiveForAnswers, reasonText, stoppedText } from './rule-text.ts';
+import { rerunCommand } from '../model/rerun-command.ts';
+import { targetWords } from '../model/target-words.ts';
+import { coverageFigures, inconclusiveForAnswers, reasonText, stoppedText } from '../model/rule-text.ts';
 
 const VERDICT_LINE: Record<ConformanceReport['summary']['verdict'], string> = {
   conformant: '✅ **Conformant**',

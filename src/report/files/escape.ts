@@ -2,7 +2,7 @@
  * Escaping for the markup formats. Payloads are hostile on purpose (emoji, RTL marks, combining
  * marks, `<script>`, control characters), so every piece of data goes through one of these.
  */
-import { oneLine } from '../core/text.ts';
+import { oneLine } from '../../core/text.ts';
 
 // Characters XML 1.0 forbids outright: C0 controls other than tab/LF/CR, lone surrogates,
 // U+FFFE and U+FFFF. (C1 controls are allowed but discouraged; they are made visible below.)

@@ -3,9 +3,9 @@
  * parameters. What a schema cannot say about a report is checked here: the request URL must parse
  * and its path must be the path of the case's operation.
  */
-import type { TestCase } from '../core/case.ts';
-import type { RuleId } from '../core/catalogue.ts';
-import { describeOperation, matchOperationPath } from '../core/operations.ts';
+import type { TestCase } from '../../core/case.ts';
+import type { RuleId } from '../../core/catalogue.ts';
+import { describeOperation, matchOperationPath } from '../../core/operations.ts';
 import type { ReportFailure } from './model.ts';
 
 /** The case, or the one-line reason it cannot be rebuilt (of the request URL). */

@@ -8,7 +8,7 @@
  * On a terminal (stderr is a TTY) one status line redrawn in place (status-line.ts); elsewhere
  * (a CI log) no redraws: at most one plain line every `intervalMs`, none for a short run.
  */
-import type { ReportListener } from './report-events.ts';
+import type { ReportListener } from '../model/report-events.ts';
 import type { StatusLine } from './status-line.ts';
 
 export interface ProgressOptions {

@@ -5,10 +5,10 @@
  * schemas/conformance-report.schema.json, or with a request that cannot be sent again. `diff`
  * and `replay` read reports through it, so a report it returns is safe to use.
  */
-import { UsageError } from '../core/errors.ts';
-import { parseJsonText, readInputFile } from '../core/json-file.ts';
-import { oneLine } from '../core/text.ts';
-import { registry, type SchemaError } from '../schema/registry.ts';
+import { UsageError } from '../../core/errors.ts';
+import { parseJsonText, readInputFile } from '../../core/json-file.ts';
+import { oneLine } from '../../core/text.ts';
+import { registry, type SchemaError } from '../../schema/registry.ts';
 import { REPORT_VERSION, type ConformanceReport } from './model.ts';
 import { recordedCase } from './recorded-case.ts';
 

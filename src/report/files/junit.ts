@@ -14,10 +14,10 @@
  * `stopped` property on every suite and says so in the suites' system-out; a run with too many
  * requests without an answer carries its `reason` the same way.
  */
-import type { ConformanceReport, ReportFailure, ReportRule } from './model.ts';
+import type { ConformanceReport, ReportFailure, ReportRule } from '../model/model.ts';
 import { escapeXml, escapeXmlText } from './escape.ts';
-import { targetSaidSuffix, targetWords } from './target-words.ts';
-import { coverageFigures, reasonText, stoppedText } from './rule-text.ts';
+import { targetSaidSuffix, targetWords } from '../model/target-words.ts';
+import { coverageFigures, reasonText, stoppedText } from '../model/rule-text.ts';
 
 /** How many failures of one rule are spelled out in the element body. */
 const FAILURES_SHOWN = 5;

@@ -4,7 +4,7 @@
  * outside a --rule filter, such a rule is not judged here: it is `skipped`, with the shard that
  * judges it, and keeps its cases and coverage for `conformance merge`, which sums every shard's.
  */
-import { shardName, type Shard } from '../engine/shard.ts';
+import { shardName, type Shard } from '../../engine/shard.ts';
 import type { ReportRule } from './model.ts';
 import { coverageFigures } from './rule-text.ts';
 

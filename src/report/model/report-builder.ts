@@ -3,20 +3,20 @@
  * rule whether it blocks the verdict. Every reporter (JUnit, Markdown, HTML, console), the vitest
  * suites and the fault matrix read `blocking` instead of deciding again.
  */
-import { RULES, type RuleDefinition } from '../core/catalogue.ts';
-import { caseIntent } from '../core/case.ts';
-import { notifyAll } from '../core/notify.ts';
-import type { Finding, RuleOutcome, RunEvent, RunListener, Stop } from '../engine/events.ts';
-import { toCurl } from '../engine/transport/curl.ts';
-import { registry } from '../schema/registry.ts';
-import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
+import { RULES, type RuleDefinition } from '../../core/catalogue.ts';
+import { caseIntent } from '../../core/case.ts';
+import { notifyAll } from '../../core/notify.ts';
+import type { Finding, RuleOutcome, RunEvent, RunListener, Stop } from '../../engine/events.ts';
+import { toCurl } from './curl.ts';
+import { registry } from '../../schema/registry.ts';
+import { TOOL_NAME, TOOL_VERSION } from '../../core/version.ts';
 import { REPORT_VERSION, type ConformanceReport, type ReportFailure, type ReportRule, type RuleStatus, type Verdict } from './model.ts';
 import type { ReportEvent, ReportListener } from './report-events.ts';
-import type { AnswerCounts } from '../engine/answer-tally.ts';
-import type { ShrinkSummary } from '../engine/shrink-budget.ts';
+import type { AnswerCounts } from '../../engine/answer-tally.ts';
+import type { ShrinkSummary } from '../../engine/shrink-budget.ts';
 import { UNANSWERED_LIMIT, unansweredReason } from './unanswered.ts';
-import type { Shard } from '../engine/shard.ts';
-import { plannedRuleShards } from '../engine/plan.ts';
+import type { Shard } from '../../engine/shard.ts';
+import { plannedRuleShards } from '../../engine/plan.ts';
 import { shardReason, shardRule } from './shard-rules.ts';
 
 /** What the report says about the run beyond what the engine found. */

@@ -13,8 +13,8 @@
  * The whole source is redacted before it is cut, so a secret cut in half cannot slip past the
  * redaction of the finished text.
  */
-import type { RecordedResponse } from '../core/exchange.ts';
-import { oneLine } from '../core/text.ts';
+import type { RecordedResponse } from '../../core/exchange.ts';
+import { oneLine } from '../../core/text.ts';
 import type { ReportFailure } from './model.ts';
 import { Redactor } from './redact.ts';
 

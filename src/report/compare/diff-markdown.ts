@@ -5,7 +5,7 @@
  * newly failing, no longer judged, added, newly passing, newly inconclusive, still failing,
  * removed. Cells are escaped (a failure message quotes what the target said).
  */
-import { escapeMarkdownCell } from './escape.ts';
+import { escapeMarkdownCell } from '../files/escape.ts';
 import type { ChangeKind, ReportDiff, ReportFacts, RuleChange } from './report-diff.ts';
 
 const ORDER: readonly ChangeKind[] = ['newly-failing', 'no-longer-judged', 'added', 'newly-passing', 'newly-inconclusive', 'still-failing', 'removed'];

@@ -4,10 +4,10 @@
  * findings without opening the log. GitHub shows at most 10 errors and 10 warnings of a step:
  * past that, one line says how many more are in the summary.
  */
-import { oneLine } from '../core/text.ts';
-import type { ConformanceReport, ReportRule } from './model.ts';
-import { reasonText, stoppedText } from './rule-text.ts';
-import { targetSaidSuffix } from './target-words.ts';
+import { oneLine } from '../../core/text.ts';
+import type { ConformanceReport, ReportRule } from '../model/model.ts';
+import { reasonText, stoppedText } from '../model/rule-text.ts';
+import { targetSaidSuffix } from '../model/target-words.ts';
 
 /** GitHub's display limit of annotations per kind and step. */
 export const ANNOTATIONS_SHOWN = 10;

@@ -10,10 +10,10 @@
  */
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { Exchange } from '../core/exchange.ts';
+import type { Exchange } from '../../core/exchange.ts';
 import { harEntry } from './har.ts';
-import { Redactor } from './redact.ts';
-import type { ReportListener } from './report-events.ts';
+import { Redactor } from '../model/redact.ts';
+import type { ReportListener } from '../model/report-events.ts';
 
 /** The file name in the report folder, and the name it has until the run ends. */
 export const HAR_FILE = 'exchanges.har';

@@ -9,7 +9,7 @@
  * time, wraps long text instead of cutting it, and brings cli-cursor/restore-cursor, which hook
  * the process's signals (the run handles SIGINT itself). One row that never wraps needs none of it.
  */
-import { oneLine } from '../core/text.ts';
+import { oneLine } from '../../core/text.ts';
 import { fitWidth } from './display-width.ts';
 
 /** A terminal stream: raw writes, and its width now (a resized window counts). */

@@ -5,7 +5,7 @@
  * an exchange. Every writer passes its data through `value()` and its final text through `text()`.
  */
 
-import { REDACTED } from '../core/redaction.ts';
+import { REDACTED } from '../../core/redaction.ts';
 
 /** Header names whose values are credentials whatever they hold. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);

@@ -5,9 +5,9 @@
  */
 import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ConformanceReport } from './model.ts';
-import type { Exchange } from '../core/exchange.ts';
-import { Redactor } from './redact.ts';
+import type { ConformanceReport } from '../model/model.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import { Redactor } from '../model/redact.ts';
 import { renderJunit } from './junit.ts';
 import { renderHtmlReport } from './html-report.ts';
 import { renderMarkdownSummary } from './markdown-summary.ts';

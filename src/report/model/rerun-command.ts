@@ -1,7 +1,7 @@
 import type { ConformanceReport } from './model.ts';
-import { PROFILES } from '../engine/profiles.ts';
-import { shellQuote } from '../engine/transport/curl.ts';
-import { DEFAULT_READING, READING_KEYS } from '../server/reading.ts';
+import { PROFILES } from '../../engine/profiles.ts';
+import { shellQuote } from './curl.ts';
+import { DEFAULT_READING, READING_KEYS } from '../../server/reading.ts';
 
 /** Keeps a value shell-safe for display: plain words as they are, anything else quoted as curl lines are. */
 const shellWord = (value: string): string => (/^[\w./:@%+=,-]+$/.test(value) ? value : shellQuote(value));

@@ -9,8 +9,8 @@
  * inconclusive now is shown (newly inconclusive) but is no regression: the failure did not
  * reproduce, the fix is not proven either.
  */
-import type { ConformanceReport, ReportRule, RuleStatus, Verdict } from './model.ts';
-import { compareSections } from './sections.ts';
+import type { ConformanceReport, ReportRule, RuleStatus, Verdict } from '../model/model.ts';
+import { compareSections } from '../model/sections.ts';
 
 export type ChangeKind =
   | 'newly-failing'

@@ -8,13 +8,13 @@
  * counting rules (then `, N inconclusive`, `, N skipped`, `, N errors` when any). `quiet`: the
  * verdict line alone. In a log (no terminal) a `running N rules` line opens the run.
  */
-import type { ReportListener } from './report-events.ts';
-import type { ConformanceReport, ReportRule } from './model.ts';
-import { oneLine } from '../core/text.ts';
-import { Redactor } from './redact.ts';
-import { rerunCommand } from './rerun-command.ts';
-import { targetSaidSuffix } from './target-words.ts';
-import { coverageFigures, reasonText, stoppedText } from './rule-text.ts';
+import type { ReportListener } from '../model/report-events.ts';
+import type { ConformanceReport, ReportRule } from '../model/model.ts';
+import { oneLine } from '../../core/text.ts';
+import { Redactor } from '../model/redact.ts';
+import { rerunCommand } from '../model/rerun-command.ts';
+import { targetSaidSuffix } from '../model/target-words.ts';
+import { coverageFigures, reasonText, stoppedText } from '../model/rule-text.ts';
 import { paintStatus, paintVerdict, palette, type Palette } from './colour.ts';
 import { displayWidth } from './display-width.ts';
 

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '../core/errors.ts';
+import { UsageError } from '../../core/errors.ts';
 
 const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 

@@ -2,10 +2,10 @@
  * conformance.json: the report other tools read (DESIGN.md section 5). Bump REPORT_VERSION on any
  * change that is not purely additive.
  */
-import type { UnauthenticatedKind } from '../core/case.ts';
-import type { Basis, Operation } from '../core/catalogue.ts';
-import type { RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.ts';
-import { EXIT, exitCodeOfSignal } from '../core/errors.ts';
+import type { UnauthenticatedKind } from '../../core/case.ts';
+import type { Basis, Operation } from '../../core/catalogue.ts';
+import type { RecordedRequest, RecordedResponse, TransportError } from '../../core/exchange.ts';
+import { EXIT, exitCodeOfSignal } from '../../core/errors.ts';
 
 export const REPORT_VERSION = '1.6.0';
 

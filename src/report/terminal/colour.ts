@@ -5,7 +5,7 @@
  * terminal gets colour unless TERM is dumb. FORCE_COLOR wins over NO_COLOR, as in Node itself:
  * it is the narrower, more deliberate request. Plain SGR codes: eight colours work everywhere.
  */
-import type { ReportRule, Verdict } from './model.ts';
+import type { ReportRule, Verdict } from '../model/model.ts';
 
 export type Env = Record<string, string | undefined>;
 

@@ -3,7 +3,7 @@
  * same thing the same way: how well a rule was judged, where a run stopped, and why a verdict is
  * not what the rules alone say.
  */
-import { oneLine } from '../core/text.ts';
+import { oneLine } from '../../core/text.ts';
 import { exitCodeOf, type ConformanceReport, type RuleCoverage } from './model.ts';
 
 /** `3 fixed + 0 random cases, minimum 2 + 25`: how well a rule was judged against what it needed. */
