@@ -4,6 +4,7 @@
  * below it, one line that says why and what would fix it.
  */
 import type { RuleDefinition, RuleId } from '../core/catalogue.ts';
+import { SCENARIOS } from './scenarios.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { describeOperation } from '../core/operations.ts';
 import { oneLine } from '../core/text.ts';
@@ -16,28 +17,6 @@ export interface Minimum {
   random: number;
 }
 
-/** Rules whose cases come from a scenario: a fixed number of rounds or requests, no random ones. */
-const SCENARIO_MINIMUMS: Partial<Record<RuleId, number>> = {
-  'id.ref-id.sequential-duplicate': 3,
-  'id.ref-id.concurrent-duplicate': 2,
-  'fa.auth-401': 3,
-  'id.auth-401': 3,
-};
-
-/**
- * Rules that only some answers can judge (a field sent only sometimes, a relation only some
- * bodies show): they ask for a smaller share of the random cases.
- */
-const CONDITIONAL: ReadonlySet<RuleId> = new Set<RuleId>([
-  'fa.update-reflected',
-  'fa.response.metadata-limits',
-  'id.dob.midnight-utc',
-  'id.govt-id.mirrors-cip',
-  'id.is-merchant.returned',
-  'fa.metadata.over-pairs-rejected',
-  'fa.metadata.max-pairs-accepted',
-]);
-
 /**
  * The minimum of judged cases for a rule: half of its own examples (at least one case); for
  * the random part, a share of the profile's random cases. Ratios, not counts, so a deeper
@@ -45,22 +24,21 @@ const CONDITIONAL: ReadonlySet<RuleId> = new Set<RuleId>([
  * reading of the embedded server), so only a target that refuses or omits shows below them.
  */
 export function minimumFor(rule: RuleDefinition, runs: number, family?: Pick<CaseFamily, 'examples' | 'arbitrary'>): Minimum {
-  const scenario = SCENARIO_MINIMUMS[rule.id as RuleId];
+  // A rule whose cases come from a scenario: the scenario's fixed number of rounds or requests, no random ones.
+  const scenario = SCENARIOS.map((s) => s.minimums[rule.id as RuleId]).find((m) => m !== undefined);
   if (scenario !== undefined) return { fixed: scenario, random: 0 };
   // A family of examples only (malformed ids, malformed JSON) has no random part to ask for.
-  const randomShare = family && !family.arbitrary ? 0 : CONDITIONAL.has(rule.id as RuleId) ? 0.1 : 0.25;
+  const randomShare = family && !family.arbitrary ? 0 : rule.coverage?.sometimes ? 0.1 : 0.25;
   return { fixed: Math.max(1, Math.ceil((family?.examples.length ?? 0) / 2)), random: Math.ceil(runs * randomShare) };
 }
 
 /**
- * Rules whose random cases need room for fresh keys on an account. Under merged metadata the
- * pairs sent stay, accounts fill up, and no update can delete a key: their random minimum is
- * waived (the fixed examples still count), or a faithful merging target could never be conformant.
+ * Under merged metadata the pairs sent stay, accounts fill up, and no update can delete a key:
+ * rules whose random cases need fresh keys have their random minimum waived (the fixed examples
+ * still count), or a faithful merging target could never be conformant.
  */
-const NEED_ROOM_FOR_KEYS: ReadonlySet<RuleId> = new Set<RuleId>(['fa.valid-accepted', 'fa.metadata.max-pairs-accepted', 'fa.metadata.max-length-accepted', 'fa.update-reflected']);
-
 export function minimumUnder(rule: RuleDefinition, minimum: Minimum, merging: boolean): Minimum {
-  return merging && NEED_ROOM_FOR_KEYS.has(rule.id as RuleId) ? { ...minimum, random: 0 } : minimum;
+  return merging && rule.coverage?.needsFreshKeys ? { ...minimum, random: 0 } : minimum;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Problem } from '../rules/check.ts';
 import type { UndocumentedField } from '../rules/undocumented-fields.ts';
 import type { AnswerCounts } from './answer-tally.ts';
 import type { ShrinkSummary } from './shrink-budget.ts';
+import type { PhaseName } from './phases/phase.ts';
 
 /** One problem found, with the exchange that shows it and, for a shrunk property, fast-check's replay path. */
 export interface Finding {
@@ -63,6 +64,9 @@ export interface RuleOutcome {
 
 export type RunEvent =
   | { type: 'run-start'; rules: readonly RuleDefinition[]; fiatAccountIds: readonly string[] }
+  /** A phase of the run begins or ends (phases/phase.ts); a phase cut short by a stop has no end. */
+  | { type: 'phase-start'; phase: PhaseName }
+  | { type: 'phase-end'; phase: PhaseName }
   | { type: 'rule-start'; rule: RuleDefinition }
   | { type: 'exchange'; exchange: Exchange }
   /**

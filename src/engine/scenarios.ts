@@ -7,6 +7,7 @@ import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
 import type { RuleId } from '../core/catalogue.ts';
 import { is2xx } from '../rules/checks/exchange-facts.ts';
+import { rulesOfAnswersAlone } from '../rules/rule-facts.ts';
 import { createdId, idKey, shownId, type CreatedIdentities, type CreatedIdentity } from '../rules/created-identities.ts';
 
 export interface ScenarioContext {
@@ -41,6 +42,8 @@ export interface Scenario {
   feeds: RuleId[];
   /** Its outcomes judge its rule (the ref_id scenarios); otherwise the checks judge what it sends. */
   judgesItsRule: boolean;
+  /** The cases (rounds, requests) it must judge each rule it judges or feeds by: the rules' coverage minimums. */
+  minimums: Partial<Record<RuleId, number>>;
   /** The requests it sends, at most (the planned-request line of a run). */
   requests(concurrentDuplicates: number): number;
   run(context: ScenarioContext): Promise<ScenarioResult>;
@@ -70,13 +73,12 @@ function cannotTellIdentitiesApart(created: { size: number; distinctIds: number 
 /** Fresh identities the sequential scenario creates before it repeats their ref_ids. */
 const SEQUENTIAL_ORIGINALS = 3;
 
-/** The rules that judge the body of an identity: a repeat's answer is one too. */
-const IDENTITY_BODY_RULES: RuleId[] = ['id.response.schema', 'id.response.id', 'id.enums', 'id.booleans', 'id.timestamps.rfc3339', 'id.content-type'];
-
 const sequentialDuplicate: Scenario = {
   rule: 'id.ref-id.sequential-duplicate',
-  feeds: ['id.distinct-identities', ...IDENTITY_BODY_RULES],
+  // A repeat's answer is an identity too: the rules that judge an answer on its own judge it.
+  feeds: ['id.distinct-identities', ...rulesOfAnswersAlone('createIdentity')],
   judgesItsRule: true,
+  minimums: { 'id.ref-id.sequential-duplicate': 3 },
   // The originals, then up to 5 repeats.
   requests: () => SEQUENTIAL_ORIGINALS + 5,
   async run(context) {
@@ -116,6 +118,7 @@ const concurrentDuplicate: Scenario = {
   rule: 'id.ref-id.concurrent-duplicate',
   feeds: [],
   judgesItsRule: true,
+  minimums: { 'id.ref-id.concurrent-duplicate': 2 },
   // Up to two creates of its own, then the rounds.
   requests: (concurrentDuplicates) => 2 + CONCURRENT_ROUNDS * concurrentDuplicates,
   async run(context) {
@@ -164,6 +167,7 @@ const authentication: Scenario = {
   rule: 'fa.auth-401',
   feeds: ['id.auth-401'],
   judgesItsRule: false,
+  minimums: { 'fa.auth-401': 3, 'id.auth-401': 3 },
   requests: () => 2 * UNAUTHENTICATED_KINDS.length,
   async run(context) {
     const update: TestCase = { operation: 'updateFiatAccount', mode: 'valid', label: '', body: {} };

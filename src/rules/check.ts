@@ -19,11 +19,21 @@ export interface CheckContext {
 }
 
 /**
+ * What of an exchange a check reads, declared with the check so that the engine needs no list
+ * of its own: the answer's status against the case's intent (`status`), the answer's headers
+ * (`headers`), the body of a success on its own (`body`), that body against the request that
+ * was sent (`body-and-request`), or the body of a record the request has just created
+ * (`new-record`: a repeat's answer shows an older record).
+ */
+export type CheckReads = 'status' | 'headers' | 'body' | 'body-and-request' | 'new-record';
+
+/**
  * A check judges one exchange for one rule. It returns `null` when the exchange says nothing
  * about the rule, and otherwise the problems found (an empty array is a pass).
  */
 export interface Check {
   rule: RuleId;
+  reads: CheckReads;
   judge(exchange: Exchange, context: CheckContext): Problem[] | null;
 }
 

@@ -5,7 +5,7 @@
  * is typed twice.
  */
 import { createTransport, type Transport } from '../engine/transport/transport.ts';
-import { runConformance, type RunSettings } from '../engine/runner.ts';
+import { runEngine, type RunSettings } from '../engine/runner.ts';
 import { abortedReport, createReportBuilder, type RunFacts } from '../report/model/report-builder.ts';
 import type { ReportListener } from '../report/model/report-events.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
@@ -106,7 +106,7 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     },
     async execute(listeners = []) {
       const builder = createReportBuilder(facts, listeners);
-      await runConformance(transport, settings, [builder.listener]);
+      await runEngine(transport, settings, [builder.listener]);
       return { report: builder.report() };
     },
     aborted: (reason, stopped) => abortedReport(facts, reason, stopped),

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
 import { createTransport } from '../../src/engine/transport/transport.ts';
-import { runConformance } from '../../src/engine/runner.ts';
+import { runEngine } from '../../src/engine/runner.ts';
 import { createReportBuilder } from '../../src/report/model/report-builder.ts';
 import { collectExchanges } from './collect-exchanges.ts';
 
@@ -60,7 +60,7 @@ describe('an unreliable target', () => {
     });
     const builder = createReportBuilder({ baseUrl: proxy.url, embedded: false, fiatAccountIds: reference.fiatAccountIds, seed: 1, profile: 'quick', runs: 5, strict: false });
     const { exchanges, listener } = collectExchanges();
-    await runConformance(transport, { fiatAccountIds: reference.fiatAccountIds, seed: 1, runs: 5, concurrentDuplicates: 10 }, [builder.listener, listener]);
+    await runEngine(transport, { fiatAccountIds: reference.fiatAccountIds, seed: 1, runs: 5, concurrentDuplicates: 10 }, [builder.listener, listener]);
     const report = builder.report();
     expect(exchanges.length).toBeGreaterThan(100);
     expect(exchanges.some((e) => e.error?.kind === 'timeout')).toBe(true);

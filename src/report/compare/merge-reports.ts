@@ -12,7 +12,7 @@
 import { UsageError } from '../../core/errors.ts';
 import type { RuleDefinition, RuleId } from '../../core/catalogue.ts';
 import { mergedShortfall } from '../../engine/coverage.ts';
-import { MAX_FAILURES_PER_RULE } from '../../engine/runner.ts';
+import { MAX_FAILURES_PER_RULE } from '../../engine/rule-ledger.ts';
 import { shardName } from '../../engine/shard.ts';
 import type { Stop } from '../../engine/events.ts';
 import { buildReport, ruleStatus, type RunFacts } from '../model/report-builder.ts';

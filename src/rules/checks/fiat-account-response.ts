@@ -4,7 +4,7 @@
  * from its errors, tagged with their rule (x-rule in schemas/fiat-account*.schema.json); the code
  * here judges only what a schema cannot say.
  */
-import type { Check, Problem } from '../check.ts';
+import type { Check, CheckReads, Problem } from '../check.ts';
 import { pass, problem } from '../check.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
 import { dig, isObject, isRfc3339, requestBody, sameText, shown, successBody } from './exchange-facts.ts';
@@ -25,9 +25,10 @@ export function placed(body: Record<string, unknown>, key: string): { path: stri
   );
 }
 
-function onUpdate(rule: RuleId, judge: (body: Record<string, unknown>, request: Record<string, unknown>, pathId?: string) => Problem[] | null): Check {
+function onUpdate(rule: RuleId, reads: CheckReads, judge: (body: Record<string, unknown>, request: Record<string, unknown>, pathId?: string) => Problem[] | null): Check {
   return {
     rule,
+    reads,
     judge(e) {
       if (e.testCase.operation !== 'updateFiatAccount') return null;
       const body = successBody(e);
@@ -55,11 +56,11 @@ export const fiatAccountChecks: Check[] = [
     );
   }),
   schemaRuleCheck('fa.response.metadata-limits', UPDATE, whenAnyPresent(inPlacements('metadata'))),
-  onUpdate('fa.response.id-matches-path', (body, _request, pathId) =>
+  onUpdate('fa.response.id-matches-path', 'body-and-request', (body, _request, pathId) =>
     body.id === undefined ? null : body.id === pathId ? pass : problem(`response id ${shown(body.id)} differs from the path id ${pathId}`, '/id'),
   ),
-  onUpdate('fa.update-reflected', (body, request) => reflectionProblems(body, request)),
-  onUpdate('fa.updated-after-created', (body) => {
+  onUpdate('fa.update-reflected', 'body-and-request', (body, request) => reflectionProblems(body, request)),
+  onUpdate('fa.updated-after-created', 'body', (body) => {
     const created = Date.parse(String(body.created_at));
     const updated = Date.parse(String(body.updated_at));
     if (Number.isNaN(created) || Number.isNaN(updated)) return null;

@@ -4,7 +4,7 @@
  * errors, tagged with their rule (x-rule in schemas/identity*.schema.json); the code here judges
  * only what a schema cannot say.
  */
-import type { Check, Problem } from '../check.ts';
+import type { Check, CheckReads, Problem } from '../check.ts';
 import { pass, problem } from '../check.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
 import { dig, isObject, isRfc3339, requestBody, sameText, shown, successBody } from './exchange-facts.ts';
@@ -32,9 +32,10 @@ const TRANSFORMED = new Set(['date_of_birth']);
 /** person_details timestamps: the same instant in another spelling (+00:00 for Z) is the same value. */
 const INSTANTS = new Set(['passthrough_verified_at']);
 
-function onCreate(rule: RuleId, judge: (body: Record<string, unknown>, request: Record<string, unknown>) => Problem[] | null): Check {
+function onCreate(rule: RuleId, reads: CheckReads, judge: (body: Record<string, unknown>, request: Record<string, unknown>) => Problem[] | null): Check {
   return {
     rule,
+    reads,
     judge(e) {
       if (e.testCase.operation !== 'createIdentity') return null;
       const body = successBody(e);
@@ -71,9 +72,9 @@ export const identityChecks: Check[] = [
     if (typeof sent !== 'string' || got === undefined) return null;
     const midnight = /^(\d{4}-\d{2}-\d{2})[Tt]00:00:00(\.0+)?(Z|z|[+-]00:00)$/.exec(typeof got === 'string' ? got : '');
     return midnight?.[1] === sent ? pass : problem(`date_of_birth sent ${sent}, returned ${shown(got)} (expected ${sent}T00:00:00Z)`, '/person_details/date_of_birth');
-  }),
+  }, 'body-and-request'),
   // govt_id mirrors cip_id (2.6): the sent cip_id and the response's own, whichever are there.
-  onCreate('id.govt-id.mirrors-cip', (body, request) => {
+  onCreate('id.govt-id.mirrors-cip', 'body-and-request', (body, request) => {
     const problems: Problem[] = [];
     let judged = false;
     for (const [cip, govt] of [['cip_id', 'govt_id'], ['cip_id_type', 'govt_id_type']]) {
@@ -88,7 +89,7 @@ export const identityChecks: Check[] = [
     }
     return judged ? problems : null;
   }),
-  onCreate('id.person-details.returned', (body, request) => {
+  onCreate('id.person-details.returned', 'body-and-request', (body, request) => {
     const sent = request.person_details;
     if (!isObject(sent) || !Object.keys(sent).length) return null;
     const got = body.person_details;
@@ -97,10 +98,10 @@ export const identityChecks: Check[] = [
       .filter(([key, value]) => !(TRANSFORMED.has(key) ? got[key] !== undefined : (INSTANTS.has(key) ? sameInstant : containsDeep)(got[key], value)))
       .map(([key, value]) => ({ message: `person_details.${key} sent ${shown(value)}, returned ${shown(got[key])}`, instancePath: `/person_details/${key}` }));
   }),
-  onCreate('id.is-merchant.returned', (body, request) =>
+  onCreate('id.is-merchant.returned', 'body-and-request', (body, request) =>
     request.is_merchant !== true || body.is_merchant === undefined ? null : body.is_merchant === true ? pass : problem(`is_merchant sent true, returned ${shown(body.is_merchant)}`, '/is_merchant'),
   ),
-  onCreate('id.initial-statuses', (body) => {
+  onCreate('id.initial-statuses', 'new-record', (body) => {
     const status = body.status;
     const screening = SCREENING.map((keys) => ({ keys, value: dig(body, ...keys) })).filter((s) => s.value !== undefined);
     if (status === undefined && !screening.length) return null;
@@ -112,7 +113,7 @@ export const identityChecks: Check[] = [
     }
     return problems;
   }),
-  onCreate('id.type-person', (body, request) => {
+  onCreate('id.type-person', 'body-and-request', (body, request) => {
     if (!isObject(request.person_details) || request.institution_details !== undefined || body.type === undefined) return null;
     return body.type === 'PERSON' ? pass : problem(`type is ${shown(body.type)} for an identity sent with person_details`, '/type');
   }),

@@ -3,7 +3,7 @@
  * error whose failing subschema carries `x-rule` belongs to that rule (a lowercase status fails
  * the enum rule), and the response-schema rule takes the errors that carry none.
  */
-import type { Check, Problem } from '../check.ts';
+import type { Check, CheckReads, Problem } from '../check.ts';
 import { pass } from '../check.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
 import { OPERATIONS } from '../../core/operations.ts';
@@ -47,6 +47,7 @@ function problemsOf(errors: SchemaError[]): Problem[] {
 export function schemaCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
+    reads: 'body',
     judge(e) {
       if (!isOperation(e, operation)) return null;
       if (e.testCase.mode !== 'invalid' && e.response?.json && e.response.status >= 200 && e.response.status < 300 && !unreadableBody(e)) {
@@ -82,9 +83,10 @@ export const judgedByTag = (check: Check): boolean => judgedByTagChecks.has(chec
  * A rule judged from the response-schema errors tagged with its id. `more` judges what the schema
  * cannot say; its problems stand in for tagged errors at the same path (their messages say more).
  */
-export function schemaRuleCheck(rule: RuleId, operation: Operation, more?: MoreJudge): Check {
+export function schemaRuleCheck(rule: RuleId, operation: Operation, more?: MoreJudge, reads: CheckReads = 'body'): Check {
   const check: Check = {
     rule,
+    reads,
     judge(e) {
       if (!isOperation(e, operation)) return null;
       const body = successBody(e);

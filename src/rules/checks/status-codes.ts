@@ -44,6 +44,7 @@ export function acceptanceRule(e: Exchange): RuleId | undefined {
 export function acceptedCheck(rule: RuleId): Check {
   return {
     rule,
+    reads: 'status',
     judge(e, context) {
       if (acceptanceRule(e) !== rule || !answered(e)) return null;
       if (!targetsKnownAccount(e, context.fiatAccountIds)) return null;
@@ -61,6 +62,7 @@ export function acceptedCheck(rule: RuleId): Check {
 export function rejectedCheck(rule: RuleId): Check {
   return {
     rule,
+    reads: 'status',
     judge(e, context) {
       if (e.testCase.violates !== rule || !answered(e) || refusedAccess(e, context.fiatAccountIds)) return null;
       if (is2xx(e)) return problem(`${e.testCase.label}: an invalid request was accepted (${describeStatus(e)})`);
@@ -74,6 +76,7 @@ export function rejectedCheck(rule: RuleId): Check {
 export function fourXxCheck(rule: RuleId): Check {
   return {
     rule,
+    reads: 'status',
     judge(e) {
       if (e.testCase.violates !== rule || !answered(e) || is5xx(e)) return null;
       return is4xx(e) ? pass : problem(`${e.testCase.label}: expected a 4xx, got ${describeStatus(e)}`);
@@ -85,6 +88,7 @@ export function fourXxCheck(rule: RuleId): Check {
 export function rejectionIs4xxCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
+    reads: 'status',
     judge(e) {
       const refusable = e.testCase.mode === 'invalid' || e.testCase.mode === 'duplicate';
       if (!isOperation(e, operation) || !refusable || e.testCase.auth || !answered(e)) return null;
@@ -97,6 +101,7 @@ export function rejectionIs4xxCheck(rule: RuleId, operation: Operation): Check {
 export function no5xxCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
+    reads: 'status',
     judge(e) {
       if (!isOperation(e, operation) || !e.response) return null;
       return is5xx(e) ? problem(`${e.testCase.label}: the target answered ${describeStatus(e)}`) : pass;
@@ -112,6 +117,7 @@ export function no5xxCheck(rule: RuleId, operation: Operation): Check {
 export function answersCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
+    reads: 'status',
     judge(e) {
       if (!isOperation(e, operation)) return null;
       if (e.error) return problem(`${e.testCase.label}: ${e.error.kind}: ${e.error.message}`);
@@ -126,6 +132,7 @@ export function answersCheck(rule: RuleId, operation: Operation): Check {
 export function unknownIdCheck(rule: RuleId): Check {
   return {
     rule,
+    reads: 'status',
     judge(e, context) {
       const c = e.testCase;
       if (!usesFiatAccount(c.operation) || c.mode !== 'valid' || c.auth || !answered(e)) return null;
@@ -138,6 +145,7 @@ export function unknownIdCheck(rule: RuleId): Check {
 export function authCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
+    reads: 'status',
     judge(e) {
       if (!isOperation(e, operation) || !e.testCase.auth || !answered(e)) return null;
       return statusOf(e) === 401 ? pass : problem(`${e.testCase.label}: expected 401, got ${describeStatus(e)}`);
@@ -152,6 +160,7 @@ export function authCheck(rule: RuleId, operation: Operation): Check {
 export function contentTypeCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
+    reads: 'headers',
     judge(e) {
       if (!isOperation(e, operation) || !is2xx(e)) return null;
       const problems: Problem[] = [];

@@ -1,0 +1,50 @@
+/**
+ * The one place that assigns fiat accounts to cases. An update that names no id goes to an
+ * account of the user's pool:
+ * - under replace (known after the probes), each planned case gets its family's next account in
+ *   plan order, counted from where the family starts in the list of families, so a case's account
+ *   does not depend on which other families run (--shard) and the updates of several accounts
+ *   can be in flight at once;
+ * - under merge (or while the semantics are unknown), when the case starts, the account where its
+ *   metadata still fits after every earlier update (MetadataState.accountFor), else the next in turn.
+ */
+import type { TestCase } from '../core/case.ts';
+import { usesFiatAccount } from '../core/operations.ts';
+import type { CaseFamily } from './generators/families.ts';
+import type { MetadataState } from './metadata-state.ts';
+
+export class AccountPool {
+  private cursor = 0;
+  private readonly familyTurns = new Map<CaseFamily, number>();
+  /** Under replace each pool case gets its account in plan order (set once the semantics are known). */
+  inPlanOrder = false;
+
+  constructor(
+    readonly ids: readonly string[],
+    private readonly metadata: MetadataState,
+    private readonly families: readonly CaseFamily[],
+  ) {}
+
+  /** `c` with its account, chosen now from what the accounts hold; unchanged when it needs none or names its own. */
+  assign(c: TestCase): TestCase {
+    if (!usesFiatAccount(c.operation) || c.fiatAccountId !== undefined) return c;
+    const inTurn = () => this.ids[this.cursor++ % this.ids.length];
+    return { ...c, fiatAccountId: this.metadata.accountFor(c.body, this.ids, inTurn) };
+  }
+
+  /** The account a planned case of `family` gets in plan order (replace), or undefined: it is chosen when the case starts. */
+  planned(family: CaseFamily, c: TestCase): string | undefined {
+    if (!this.inPlanOrder || !usesPool(c)) return undefined;
+    const turn = this.familyTurns.get(family) ?? Math.max(0, this.families.indexOf(family));
+    this.familyTurns.set(family, turn + 1);
+    return this.ids[turn % this.ids.length];
+  }
+}
+
+/** Whether a case, or its valid twin, is an update of a pool account (it names no id of its own). */
+export const usesPool = (c: TestCase): boolean =>
+  (usesFiatAccount(c.operation) && c.fiatAccountId === undefined) || (c.control !== undefined && usesFiatAccount(c.control.operation) && c.control.fiatAccountId === undefined);
+
+/** `c` on `account` when it is an update of the pool; otherwise unchanged. */
+export const onAccount = (c: TestCase, account: string | undefined): TestCase =>
+  account && usesFiatAccount(c.operation) && c.fiatAccountId === undefined ? { ...c, fiatAccountId: account } : c;

@@ -1,0 +1,105 @@
+/**
+ * Judges one exchange for every rule: all checks (src/rules), the identities created so far, and
+ * for a refused case with a valid twin, the twin's verdict first. What it found goes to the
+ * ledger, except for `focus` (the rule a shrink is about), whose problems are returned. Then the
+ * exchange observers learn from it.
+ */
+import type { RuleId } from '../core/catalogue.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { CheckContext, Problem } from '../rules/check.ts';
+import { successBody } from '../rules/checks/exchange-facts.ts';
+import type { CreatedIdentities } from '../rules/created-identities.ts';
+import { judge, type Judgement } from '../rules/judge.ts';
+import { comparesWithRequest, judgesSuccessBody } from '../rules/rule-facts.ts';
+import type { RuleDefinition } from '../core/catalogue.ts';
+import type { RunEvent } from './events.ts';
+import type { RuleLedger } from './rule-ledger.ts';
+import type { ValidTwins } from './valid-twins.ts';
+
+/** Learns from every exchange judged (metadata semantics, refusals, undocumented fields, a lost target). */
+export interface ExchangeObserver {
+  observe(exchange: Exchange): void | Promise<void>;
+}
+
+export interface JudgeOptions {
+  /** The rule a shrink is about: its problems are returned, not recorded. */
+  focus?: RuleId;
+  /** fast-check's replay path of the case, kept with its findings. */
+  path?: string;
+  /** The pool account of the case, where its twin goes. */
+  account?: string;
+}
+
+export interface Judged {
+  exchange: Exchange;
+  focusProblems: Problem[] | null;
+  /** The rules it failed. */
+  failed: RuleId[];
+}
+
+export interface JudgeParts {
+  selected: readonly RuleDefinition[];
+  ledger: RuleLedger;
+  context: CheckContext;
+  created: CreatedIdentities;
+  twins: ValidTwins;
+  /** Counted as the exchange arrives (before judging: an answer counts even if judging stops the run). */
+  arrival: ExchangeObserver;
+  /** Told once the exchange is judged, in this order. */
+  observers: readonly ExchangeObserver[];
+  checkGoOn(): void;
+  emit(event: RunEvent): Promise<void>;
+}
+
+export class ExchangeJudge {
+  constructor(private readonly parts: JudgeParts) {}
+
+  async judge(exchange: Exchange, { focus, path, account }: JudgeOptions = {}): Promise<Judged> {
+    const { ledger } = this.parts;
+    // An answer cut short by the interruption says nothing about the target: not judged.
+    this.parts.checkGoOn();
+    ledger.judgedRequests++;
+    await this.parts.arrival.observe(exchange);
+    await this.parts.emit({ type: 'exchange', exchange });
+    const judgements = await this.judgements(exchange, account);
+    if (successBody(exchange)) this.tallySilentSuccesses(exchange, judgements);
+    let focusProblems: Problem[] | null = null;
+    const failed: RuleId[] = [];
+    for (const j of judgements) {
+      if (j.crashed) ledger.crashed(j.rule);
+      if (j.problems.length) failed.push(j.rule);
+      if (j.rule === focus) focusProblems = j.problems;
+      else ledger.record(j.rule, j.problems, exchange, path);
+    }
+    for (const observer of this.parts.observers) await observer.observe(exchange);
+    await ledger.announceFailing();
+    return { exchange, focusProblems, failed };
+  }
+
+  /** Every rule's judgement of the exchange, without those it cannot judge. */
+  private async judgements(exchange: Exchange, account: string | undefined): Promise<Judgement[]> {
+    const { ledger, twins } = this.parts;
+    const c = exchange.testCase;
+    let judgements = judge(exchange, this.parts.context);
+    const distinct = this.parts.created.observe(exchange);
+    if (distinct) judgements.push({ rule: 'id.distinct-identities', problems: distinct });
+    // An answer that is another create's identity does not reflect this request: one root, one rule.
+    if (distinct?.length) judgements = judgements.filter((j) => !comparesWithRequest(j.rule));
+    const own = c.violates ?? c.exercises;
+    const ownAt = judgements.findIndex((j) => j.rule === own);
+    if (ownAt >= 0 && twins.refusedWithTwin(c, exchange) && !(await twins.accepted(c, account))) {
+      judgements.splice(ownAt, 1);
+      const tally = ledger.tally(own!);
+      if (tally) tally.twinRefused += 1;
+    }
+    return judgements;
+  }
+
+  /** A success that holds none of a response rule's fields leaves that rule silent: counted, for its shortfall line. */
+  private tallySilentSuccesses(exchange: Exchange, judgements: readonly Judgement[]): void {
+    const judged = new Set(judgements.map((j) => j.rule));
+    for (const rule of this.parts.selected) {
+      if (rule.operation === exchange.testCase.operation && judgesSuccessBody(rule.id) && !judged.has(rule.id as RuleId)) this.parts.ledger.tally(rule.id as RuleId)!.silentSuccesses++;
+    }
+  }
+}

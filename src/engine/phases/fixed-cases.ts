@@ -1,0 +1,10 @@
+/** Every family's fixed boundary cases, the families taken in turn: the cases most likely to find a defect go first. */
+import { fromArray, inTurn } from '../pipeline.ts';
+import { examplesOf } from '../planned-case.ts';
+import type { Phase } from './phase.ts';
+import { sendPlanned } from './planned-cases.ts';
+
+export const fixedCases: Phase = {
+  name: 'fixed-cases',
+  run: (context) => sendPlanned(context, inTurn(context.families.map((family) => fromArray(examplesOf(family))))),
+};

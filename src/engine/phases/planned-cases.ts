@@ -1,0 +1,66 @@
+/**
+ * Sends planned cases (a family's examples, or its random cases), `concurrency` at a time, and
+ * judges them in plan order (pipeline.ts). The updates of one account never overlap; under merge
+ * (or while unknown) every update of the pool depends on what the accounts hold, so they share
+ * one lane. A random case that fails a rule is remembered as where that rule's shrink starts.
+ */
+import { getRule } from '../../core/catalogue.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import { usesFiatAccount } from '../../core/operations.ts';
+import { onAccount, usesPool } from '../account-pool.ts';
+import { pipeline, type ItemSource } from '../pipeline.ts';
+import type { PlannedCase } from '../planned-case.ts';
+import { hasFamily, judgedOnEveryExchange } from '../plan.ts';
+import type { RunContext } from '../run-context.ts';
+
+export function sendPlanned(context: RunContext, source: ItemSource<PlannedCase>): Promise<void> {
+  const { control, pool, twins } = context;
+  return pipeline<PlannedCase, Exchange>(stamped(context, source), {
+    window: context.settings.concurrency ?? 1,
+    laneOf: (item) => {
+      if (item.account) return `account ${item.account}`;
+      if (usesPool(item.testCase)) return 'pool';
+      // An update to an id of its own (unknown, malformed): fast-check repeats ids, one at a time too.
+      return usesFiatAccount(item.testCase.operation) ? `account ${item.testCase.fiatAccountId}` : undefined;
+    },
+    start: async (item) => {
+      control.checkGoOn();
+      // Under merge the account is chosen now, from what the accounts hold after every earlier update.
+      if (!item.account && usesPool(item.testCase)) item.testCase = context.marks.fixed(pool.assign(item.testCase), item.fixed);
+      const exchange = await context.send(item.testCase);
+      twins.startFor(item.testCase, exchange, item.account);
+      return exchange;
+    },
+    judge: (item, exchange) => judgePlanned(context, item, exchange),
+    done: () => control.failedFast,
+  });
+}
+
+/** The cases of a source, stamped in plan order; under replace each pool case gets the next account of its family. */
+function stamped(context: RunContext, source: ItemSource<PlannedCase>): ItemSource<PlannedCase> {
+  return {
+    async next() {
+      const item = await source.next();
+      if (!item) return undefined;
+      const account = context.pool.planned(item.family, item.testCase);
+      const testCase = context.marks.fixed(context.refIds.stamp(onAccount(item.testCase, account)), item.fixed);
+      return { ...item, testCase, ...(account ? { account } : {}) };
+    },
+  };
+}
+
+async function judgePlanned(context: RunContext, item: PlannedCase, exchange: Exchange): Promise<void> {
+  const { ledger, selectedIds, twins } = context;
+  const rule = item.family.rule;
+  if (selectedIds.has(rule)) await ledger.begin(getRule(rule));
+  const path = item.family.arbitrary ? String(item.index) : undefined;
+  const { failed } = await context.judge.judge(exchange, { ...(path ? { path } : {}), ...(item.account ? { account: item.account } : {}) });
+  // A twin sent for a case that then judged nothing of its rule is still an exchange: judged in its turn.
+  if (twins.startedBy(item.testCase)) await twins.accepted(item.testCase, item.account);
+  if (item.fixed) return;
+  for (const failedRule of failed) {
+    if (!selectedIds.has(failedRule) || context.shrinkFrom.has(failedRule)) continue;
+    // A rule with a family shrinks within it; a rule judged on every exchange, from any family.
+    if (hasFamily(failedRule) ? failedRule === rule : judgedOnEveryExchange(getRule(failedRule))) context.shrinkFrom.set(failedRule, item);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The probe: reads each pool account with an empty update (valid: every field is optional), so
+ * the run knows what the accounts hold, that they exist and that the credentials work; then two
+ * one-pair updates tell whether the target replaces or merges metadata (section 4.1 allows both)
+ * before any refusal has to be read. Under merge a full account refuses fresh keys, and that is
+ * no fault.
+ */
+import type { TestCase } from '../../core/case.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import { AuthenticationError, RouteNotFoundError, UnknownAccountsError } from '../../core/errors.ts';
+import type { Transport } from '../transport/transport.ts';
+import type { Phase } from './phase.ts';
+
+export const probe: Phase = {
+  name: 'probe',
+  async run(context) {
+    const { pool, settings } = context;
+    const read = (c: TestCase): TestCase => {
+      const prepared = context.prepare(c, true);
+      // Every shard reads the accounts; only the first counts those reads as cases.
+      return settings.shard && settings.shard.index > 1 ? context.marks.uncounted(prepared) : prepared;
+    };
+    const missing: Exchange[] = [];
+    for (const id of pool.ids) {
+      const { exchange } = await context.exercise(read({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id }));
+      if (exchange.response?.status === 404) missing.push(exchange);
+      // The configured credentials refused: every rule would fail or skip for the settings' sake.
+      if (exchange.response?.status === 401 || exchange.response?.status === 403) {
+        throw new AuthenticationError(`the target refused the credentials (HTTP ${exchange.response.status} to an empty update of ${id}): check --token or the client credentials`);
+      }
+    }
+    // Every update to such an account would fail a rule for a mistake in the settings, not the target.
+    if (missing.length) await explainMissingAccounts(missing, pool.ids.length, context.transport);
+    for (const [key, value] of [['k1', 'v1'], ['k2', 'v2']]) {
+      await context.exercise(read({ operation: 'updateFiatAccount', mode: 'valid', label: 'one metadata pair (replace or merge?)', body: { metadata: { [key]: value } }, fiatAccountId: pool.ids[0] }));
+    }
+    pool.inPlanOrder = context.metadata.semantics === 'replace';
+  },
+};
+
+/**
+ * Accounts that answered 404 to an empty update: unknown ids, or a base URL that leads nowhere.
+ * A create with an empty body (invalid by the tax rule, so nothing is created) tells the two
+ * apart: a route that exists answers it with something else than 404.
+ */
+async function explainMissingAccounts(missing: Exchange[], accounts: number, transport: Transport): Promise<never> {
+  const urls = missing.map((e) => e.request.url);
+  if (missing.length === accounts) {
+    const probe = await transport.send({ operation: 'createIdentity', mode: 'invalid', violates: 'id.tax.absent-rejected', label: 'probe: does the create route exist?', body: {} });
+    if (probe.response?.status === 404) throw new RouteNotFoundError([...urls, `${probe.request.method} ${probe.request.url}`]);
+  }
+  throw new UnknownAccountsError(
+    missing.map((e) => e.testCase.fiatAccountId!),
+    urls,
+  );
+}

@@ -1,0 +1,45 @@
+/** The stateful scenarios (engine/scenarios.ts): rules that one exchange cannot show. */
+import { getRule } from '../../core/catalogue.ts';
+import { hasFamily } from '../plan.ts';
+import type { RunContext } from '../run-context.ts';
+import type { ScenarioContext } from '../scenarios.ts';
+import type { Phase } from './phase.ts';
+
+export const scenarios: Phase = {
+  name: 'scenarios',
+  async run(context) {
+    const { ledger, selectedIds } = context;
+    const scenarioContext = scenarioContextOf(context);
+    for (const scenario of context.scenarios) {
+      const rule = getRule(scenario.rule);
+      if (selectedIds.has(rule.id)) await ledger.begin(rule);
+      const { outcomes, notJudged } = await scenario.run(scenarioContext);
+      for (const outcome of outcomes) ledger.record(scenario.rule, outcome.problems, outcome.exchange);
+      await ledger.announceFailing();
+      const tally = ledger.tally(scenario.rule);
+      if (tally && notJudged) tally.scenarioNote = notJudged;
+      if (selectedIds.has(rule.id) && !hasFamily(rule.id)) await ledger.finish(rule);
+    }
+  },
+};
+
+/** What a scenario may do: its cases are fixed cases, and it chooses their ref_ids (no fresh one is stamped over them). */
+function scenarioContextOf(context: RunContext): ScenarioContext {
+  const { marks, pool, refIds } = context;
+  return {
+    exercise: async (c) => (await context.exercise(marks.fixed(pool.assign(c)))).exchange,
+    sendTogether: async (cases) => {
+      for (const c of cases) marks.fixed(c);
+      context.control.checkGoOn();
+      const sent = await context.transport.sendTogether(cases);
+      for (const exchange of sent) await context.judge.judge(exchange);
+      return sent;
+    },
+    freshRefId: () => refIds.next(),
+    stamp: (c, refId) => refIds.stamp(c, refId),
+    concurrentDuplicates: context.settings.concurrentDuplicates,
+    fiatAccountIds: pool.ids,
+    created: context.created,
+    pick: (items) => context.pick(items),
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The one context every phase of a run works on: the settings, the transport, and the owners of
+ * the state the phases share, each with one job (the rule ledger, run control, the account pool,
+ * the valid twins, the exchange judge and its observers).
+ */
+import fc from 'fast-check';
+import { type RuleDefinition, type RuleId } from '../core/catalogue.ts';
+import type { TestCase } from '../core/case.ts';
+import type { Exchange } from '../core/exchange.ts';
+import { notifyAll } from '../core/notify.ts';
+import type { CheckContext } from '../rules/check.ts';
+import { CreatedIdentities } from '../rules/created-identities.ts';
+import { UndocumentedFields } from '../rules/undocumented-fields.ts';
+import { registry } from '../schema/registry.ts';
+import { AccountPool } from './account-pool.ts';
+import { AnswerTally } from './answer-tally.ts';
+import { CaseMarks } from './case-marks.ts';
+import { minimumFor, randomRuns, Refusals } from './coverage.ts';
+import type { RunEvent, RunListener } from './events.ts';
+import { ExchangeJudge, type JudgeOptions, type Judged } from './exchange-judge.ts';
+import { caseFamilies, type CaseFamily } from './generators/families.ts';
+import { InputIds } from './input-ids.ts';
+import { MetadataState } from './metadata-state.ts';
+import { plannedShare, selectRules } from './plan.ts';
+import type { PlannedCase } from './planned-case.ts';
+import { RefIds } from './ref-ids.ts';
+import { RuleLedger } from './rule-ledger.ts';
+import { RunControl } from './run-control.ts';
+import type { RunSettings } from './run-settings.ts';
+import type { Scenario } from './scenarios.ts';
+import { ShrinkBudget } from './shrink-budget.ts';
+import { TargetWatch } from './target-watch.ts';
+import type { Transport } from './transport/transport.ts';
+import { ValidTwins } from './valid-twins.ts';
+
+export interface RunContext {
+  readonly settings: RunSettings;
+  readonly transport: Transport;
+  readonly selected: readonly RuleDefinition[];
+  readonly selectedIds: ReadonlySet<string>;
+  /** This run's share of the families and scenarios (all of them unless --shard). */
+  readonly families: readonly CaseFamily[];
+  readonly scenarios: readonly Scenario[];
+  readonly control: RunControl;
+  readonly ledger: RuleLedger;
+  readonly marks: CaseMarks;
+  readonly pool: AccountPool;
+  readonly metadata: MetadataState;
+  readonly refIds: RefIds;
+  readonly created: CreatedIdentities;
+  readonly twins: ValidTwins;
+  readonly judge: ExchangeJudge;
+  readonly answers: AnswerTally;
+  readonly undocumented: UndocumentedFields;
+  readonly shrinkBudget: ShrinkBudget;
+  /** Where each rule's first failure among random cases was: a shrink starts there. */
+  readonly shrinkFrom: Map<RuleId, PlannedCase>;
+  emit(event: RunEvent): Promise<void>;
+  /** Sends a case as it is (with the credentials its kind asks for). */
+  send(c: TestCase): Promise<Exchange>;
+  /** Sends a case once the run may go on, and judges it. */
+  exercise(c: TestCase, options?: JudgeOptions): Promise<Judged>;
+  /** A case ready to send: its account (when it needs one of the pool), a fresh ref_id, marked fixed when `fixed`. */
+  prepare(c: TestCase, fixed: boolean): TestCase;
+  /** Random cases of a family under the run's profile. */
+  runsOf(family: CaseFamily): number;
+  /** Picks one of `items` from the run's seed (the same run repeats the same choice). */
+  pick<T>(items: readonly T[]): T;
+}
+
+export function createRunContext(transport: Transport, settings: RunSettings, listeners: RunListener[]): RunContext {
+  const emit = (event: RunEvent) => notifyAll(listeners, event);
+  const selected = selectRules(settings.ruleFilter);
+  const selectedIds = new Set<string>(selected.map((r) => r.id));
+  const allFamilies = caseFamilies();
+  const { families, scenarios, foreignTwins } = plannedShare(selected, settings.runs, settings.shard);
+  const control = new RunControl(settings.signal, settings.failFast);
+  const marks = new CaseMarks();
+  const inputIds = new InputIds();
+  const refusals = new Refusals();
+  const metadata = new MetadataState();
+  const pool = new AccountPool(settings.fiatAccountIds, metadata, allFamilies);
+  const refIds = new RefIds(settings.seed);
+  const created = new CreatedIdentities();
+  const answers = new AnswerTally();
+  const undocumented = new UndocumentedFields(registry());
+  const minimums = new Map(selected.map((rule) => [rule.id as RuleId, minimumFor(rule, settings.runs, allFamilies.find((f) => f.rule === rule.id))]));
+  const ledger = new RuleLedger({
+    selected,
+    minimums,
+    marks,
+    inputIds,
+    refusals,
+    merging: () => metadata.semantics === 'merge',
+    stoppedEarly: () => control.stoppedEarly,
+    onFailure: (rule) => control.noteFailure(rule),
+    emit,
+  });
+  const checkContext: CheckContext = { fiatAccountIds: settings.fiatAccountIds, mergeMayExceedLimit: (e) => metadata.mergeMayExceedLimit(e) };
+  const send = (c: TestCase): Promise<Exchange> => transport.send(c, c.auth ? { auth: c.auth } : undefined);
+  const prepare = (c: TestCase, fixed: boolean): TestCase => marks.fixed(refIds.stamp(pool.assign(c)), fixed);
+  const twins = new ValidTwins({
+    selectedIds,
+    inputIds,
+    send,
+    prepare: (twin, ofCase) => prepare(twin, marks.isFixed(ofCase)),
+    ...(foreignTwins ? { foreignTwins } : {}),
+    markUncounted: (c) => marks.uncounted(c),
+    judge: async (exchange, account) => void (await judge.judge(exchange, { account })),
+    refusalExplainedByMerge: (e) => metadata.semantics === 'merge' && checkContext.mergeMayExceedLimit(e),
+  });
+  /** A request that worked at the start (an empty update): asked when answers stop coming. */
+  const watch = new TargetWatch(() => transport.send({ operation: 'updateFiatAccount', mode: 'valid', label: 'probe: is the target still answering?', body: {}, fiatAccountId: settings.fiatAccountIds[0] }));
+  const judge = new ExchangeJudge({
+    selected,
+    ledger,
+    context: checkContext,
+    created,
+    twins,
+    arrival: answers,
+    observers: [refusals, metadata, undocumented, watch],
+    checkGoOn: () => control.checkGoOn(),
+    emit,
+  });
+  return {
+    settings,
+    transport,
+    selected,
+    selectedIds,
+    families,
+    scenarios,
+    control,
+    ledger,
+    marks,
+    pool,
+    metadata,
+    refIds,
+    created,
+    twins,
+    judge,
+    answers,
+    undocumented,
+    shrinkBudget: new ShrinkBudget(),
+    shrinkFrom: new Map(),
+    emit,
+    send,
+    async exercise(c, options) {
+      control.checkGoOn();
+      return judge.judge(await send(c), options);
+    },
+    prepare,
+    runsOf: (family) => randomRuns(family, settings.runs),
+    pick: (items) => fc.sample(fc.constantFrom(...items), { seed: settings.seed, numRuns: 1 })[0],
+  };
+}

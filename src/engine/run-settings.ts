@@ -1,0 +1,30 @@
+/** What the engine needs to know of a run; how the run is reported is src/report's business. */
+import type { RuleDefinition } from '../core/catalogue.ts';
+import type { Shard } from './shard.ts';
+
+export interface RunSettings {
+  /** The fiat account ids the target holds (the user's pool, or the embedded server's). */
+  fiatAccountIds: string[];
+  seed: number;
+  /** Random cases per family, on top of the deterministic examples. */
+  runs: number;
+  /** How many identical creates the concurrent ref_id scenario sends at once. */
+  concurrentDuplicates: number;
+  /** Cases sent ahead of the one being judged (--concurrency); 1 by default: one at a time. */
+  concurrency?: number;
+  /** Only rules whose id starts with one of these prefixes (all when empty). */
+  ruleFilter?: string[];
+  /**
+   * Aborted when the user interrupts the run (its reason is the signal's name): no further case
+   * is sent, and the run ends with what was judged until then (`stopped.kind: 'interrupted'`).
+   */
+  signal?: AbortSignal;
+  /** --fail-fast: the first failure of a rule this accepts ends the run (`stopped.kind: 'fail-fast'`). */
+  failFast?: (rule: RuleDefinition) => boolean;
+  /**
+   * --shard: send only this shard's share of the families and scenarios (shard.ts). The accounts
+   * are read in every shard; those reads count as cases in the first shard only, so the shards'
+   * cases add up to the unsharded run's.
+   */
+  shard?: Shard;
+}
