@@ -1,7 +1,10 @@
 /** The folders of src/ are layers that import downward only (DESIGN.md section 3). */
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cycles, folderGraph, formatGraph, SRC } from '../scripts/import-graph.ts';
+import { MAX_FUNCTION_LINES, functionLengths } from '../scripts/longest-functions.ts';
 
 /** Bottom to top (api: the library's entry points, beside the CLI). The embedded server (an independent oracle) uses core and schema only. */
 const LAYERS = ['core', 'schema', 'rules', 'engine', 'report', 'run', 'api', 'cli'];
@@ -49,6 +52,27 @@ describe('import graph of src/report/', () => {
       const below = REPORT_LAYERS.slice(0, REPORT_LAYERS.indexOf(folder));
       const upward = [...imports].filter((to) => !below.includes(to));
       expect(upward, `report/${folder} imports report/${upward.join(', report/')}`).toEqual([]);
+    }
+  });
+});
+
+describe('functions of src/', () => {
+  it(`are at most ${MAX_FUNCTION_LINES} lines long (npm run longest-functions lists the longest)`, () => {
+    const longer = functionLengths().filter((f) => f.lines > MAX_FUNCTION_LINES);
+    expect(longer.map((f) => `${f.where}: ${f.lines} lines`)).toEqual([]);
+  });
+
+  it('are measured from declaration to closing brace (the bound can fail)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'longest-'));
+    try {
+      const body = Array.from({ length: MAX_FUNCTION_LINES }, (_, i) => `  const v${i} = ${i};`).join('\n');
+      writeFileSync(path.join(dir, 'long.ts'), `export function tooLong() {\n${body}\n}\nexport const short = () => 1;\n`);
+      const [longest, next] = functionLengths(dir);
+      expect(longest).toMatchObject({ lines: MAX_FUNCTION_LINES + 2 });
+      expect(longest.where).toMatch(/long\.ts:1 tooLong$/);
+      expect(next).toMatchObject({ lines: 1 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -87,7 +87,7 @@ export class ExchangeJudge {
     if (distinct?.length) judgements = judgements.filter((j) => !comparesWithRequest(j.rule));
     const own = c.violates ?? c.exercises;
     const ownAt = judgements.findIndex((j) => j.rule === own);
-    if (ownAt >= 0 && twins.refusedWithTwin(c, exchange) && !(await twins.accepted(c, account))) {
+    if (ownAt >= 0 && twins.refusedWithTwin(c, exchange) && !(await twins.accepted(c, account, (twin) => this.judge(twin, { account })))) {
       judgements.splice(ownAt, 1);
       const tally = ledger.tally(own!);
       if (tally) tally.twinRefused += 1;

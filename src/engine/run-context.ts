@@ -106,7 +106,6 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     prepare: (twin, ofCase) => prepare(twin, marks.isFixed(ofCase)),
     ...(foreignTwins ? { foreignTwins } : {}),
     markUncounted: (c) => marks.uncounted(c),
-    judge: async (exchange, account) => void (await judge.judge(exchange, { account })),
     refusalExplainedByMerge: (e) => metadata.semantics === 'merge' && checkContext.mergeMayExceedLimit(e),
   });
   /** A request that worked at the start (an empty update): asked when answers stop coming. */

@@ -23,8 +23,6 @@ export interface TwinParts {
   /** Twins shared with a family of another shard: judged here, counted there (shard.ts). */
   foreignTwins?: ReadonlySet<string>;
   markUncounted(c: TestCase): void;
-  /** Judges the twin's exchange like any other; `account`: where its own twin would go. */
-  judge(exchange: Exchange, account: string | undefined): Promise<void>;
   /** A refusal the target's merged metadata explains: the case keeps the benefit of that doubt. */
   refusalExplainedByMerge(exchange: Exchange): boolean;
 }
@@ -54,15 +52,18 @@ export class ValidTwins {
     return this.requests.startedBy(c);
   }
 
-  /** Whether the twin of `c` is accepted: known, or asked now (and judged). */
-  async accepted(c: TestCase, account?: string): Promise<boolean> {
+  /**
+   * Whether the twin of `c` is accepted: known, or asked now and judged with `judge` like any
+   * other exchange (the caller's judge: a twin's refusal is a finding of its own).
+   */
+  async accepted(c: TestCase, account: string | undefined, judge: (twin: Exchange) => Promise<unknown>): Promise<boolean> {
     const key = this.parts.inputIds.of(c.control!);
     const known = this.verdicts.get(key);
     if (known !== undefined) return known;
     try {
       // A boundary twin has its own twin: on the same account, too.
       const exchange = await this.requests.answer(c, () => this.twinOf(c, account));
-      await this.parts.judge(exchange, account);
+      await judge(exchange);
       // A target known to merge metadata may refuse the twin for the keys an account already
       // holds: the case keeps the benefit of that doubt. Any other refusal leaves it unjudged.
       const accepted = is2xx(exchange) || this.parts.refusalExplainedByMerge(exchange);

@@ -56,7 +56,7 @@ async function judgePlanned(context: RunContext, item: PlannedCase, exchange: Ex
   const path = item.family.arbitrary ? String(item.index) : undefined;
   const { failed } = await context.judge.judge(exchange, { ...(path ? { path } : {}), ...(item.account ? { account: item.account } : {}) });
   // A twin sent for a case that then judged nothing of its rule is still an exchange: judged in its turn.
-  if (twins.startedBy(item.testCase)) await twins.accepted(item.testCase, item.account);
+  if (twins.startedBy(item.testCase)) await twins.accepted(item.testCase, item.account, (twin) => context.judge.judge(twin, { ...(item.account ? { account: item.account } : {}) }));
   if (item.fixed) return;
   for (const failedRule of failed) {
     if (!selectedIds.has(failedRule) || context.shrinkFrom.has(failedRule)) continue;
