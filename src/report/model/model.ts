@@ -133,7 +133,8 @@ export interface ConformanceReport {
     unanswered?: number;
     /**
      * Why the verdict is not what the rules alone say (since 1.4.0): too many requests got no
-     * usable answer, so a run that would be conformant is inconclusive. One line, every renderer shows it.
+     * usable answer, so a run that would be conformant is inconclusive; since 1.6.0 also, in a
+     * shard's report, that the shard reports must be merged for the verdict. One line, every renderer shows it.
      */
     reason?: string;
   };
