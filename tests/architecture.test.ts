@@ -1,4 +1,4 @@
-/** The folders of src/ are layers that import downward only (DESIGN.md section 3). */
+/** The folders of src/ are layers that import downward only (docs/design.md section 3). */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,12 +1,12 @@
 /**
- * Errors meant for the user (DESIGN 4.8): one line that says what to do, never a credential.
+ * Errors meant for the user (docs/design.md section 4.8): one line that says what to do, never a credential.
  * Each carries a stable `code` and the exit code of the command it ends; `exitCodeOfError` maps
  * them in one place, so no command decides exit codes with instanceof chains.
  */
 
 import { constants } from 'node:os';
 
-/** The CLI's exit codes (DESIGN.md section 5); an interrupted run exits with exitCodeOfSignal. */
+/** The CLI's exit codes (docs/design.md section 5.3); an interrupted run exits with exitCodeOfSignal. */
 export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, unreachable: 3, inconclusive: 4 } as const;
 
 /** 128 + the signal's number, as shells report a process ended by it: SIGINT 130, SIGTERM 143, SIGHUP 129. */

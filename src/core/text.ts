@@ -1,6 +1,6 @@
 /** Text helpers shared by the layers and the embedded server. */
 
-/** Characters as the document counts them (section 8, DESIGN.md section 2): Unicode code points. */
+/** Characters as the document counts them (section 8, docs/design.md section 2): Unicode code points. */
 export const codePoints = (text: string): number => [...text].length;
 
 /**

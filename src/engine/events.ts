@@ -1,5 +1,5 @@
 /**
- * What the engine tells whoever listens (DESIGN 4.5): the rules it judges, every exchange, and
+ * What the engine tells whoever listens (docs/design.md section 4.5): the rules it judges, every exchange, and
  * each rule's outcome. The engine knows nothing of report formats; src/report folds these events
  * into conformance.json and the other reports.
  */

@@ -1,6 +1,6 @@
 /**
  * Runs every registered check on an exchange. A check that throws becomes a finding of its rule
- * (DESIGN 4.2): it never stops the run.
+ * (docs/design.md section 4.2): it never stops the run.
  */
 import { CHECKS } from './checks/index.ts';
 import type { CheckContext, Problem } from './check.ts';

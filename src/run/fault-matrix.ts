@@ -42,7 +42,7 @@ export interface ReadingOutcome {
 
 const failedRules = (report: ConformanceReport) => report.rules.filter((r) => r.status === 'failed').map((r) => r.id);
 
-/** What each expectation asks of the run (DESIGN section 5 exit codes). */
+/** What each expectation asks of the run (docs/design.md section 5.3, exit codes). */
 function judgeFault(fault: FaultDefinition, report: ConformanceReport): Pick<FaultOutcome, 'detected' | 'blocks'> {
   const own = report.rules.find((r) => r.id === fault.ruleId);
   const exitCode = exitCodeOf(report);

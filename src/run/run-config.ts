@@ -1,6 +1,6 @@
 /**
  * `conformance run` settings, resolved once: CLI flags over environment (`.env` through dotenv)
- * over defaults (DESIGN 4.6). Nothing else reads the environment. Errors are UsageErrors: one
+ * over defaults (docs/design.md section 4.6). Nothing else reads the environment. Errors are UsageErrors: one
  * line that says what to do.
  */
 import { parseCommandArgs } from './command-args.ts';

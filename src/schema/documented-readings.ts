@@ -1,5 +1,5 @@
 /**
- * The deliberate readings of the API document (DESIGN.md section 2), as data: where the document
+ * The deliberate readings of the API document (docs/design.md section 2), as data: where the document
  * is silent or loose, what the harness takes it to mean, and the section the reading rests on.
  * The OpenAPI export attaches each one, as an `x-readings` note, to the parts of the document it
  * concerns, so that a reader of the OpenAPI file knows what the harness judges and what it does not.

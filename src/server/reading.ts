@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../core/errors.ts';
 
-/** One choice per point the document leaves open (DESIGN section 2). */
+/** One choice per point the document leaves open (docs/design.md section 2). */
 export interface Reading {
   /** Where FiatAccount status and metadata sit (2.1 shape note): nested as the sample, top level, or both. */
   placement: 'nested' | 'top' | 'both';

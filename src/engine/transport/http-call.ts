@@ -1,5 +1,5 @@
 /**
- * One HTTP exchange through pactum (DESIGN 1.3), reduced to what the harness records: a response,
+ * One HTTP exchange through pactum (docs/design.md section 1, item 3), reduced to what the harness records: a response,
  * or the reason there is none. Everything above this file (retries, tokens, limits) is ours;
  * pactum only moves bytes. It is used without expectations, so it never judges anything.
  */

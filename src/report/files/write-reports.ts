@@ -1,6 +1,6 @@
 /**
  * Writes every report format of a run into one folder. Each writer runs on its own: one that
- * throws is recorded and the others still write (DESIGN.md 4.5). Every writer's data and final
+ * throws is recorded and the others still write (docs/design.md section 4.5). Every writer's data and final
  * text go through the Redactor, so no credential reaches a file.
  */
 import { appendFile, writeFile } from 'node:fs/promises';

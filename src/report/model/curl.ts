@@ -1,5 +1,5 @@
 /**
- * A curl command that repeats a recorded request, for failures in reports (DESIGN 4.2). The
+ * A curl command that repeats a recorded request, for failures in reports (docs/design.md section 4.2). The
  * configured credential appears as "$CONFORMANCE_TOKEN", which the user's shell expands; every
  * other word is quoted so that any body (quotes, emoji, newlines) reaches the server unchanged.
  */

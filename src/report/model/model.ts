@@ -1,5 +1,5 @@
 /**
- * conformance.json: the report other tools read (DESIGN.md section 5). Bump REPORT_VERSION on any
+ * conformance.json: the report other tools read (docs/design.md section 5.5). Bump REPORT_VERSION on any
  * change that is not purely additive.
  */
 import type { UnauthenticatedKind } from '../../core/case.ts';
@@ -38,7 +38,7 @@ export interface ReportFailure {
 }
 
 /**
- * The exit code of a run with this report (DESIGN section 5): 0 conformant, 1 non-conformant or a
+ * The exit code of a run with this report (docs/design.md section 5.3): 0 conformant, 1 non-conformant or a
  * crashed check, 3 when the target or the token endpoint stopped answering mid-run, 4
  * inconclusive, 128 + the signal's number when interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
  */
@@ -133,7 +133,8 @@ export interface ConformanceReport {
     unanswered?: number;
     /**
      * Why the verdict is not what the rules alone say (since 1.4.0): too many requests got no
-     * usable answer, so a run that would be conformant is inconclusive. One line, every renderer shows it.
+     * usable answer, so a run that would be conformant is inconclusive; since 1.6.0 also, in a
+     * shard's report, that the shard reports must be merged for the verdict. One line, every renderer shows it.
      */
     reason?: string;
   };

@@ -1,5 +1,5 @@
 /**
- * Folds the engine's events into conformance.json (DESIGN 4.5): each rule's status, and once per
+ * Folds the engine's events into conformance.json (docs/design.md section 4.5): each rule's status, and once per
  * rule whether it blocks the verdict. Every reporter (JUnit, Markdown, HTML, console), the vitest
  * suites and the fault matrix read `blocking` instead of deciding again.
  */
@@ -61,7 +61,7 @@ export interface RuleJudgement {
 /**
  * A rule's status, and whether it blocks a conformant verdict. Blocking: a crashed check; a
  * documented rule (any rule under --strict) that failed, or that was judged by fewer cases than
- * its minimum ("conformant" is earned, DESIGN section 5). The report of a run and the merge of
+ * its minimum ("conformant" is earned, docs/design.md section 5.2). The report of a run and the merge of
  * shard reports (merge-reports.ts) both decide here.
  */
 export function ruleStatus(rule: Pick<RuleDefinition, 'basis'>, judgement: RuleJudgement, strict: boolean): { status: RuleStatus; blocking: boolean; reason?: string } {
@@ -177,7 +177,7 @@ export function abortedReport(facts: RunFacts, reason: string, stopped?: Stop): 
 
 /**
  * Folds the engine's events into report events for `listeners` (console, report files), and
- * keeps the finished report. A failing listener does not take the others down (DESIGN 4.5).
+ * keeps the finished report. A failing listener does not take the others down (docs/design.md section 4.5).
  */
 export function createReportBuilder(facts: RunFacts, listeners: ReportListener[] = []): { listener: RunListener; report(): ConformanceReport } {
   let finished: ConformanceReport | undefined;

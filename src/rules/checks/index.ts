@@ -1,5 +1,5 @@
 /**
- * Every check, registered with its rule (DESIGN 4.1). The two ref_id rules are judged by
+ * Every check, registered with its rule (docs/design.md section 4.1). The two ref_id rules are judged by
  * scenarios (src/harness/scenarios.ts) because they need several exchanges at once.
  */
 import type { Check } from '../check.ts';

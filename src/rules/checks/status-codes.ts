@@ -1,5 +1,5 @@
 /**
- * Checks that judge the status code against the case's intent (DESIGN 4.3): valid and boundary
+ * Checks that judge the status code against the case's intent (docs/design.md section 4.3): valid and boundary
  * cases must be accepted, invalid ones must not be, rejections should be 4xx, nothing should be 5xx.
  */
 import type { Check, Problem } from '../check.ts';
@@ -57,7 +57,7 @@ export function acceptedCheck(rule: RuleId): Check {
 
 /**
  * An invalid case must be rejected: not a 2xx, and not a 5xx either, which is the server failing,
- * not refusing the input (DESIGN.md section 2). The exact error code is not judged here.
+ * not refusing the input (docs/design.md section 2). The exact error code is not judged here.
  */
 export function rejectedCheck(rule: RuleId): Check {
   return {
