@@ -64,7 +64,7 @@ export function measureStartup(commands: StartupCommand[], options: { runs?: num
   const all = [BASELINE, ...commands];
   for (const command of all) wallMs(command, cwd);
   const samples = all.map(() => [] as number[]);
-  for (let round = 0; round < runs; round++) all.forEach((command, i) => samples[i]!.push(wallMs(command, cwd)));
+  for (let round = 0; round < runs; round++) for (const [i, command] of all.entries()) samples[i]!.push(wallMs(command, cwd));
   const medians = samples.map(median);
   return all.map((command, i) => ({ label: command.label, medianMs: medians[i]!, ratio: medians[i]! / medians[0]! }));
 }

@@ -4,7 +4,7 @@
  * stack trace.
  */
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { UsageError } from './errors.ts';
 import { oneLine } from './text.ts';
 
@@ -13,7 +13,7 @@ export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 /** The file's text, or a UsageError: missing, a folder, a FIFO or device, too large. */
 export async function readInputFile(file: string): Promise<string> {
-  let handle;
+  let handle: FileHandle;
   try {
     // O_NONBLOCK: opening a FIFO would otherwise wait for a writer forever (a FIFO is refused below).
     handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));

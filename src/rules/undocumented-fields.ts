@@ -45,7 +45,7 @@ export class UndocumentedFields {
     const known = this.properties(schema);
     if (Array.isArray(value)) {
       const items = this.items(schema);
-      if (items) value.forEach((v) => this.walk(v, items, `${path}/*`, operation));
+      if (items) for (const v of value) this.walk(v, items, `${path}/*`, operation);
       return;
     }
     if (!isObject(value) || !known) return;

@@ -147,7 +147,9 @@ describe('foreign defects', () => {
       'second-identity',
       async (s: ForeignServer) => {
         const body = identity();
-        return (await create(s, body)).json.id === (await create(s, body)).json.id;
+        const first = (await create(s, body)).json.id;
+        const second = (await create(s, body)).json.id;
+        return first === second;
       },
       false,
     ],

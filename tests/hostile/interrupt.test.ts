@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readReport, reportDir } from '../cli/binary.ts';
-import { startHostileTarget, type HostileTarget } from './hostile-target.ts';
+import { startHostileTarget } from './hostile-target.ts';
 import { start } from './child.ts';
 
 const REPORT_FILES = ['conformance.json', 'junit.xml', 'report.html', 'summary.md', 'exchanges.har'];
@@ -47,8 +47,7 @@ describe('interruption', () => {
   });
 
   it('a request the target never answers is given up after the grace, and the reports are written', async () => {
-    let target!: HostileTarget;
-    target = await startHostileTarget({ misbehaviour: 'hang', when: (n) => n > 30 });
+    const target = await startHostileTarget({ misbehaviour: 'hang', when: (n) => n > 30 });
     started.push(target);
     const dir = reportDir();
     // The request timeout is far longer than the test: only the grace can end the hung request.

@@ -30,10 +30,10 @@ export class VirtualTerminal {
     const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
     let i = 0;
     while (i < text.length) {
-      const escape = /^\u001b\[([0-9;?]*)([A-Za-z])/.exec(text.slice(i));
-      if (escape) {
-        this.control(escape[1], escape[2]);
-        i += escape[0].length;
+      const sequence = /^\u001b\[([0-9;?]*)([A-Za-z])/.exec(text.slice(i));
+      if (sequence) {
+        this.control(sequence[1], sequence[2]);
+        i += sequence[0].length;
         continue;
       }
       const ch = text[i];

@@ -54,7 +54,8 @@ export class HarFile {
     try {
       entry = harEntry(exchange);
     } catch (error) {
-      return this.fail(error);
+      this.fail(error);
+      return;
     }
     this.addEntry(entry);
   }

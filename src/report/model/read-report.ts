@@ -50,13 +50,13 @@ export async function readReport(file: string): Promise<ConformanceReport> {
   const errors = registry().validate(REPORT_SCHEMA, data);
   if (errors.length) throw new UsageError(oneLine(`${file} is not a valid conformance.json report: ${describeSchemaError(errors[0])}`, 400));
   const report = data as ConformanceReport;
-  report.rules.forEach((rule, r) =>
-    rule.failures.forEach((failure, f) => {
+  for (const [r, rule] of report.rules.entries()) {
+    for (const [f, failure] of rule.failures.entries()) {
       const rebuilt = recordedCase(failure);
       if ('problem' in rebuilt) {
         throw new UsageError(oneLine(`${file} is not a valid conformance.json report: /rules/${r}/failures/${f}/request/url: ${rebuilt.problem}`, 400));
       }
-    }),
-  );
+    }
+  }
   return report;
 }
