@@ -28,6 +28,8 @@ export interface JudgeOptions {
   path?: string;
   /** The pool account of the case, where its twin goes. */
   account?: string;
+  /** A random case (or a shrink's candidate): counted apart from the fixed ones, and so is its twin. */
+  random?: boolean;
 }
 
 export interface Judged {
@@ -54,14 +56,15 @@ export interface JudgeParts {
 export class ExchangeJudge {
   constructor(private readonly parts: JudgeParts) {}
 
-  async judge(exchange: Exchange, { focus, path, account }: JudgeOptions = {}): Promise<Judged> {
+  async judge(exchange: Exchange, options: JudgeOptions = {}): Promise<Judged> {
+    const { focus, path, random } = options;
     const { ledger } = this.parts;
     // An answer cut short by the interruption says nothing about the target: not judged.
     this.parts.checkGoOn();
     ledger.judgedRequests++;
     await this.parts.arrival.observe(exchange);
     await this.parts.emit({ type: 'exchange', exchange });
-    const judgements = await this.judgements(exchange, account);
+    const judgements = await this.judgements(exchange, options);
     if (successBody(exchange)) this.tallySilentSuccesses(exchange, judgements);
     let focusProblems: Problem[] | null = null;
     const failed: RuleId[] = [];
@@ -69,7 +72,7 @@ export class ExchangeJudge {
       if (j.crashed) ledger.crashed(j.rule);
       if (j.problems.length) failed.push(j.rule);
       if (j.rule === focus) focusProblems = j.problems;
-      else ledger.record(j.rule, j.problems, exchange, path);
+      else ledger.record(j.rule, j.problems, exchange, { ...(path ? { path } : {}), ...(random ? { random } : {}) });
     }
     for (const observer of this.parts.observers) await observer.observe(exchange);
     await ledger.announceFailing();
@@ -77,7 +80,7 @@ export class ExchangeJudge {
   }
 
   /** Every rule's judgement of the exchange, without those it cannot judge. */
-  private async judgements(exchange: Exchange, account: string | undefined): Promise<Judgement[]> {
+  private async judgements(exchange: Exchange, { account, random }: JudgeOptions): Promise<Judgement[]> {
     const { ledger, twins } = this.parts;
     const c = exchange.testCase;
     let judgements = judge(exchange, this.parts.context);
@@ -87,7 +90,7 @@ export class ExchangeJudge {
     if (distinct?.length) judgements = judgements.filter((j) => !comparesWithRequest(j.rule));
     const own = c.violates ?? c.exercises;
     const ownAt = judgements.findIndex((j) => j.rule === own);
-    if (ownAt >= 0 && twins.refusedWithTwin(c, exchange) && !(await twins.accepted(c, account, (twin) => this.judge(twin, { account })))) {
+    if (ownAt >= 0 && twins.refusedWithTwin(c, exchange) && !(await twins.accepted(c, account, (twin) => this.judge(twin, { ...twinOptions(account, random) })))) {
       judgements.splice(ownAt, 1);
       const tally = ledger.tally(own!);
       if (tally) tally.twinRefused += 1;
@@ -103,3 +106,6 @@ export class ExchangeJudge {
     }
   }
 }
+
+/** How a twin is judged: on its case's account, random when its case is. */
+export const twinOptions = (account: string | undefined, random: boolean | undefined): JudgeOptions => ({ ...(account ? { account } : {}), ...(random ? { random } : {}) });

@@ -6,7 +6,7 @@
 import { getRule, type RuleDefinition, type RuleId } from '../core/catalogue.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
-import type { CaseMarks } from './case-marks.ts';
+import type { UncountedCases } from './uncounted-cases.ts';
 import { coverageOf, emptyTally, minimumUnder, type Minimum, type Refusals, type Tally } from './coverage.ts';
 import { asEvidence, problemAsEvidence } from './evidence.ts';
 import type { Finding, RuleOutcome, RunEvent } from './events.ts';
@@ -20,7 +20,7 @@ type RuleRecord = Pick<RuleOutcome, 'cases' | 'findings' | 'crashed' | 'firstFai
 export interface LedgerParts {
   selected: readonly RuleDefinition[];
   minimums: ReadonlyMap<RuleId, Minimum>;
-  marks: CaseMarks;
+  uncounted: UncountedCases;
   inputIds: InputIds;
   refusals: Refusals;
   /** Whether the target merges metadata: rules that need fresh keys then ask no random cases. */
@@ -62,21 +62,25 @@ export class RuleLedger {
     return this.tallies.get(rule);
   }
 
-  /** Counts a case that judged `rule`, and keeps what it showed as evidence. */
-  record(rule: RuleId, problems: Problem[], exchange: Exchange, path?: string): void {
-    this.count(rule, exchange);
+  /**
+   * Counts a case that judged `rule`, and keeps what it showed as evidence. `random`: a random
+   * case (or its twin, or a shrink's candidate), else a fixed one (examples, scenarios, reads);
+   * `path`: fast-check's replay path of the case.
+   */
+  record(rule: RuleId, problems: Problem[], exchange: Exchange, { path, random = false }: { path?: string; random?: boolean } = {}): void {
+    this.count(rule, exchange, random);
     this.keepFindings(rule, problems, exchange, path);
   }
 
   /** Counts a case that judged `rule`: nothing of its exchange is kept. */
-  private count(rule: RuleId, exchange: Exchange): void {
+  private count(rule: RuleId, exchange: Exchange, random: boolean): void {
     const entry = this.records.get(rule);
     const tally = this.tallies.get(rule);
-    const { marks, inputIds } = this.parts;
-    if (!entry || !tally || !marks.isCounted(exchange.testCase)) return;
+    const { uncounted, inputIds } = this.parts;
+    if (!entry || !tally || uncounted.has(exchange.testCase)) return;
     entry.cases += 1;
-    if (marks.isFixed(exchange.testCase)) tally.fixed++;
-    else tally.random++;
+    if (random) tally.random++;
+    else tally.fixed++;
     tally.inputs.add(inputIds.of(exchange.testCase));
   }
 

@@ -14,7 +14,7 @@ import { UndocumentedFields } from '../rules/undocumented-fields.ts';
 import { registry } from '../schema/registry.ts';
 import { AccountPool } from './account-pool.ts';
 import { AnswerTally } from './answer-tally.ts';
-import { CaseMarks } from './case-marks.ts';
+import { UncountedCases } from './uncounted-cases.ts';
 import { minimumFor, randomRuns, Refusals } from './coverage.ts';
 import type { RunEvent, RunListener } from './events.ts';
 import { ExchangeJudge, type JudgeOptions, type Judged } from './exchange-judge.ts';
@@ -43,7 +43,7 @@ export interface RunContext {
   readonly scenarios: readonly Scenario[];
   readonly control: RunControl;
   readonly ledger: RuleLedger;
-  readonly marks: CaseMarks;
+  readonly uncounted: UncountedCases;
   readonly pool: AccountPool;
   readonly metadata: MetadataState;
   readonly refIds: RefIds;
@@ -60,8 +60,8 @@ export interface RunContext {
   send(c: TestCase): Promise<Exchange>;
   /** Sends a case once the run may go on, and judges it. */
   exercise(c: TestCase, options?: JudgeOptions): Promise<Judged>;
-  /** A case ready to send: its account (when it needs one of the pool), a fresh ref_id, marked fixed when `fixed`. */
-  prepare(c: TestCase, fixed: boolean): TestCase;
+  /** A case ready to send: its account (when it needs one of the pool) and a fresh ref_id. */
+  prepare(c: TestCase): TestCase;
   /** Random cases of a family under the run's profile. */
   runsOf(family: CaseFamily): number;
   /** Picks one of `items` from the run's seed (the same run repeats the same choice). */
@@ -75,7 +75,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
   const allFamilies = caseFamilies();
   const { families, scenarios, foreignTwins } = plannedShare(selected, settings.runs, settings.shard);
   const control = new RunControl(settings.signal, settings.failFast);
-  const marks = new CaseMarks();
+  const uncounted = new UncountedCases();
   const inputIds = new InputIds();
   const refusals = new Refusals();
   const metadata = new MetadataState();
@@ -88,7 +88,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
   const ledger = new RuleLedger({
     selected,
     minimums,
-    marks,
+    uncounted,
     inputIds,
     refusals,
     merging: () => metadata.semantics === 'merge',
@@ -98,14 +98,14 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
   });
   const checkContext: CheckContext = { fiatAccountIds: settings.fiatAccountIds, mergeMayExceedLimit: (e) => metadata.mergeMayExceedLimit(e) };
   const send = (c: TestCase): Promise<Exchange> => transport.send(c, c.auth ? { auth: c.auth } : undefined);
-  const prepare = (c: TestCase, fixed: boolean): TestCase => marks.fixed(refIds.stamp(pool.assign(c)), fixed);
+  const prepare = (c: TestCase): TestCase => refIds.stamp(pool.assign(c));
   const twins = new ValidTwins({
     selectedIds,
     inputIds,
     send,
-    prepare: (twin, ofCase) => prepare(twin, marks.isFixed(ofCase)),
+    prepare,
     ...(foreignTwins ? { foreignTwins } : {}),
-    markUncounted: (c) => marks.uncounted(c),
+    markUncounted: (c) => uncounted.add(c),
     refusalExplainedByMerge: (e) => metadata.semantics === 'merge' && checkContext.mergeMayExceedLimit(e),
   });
   /** A request that worked at the start (an empty update): asked when answers stop coming. */
@@ -130,7 +130,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     scenarios,
     control,
     ledger,
-    marks,
+    uncounted,
     pool,
     metadata,
     refIds,

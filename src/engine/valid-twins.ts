@@ -18,8 +18,8 @@ export interface TwinParts {
   selectedIds: ReadonlySet<string>;
   inputIds: InputIds;
   send(c: TestCase): Promise<Exchange>;
-  /** The twin ready to send: its account and ref_id, marked fixed when its case is. */
-  prepare(twin: TestCase, ofCase: TestCase): TestCase;
+  /** The twin ready to send: its account and ref_id. */
+  prepare(twin: TestCase): TestCase;
   /** Twins shared with a family of another shard: judged here, counted there (shard.ts). */
   foreignTwins?: ReadonlySet<string>;
   markUncounted(c: TestCase): void;
@@ -78,7 +78,7 @@ export class ValidTwins {
   /** The twin of a case, ready to send: on the case's pool account when it has one. */
   private twinOf(c: TestCase, account?: string): TestCase {
     const control = c.control!;
-    const twin = this.parts.prepare(account && control.fiatAccountId === undefined ? { ...control, fiatAccountId: account } : control, c);
+    const twin = this.parts.prepare(account && control.fiatAccountId === undefined ? { ...control, fiatAccountId: account } : control);
     // A twin shared with a family of another shard counts there (shard.ts).
     if (this.parts.foreignTwins?.has(inputKey(control))) this.parts.markUncounted(twin);
     return twin;

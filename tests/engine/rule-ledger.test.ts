@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { getRule } from '../../src/core/catalogue.ts';
 import type { RuleDefinition } from '../../src/core/catalogue.ts';
-import { CaseMarks } from '../../src/engine/case-marks.ts';
+import { UncountedCases } from '../../src/engine/uncounted-cases.ts';
 import { minimumFor, Refusals } from '../../src/engine/coverage.ts';
 import type { RunEvent } from '../../src/engine/events.ts';
 import { InputIds } from '../../src/engine/input-ids.ts';
@@ -13,12 +13,12 @@ function ledgerOf(rules: string[], runs = 10) {
   const selected = rules.map(getRule);
   const events: RunEvent[] = [];
   const failures: RuleDefinition[] = [];
-  const marks = new CaseMarks();
+  const uncounted = new UncountedCases();
   let stoppedEarly: string | undefined;
   const ledger = new RuleLedger({
     selected,
     minimums: new Map(selected.map((r) => [r.id, minimumFor(r, runs)])),
-    marks,
+    uncounted,
     inputIds: new InputIds(),
     refusals: new Refusals(),
     merging: () => false,
@@ -26,22 +26,20 @@ function ledgerOf(rules: string[], runs = 10) {
     onFailure: (rule) => void failures.push(rule),
     emit: async (event) => void events.push(event),
   });
-  return { ledger, events, failures, marks, stop: (why: string) => (stoppedEarly = why) };
+  return { ledger, events, failures, uncounted, stop: (why: string) => (stoppedEarly = why) };
 }
 
 const update = (name: string) => exchange({ operation: 'updateFiatAccount', body: { fiat_account_owner: { person_details: { first_name: name } } } }, 200, fiatAccountBody());
 
 describe('RuleLedger', () => {
   it('counts fixed and random cases apart, distinct inputs once, and skips uncounted cases and rules it does not judge', () => {
-    const { ledger, marks } = ledgerOf(['fa.valid-accepted']);
-    const fixed = update('a');
-    marks.fixed(fixed.testCase);
-    ledger.record('fa.valid-accepted', [], fixed);
-    ledger.record('fa.valid-accepted', [], update('b'));
-    ledger.record('fa.valid-accepted', [], update('b'));
-    const uncounted = update('c');
-    marks.uncounted(uncounted.testCase);
-    ledger.record('fa.valid-accepted', [], uncounted);
+    const { ledger, uncounted } = ledgerOf(['fa.valid-accepted']);
+    ledger.record('fa.valid-accepted', [], update('a'));
+    ledger.record('fa.valid-accepted', [], update('b'), { random: true });
+    ledger.record('fa.valid-accepted', [], update('b'), { random: true });
+    const read = update('c');
+    uncounted.add(read.testCase);
+    ledger.record('fa.valid-accepted', [], read);
     ledger.record('fa.status.enum', [], update('d'));
     const outcome = ledger.outcomeOf(getRule('fa.valid-accepted'));
     expect(outcome.cases).toBe(3);

@@ -12,6 +12,7 @@ import { pipeline, type ItemSource } from '../pipeline.ts';
 import type { PlannedCase } from '../planned-case.ts';
 import { hasFamily, judgedOnEveryExchange } from '../plan.ts';
 import type { RunContext } from '../run-context.ts';
+import { twinOptions } from '../exchange-judge.ts';
 
 export function sendPlanned(context: RunContext, source: ItemSource<PlannedCase>): Promise<void> {
   const { control, pool, twins } = context;
@@ -26,7 +27,7 @@ export function sendPlanned(context: RunContext, source: ItemSource<PlannedCase>
     start: async (item) => {
       control.checkGoOn();
       // Under merge the account is chosen now, from what the accounts hold after every earlier update.
-      if (!item.account && usesPool(item.testCase)) item.testCase = context.marks.fixed(pool.assign(item.testCase), item.fixed);
+      if (!item.account && usesPool(item.testCase)) item.testCase = pool.assign(item.testCase);
       const exchange = await context.send(item.testCase);
       twins.startFor(item.testCase, exchange, item.account);
       return exchange;
@@ -43,7 +44,7 @@ function stamped(context: RunContext, source: ItemSource<PlannedCase>): ItemSour
       const item = await source.next();
       if (!item) return undefined;
       const account = context.pool.planned(item.family, item.testCase);
-      const testCase = context.marks.fixed(context.refIds.stamp(onAccount(item.testCase, account)), item.fixed);
+      const testCase = context.refIds.stamp(onAccount(item.testCase, account));
       return { ...item, testCase, ...(account ? { account } : {}) };
     },
   };
@@ -54,9 +55,10 @@ async function judgePlanned(context: RunContext, item: PlannedCase, exchange: Ex
   const rule = item.family.rule;
   if (selectedIds.has(rule)) await ledger.begin(getRule(rule));
   const path = item.family.arbitrary ? String(item.index) : undefined;
-  const { failed } = await context.judge.judge(exchange, { ...(path ? { path } : {}), ...(item.account ? { account: item.account } : {}) });
+  const twinJudging = twinOptions(item.account, !item.fixed);
+  const { failed } = await context.judge.judge(exchange, { ...twinJudging, ...(path ? { path } : {}) });
   // A twin sent for a case that then judged nothing of its rule is still an exchange: judged in its turn.
-  if (twins.startedBy(item.testCase)) await twins.accepted(item.testCase, item.account, (twin) => context.judge.judge(twin, { ...(item.account ? { account: item.account } : {}) }));
+  if (twins.startedBy(item.testCase)) await twins.accepted(item.testCase, item.account, (twin) => context.judge.judge(twin, twinJudging));
   if (item.fixed) return;
   for (const failedRule of failed) {
     if (!selectedIds.has(failedRule) || context.shrinkFrom.has(failedRule)) continue;

@@ -16,9 +16,9 @@ export const probe: Phase = {
   async run(context) {
     const { pool, settings } = context;
     const read = (c: TestCase): TestCase => {
-      const prepared = context.prepare(c, true);
+      const prepared = context.prepare(c);
       // Every shard reads the accounts; only the first counts those reads as cases.
-      return settings.shard && settings.shard.index > 1 ? context.marks.uncounted(prepared) : prepared;
+      return settings.shard && settings.shard.index > 1 ? context.uncounted.add(prepared) : prepared;
     };
     const missing: Exchange[] = [];
     for (const id of pool.ids) {

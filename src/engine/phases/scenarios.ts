@@ -25,11 +25,10 @@ export const scenarios: Phase = {
 
 /** What a scenario may do: its cases are fixed cases, and it chooses their ref_ids (no fresh one is stamped over them). */
 function scenarioContextOf(context: RunContext): ScenarioContext {
-  const { marks, pool, refIds } = context;
+  const { pool, refIds } = context;
   return {
-    exercise: async (c) => (await context.exercise(marks.fixed(pool.assign(c)))).exchange,
+    exercise: async (c) => (await context.exercise(pool.assign(c))).exchange,
     sendTogether: async (cases) => {
-      for (const c of cases) marks.fixed(c);
       context.control.checkGoOn();
       const sent = await context.transport.sendTogether(cases);
       for (const exchange of sent) await context.judge.judge(exchange);

@@ -43,7 +43,7 @@ async function shrink(context: RunContext, focus: RuleId, from: PlannedCase): Pr
     }
     // Past the budget a candidate is not sent: fast-check sees it pass and ends the shrink.
     if (!allowance.take()) return true;
-    const { exchange, focusProblems } = await context.exercise(context.prepare(raw, false), { focus });
+    const { exchange, focusProblems } = await context.exercise(context.prepare(raw), { focus, random: true });
     if (!focusProblems?.length) return true;
     smallest = { problems: focusProblems, exchange };
     return false;
