@@ -12,7 +12,8 @@ export const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 /** Static and dynamic relative imports, type-only ones included: they are dependencies too. */
 const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)'(\.{1,2}\/[^']+)'/g;
 
-function sourceFiles(dir: string): string[] {
+/** The TypeScript sources under `dir`, tests left out. */
+export function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(full);

@@ -3,11 +3,11 @@
  * the first line of their declaration to the closing brace, with file, line and name.
  * tests/architecture.test.ts keeps every function within MAX_FUNCTION_LINES.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { SRC } from './import-graph.ts';
+import { SRC, sourceFiles } from './import-graph.ts';
 
 /** A function longer than this no longer reads as one idea: split it. */
 export const MAX_FUNCTION_LINES = 120;
@@ -16,14 +16,6 @@ export interface FunctionLength {
   lines: number;
   /** `src/…/file.ts:line name` */
   where: string;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
 }
 
 /** The name a function is known by: its own, or the variable or property it is assigned to. */
