@@ -9,7 +9,6 @@ import type { Problem } from '../rules/check.ts';
 import type { UndocumentedField } from '../rules/undocumented-fields.ts';
 import type { AnswerCounts } from './answer-tally.ts';
 import type { ShrinkSummary } from './shrink-budget.ts';
-import type { PhaseName } from './phases/phase.ts';
 
 /** One problem found, with the exchange that shows it and, for a shrunk property, fast-check's replay path. */
 export interface Finding {
@@ -61,6 +60,9 @@ export interface RuleOutcome {
   /** How many requests the run had sent when this rule first saw a problem (for the benchmark). */
   firstFailureAtRequest?: number;
 }
+
+/** The phases of a run, in order (runner.ts). */
+export type PhaseName = 'probe' | 'fixed-cases' | 'scenarios' | 'random-cases' | 'shrinking';
 
 export type RunEvent =
   | { type: 'run-start'; rules: readonly RuleDefinition[]; fiatAccountIds: readonly string[] }

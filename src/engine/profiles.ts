@@ -2,13 +2,13 @@
  * The profiles: random cases per rule, on top of the deterministic boundary cases that always
  * run, and what each costs a target in requests.
  */
+import { PLANNED_REQUESTS_BY_PROFILE } from './planned-requests.ts';
+
 export const PROFILES = { quick: 10, standard: 50, deep: 400 } as const;
 export type Profile = keyof typeof PROFILES;
 
 /** Requests each profile plans, computed by plan.ts into a module of their own (npm run generate-planned-requests). */
-import { PLANNED_REQUESTS } from './planned-requests.ts';
-
-export { PLANNED_REQUESTS };
+export const PLANNED_REQUESTS: Readonly<Record<Profile, number>> = PLANNED_REQUESTS_BY_PROFILE;
 
 /**
  * A remote run's default profile is the deepest whose requests stay within this budget: a
