@@ -28,7 +28,7 @@ import { planRequests } from '../engine/plan.ts';
 import { StatusLine, lineWriter } from '../report/terminal/status-line.ts';
 import { createProgress } from '../report/terminal/progress.ts';
 import { colourEnabled, palette } from '../report/terminal/colour.ts';
-import { runResult } from '../report/model/run-result.ts';
+import { runJsonResult } from '../report/model/run-json-result.ts';
 import { listRules } from './list-rules.ts';
 
 /** The run's ways to speak: each line clears the status line first (lineWriter). */
@@ -77,7 +77,7 @@ export async function executeRun(config: RunConfig, io: CliIO): Promise<number> 
       const { exitCode, report, written } = await runPrepared(prepared, io, output, interruption?.signal);
       if (report && io.env.GITHUB_ACTIONS === 'true') annotate(report, config, io, new Redactor(prepared.secrets()), output);
       // The one JSON value on stdout, after everything else: a script reads it whole.
-      if (config.json && report) io.out(JSON.stringify(runResult(report, exitCode, written), null, 2));
+      if (config.json && report) io.out(JSON.stringify(runJsonResult(report, exitCode, written), null, 2));
       return exitCode;
     } finally {
       output.status?.end();

@@ -52,7 +52,7 @@ function toFailure(finding: Finding, seed: number): ReportFailure {
 }
 
 /** What decides a rule's status: a crashed check, a failure, or fewer cases than its minimum (the line that says why). */
-export interface RuleJudgement {
+export interface RuleStatusInput {
   crashed: boolean;
   failed: boolean;
   shortfall?: string;
@@ -64,7 +64,7 @@ export interface RuleJudgement {
  * its minimum ("conformant" is earned, DESIGN section 5). The report of a run and the merge of
  * shard reports (merge-reports.ts) both decide here.
  */
-export function ruleStatus(rule: Pick<RuleDefinition, 'basis'>, judgement: RuleJudgement, strict: boolean): { status: RuleStatus; blocking: boolean; reason?: string } {
+export function ruleStatus(rule: Pick<RuleDefinition, 'basis'>, judgement: RuleStatusInput, strict: boolean): { status: RuleStatus; blocking: boolean; reason?: string } {
   let status: RuleStatus;
   let reason: string | undefined;
   if (judgement.crashed) {
