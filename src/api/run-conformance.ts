@@ -7,7 +7,8 @@
 import { randomInt } from 'node:crypto';
 import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
 import { exitCodeOfError } from '../core/errors.ts';
-import { resolveRunConfig, type Env, type RunConfig } from '../run/run-config.ts';
+import { resolveRunOptions, type RunConfig } from '../run/run-config.ts';
+import type { Env, RunOptions } from '../run/run-options.ts';
 import { prepareRun } from '../run/prepare-run.ts';
 import type { Profile } from '../engine/profiles.ts';
 import type { Reading } from '../server/reading.ts';
@@ -18,7 +19,7 @@ import { prepareReportDir } from '../report/files/report-dir.ts';
 import { REPORT_DIR_FILES, writeReports } from '../report/files/write-reports.ts';
 import type { ReportListener } from '../report/model/report-events.ts';
 
-export interface ConformanceOptions {
+export interface ConformanceOptions extends Omit<RunOptions, 'listRules' | 'quiet' | 'json'> {
   /** The target; none starts the embedded reference server on a free loopback port. */
   baseUrl?: string;
   /** A static bearer token ... */
@@ -75,42 +76,14 @@ export interface ConformanceResult {
   rule(id: string): ReportRule | undefined;
 }
 
-/** The flags of `conformance run` these options stand for. */
-function flagsOf(options: ConformanceOptions): string[] {
-  const flags: string[] = [];
-  const add = (name: string, value: string | number | undefined) => {
-    if (value !== undefined) flags.push(`--${name}`, String(value));
-  };
-  add('base-url', options.baseUrl);
-  add('token', options.token);
-  add('auth-url', options.clientCredentials?.tokenUrl);
-  add('client-id', options.clientCredentials?.clientId);
-  add('client-secret', options.clientCredentials?.clientSecret);
-  add('scope', options.clientCredentials?.scope);
-  for (const id of options.fiatAccountIds ?? []) add('fiat-account-id', id);
-  for (const prefix of options.rules ?? []) add('rule', prefix);
-  add('seed', options.seed);
-  add('profile', options.profile);
-  add('runs', options.runs);
-  add('shard', options.shard);
-  add('report-dir', options.reportDir);
-  add('rate-limit', options.rateLimit);
-  add('concurrency', options.concurrency);
-  add('timeout', options.timeoutMs);
-  add('max-retries', options.maxRetries);
-  add('fault', options.fault);
-  for (const [key, value] of Object.entries(options.reading ?? {})) add('reading', `${key}=${value}`);
-  if (options.strict) flags.push('--strict');
-  if (options.failFast) flags.push('--fail-fast');
-  return flags;
-}
-
 /**
  * Resolves options as `conformance run` resolves its flags: the same defaults and the same
  * checks. Throws a UsageError (one line that says what to do) for a bad setting.
  */
 export function resolveOptions(options: ConformanceOptions = {}): RunConfig {
-  return resolveRunConfig(flagsOf(options), options.env ?? {}, () => randomInt(1, 2 ** 31 - 1))!;
+  // What only the command line has (listing rules, its output) is no library setting, even untyped.
+  const { listRules: _list, quiet: _quiet, json: _json, ...settings } = options as RunOptions;
+  return resolveRunOptions(settings, () => randomInt(1, 2 ** 31 - 1));
 }
 
 /**
