@@ -13,7 +13,7 @@ import type { CliIO } from './io.ts';
 import { EXIT, exitCodeOfError } from '../core/errors.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
 import type { RunConfig } from '../run/run-config.ts';
-import { concurrentDuplicates, prepareRun, type PreparedRun } from '../run/prepare-run.ts';
+import { prepareRun, type PreparedRun } from '../run/prepare-run.ts';
 import { plannedRunLine } from '../run/planned-run.ts';
 import { createConsoleReporter } from '../report/terminal/console.ts';
 import { REPORT_DIR_FILES, REPORT_FILES, writeReports } from '../report/files/write-reports.ts';
@@ -24,7 +24,6 @@ import { exitCodeOf, type ConformanceReport } from '../report/model/model.ts';
 import { HarFile, harListener } from '../report/files/har-file.ts';
 import { RunInterrupted, untilInterrupted } from '../engine/run-stop.ts';
 import { INTERRUPT_GRACE_MS } from '../engine/transport/interruptible.ts';
-import { planRequests } from '../engine/plan.ts';
 import { StatusLine, lineWriter } from '../report/terminal/status-line.ts';
 import { createProgress } from '../report/terminal/progress.ts';
 import { colourEnabled, palette } from '../report/terminal/colour.ts';
@@ -145,7 +144,7 @@ async function runPrepared(prepared: PreparedRun, io: CliIO, output: RunOutput, 
   try {
     const { roundTripMs } = await untilInterrupted(prepared.connect(), signal);
     // A remote target counts requests and time: say what the run will cost before it starts.
-    if (!target.embedded) output.human(await plannedRunLine(config, target.fiatAccountIds, roundTripMs));
+    if (!target.embedded) output.human(plannedRunLine(config, await prepared.plan.requests(), target.fiatAccountIds, roundTripMs));
   } catch (error) {
     if (!(error instanceof RunInterrupted)) return abort(error);
     // Interrupted before the first case: a report that says so, every rule skipped.
@@ -157,7 +156,8 @@ async function runPrepared(prepared: PreparedRun, io: CliIO, output: RunOutput, 
   // What the run plans, for the progress: generated beside the run, shown once known.
   let planned: number | undefined;
   if (!config.quiet) {
-    void planRequests({ runs: config.runs, accounts: target.fiatAccountIds.length, seed: config.seed, concurrentDuplicates: concurrentDuplicates(config.concurrency), ruleFilter: config.ruleFilter, ...(config.shard ? { shard: config.shard } : {}) })
+    void prepared.plan
+      .requests()
       .then((plan) => (planned = plan.total))
       .catch(() => undefined);
   }

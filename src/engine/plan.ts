@@ -112,3 +112,22 @@ export async function planRequests(settings: PlanSettings): Promise<RequestPlan>
   const total = probes + fixed + random + twins + scenarios;
   return { probes, fixed, random, twins, scenarios, updates: probes + updates, total, shrinkAtMost: SHRINK_REQUESTS.perRun };
 }
+
+/**
+ * A run's plan, made once per run and handed to whoever needs it: which shard sends each rule's
+ * own cases (a sharded run's report), and the requests the run plans (the planned line, the
+ * progress), generated on the first ask only (a quiet run against the embedded server never asks).
+ */
+export interface RunPlan {
+  /** For a sharded run: plannedRuleShards of its rules. */
+  readonly ruleShards?: ReadonlyMap<string, number>;
+  requests(): Promise<RequestPlan>;
+}
+
+export function planRun(settings: PlanSettings): RunPlan {
+  let requests: Promise<RequestPlan> | undefined;
+  return {
+    ...(settings.shard ? { ruleShards: plannedRuleShards(settings.ruleFilter, settings.runs, settings.shard.count) } : {}),
+    requests: () => (requests ??= planRequests(settings)),
+  };
+}

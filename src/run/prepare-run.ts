@@ -13,6 +13,7 @@ import type { Stop } from '../engine/events.ts';
 import { startTarget, type Target } from './target.ts';
 import type { RunConfig } from './run-config.ts';
 import type { RuleDefinition } from '../core/catalogue.ts';
+import { planRun, type RunPlan } from '../engine/plan.ts';
 
 export interface PreparedRun {
   readonly config: RunConfig;
@@ -22,6 +23,8 @@ export interface PreparedRun {
   readonly settings: RunSettings;
   /** What the report says about the run. */
   readonly facts: RunFacts;
+  /** The run's plan, made once: its shards' rules for the report, its requests for the planned line and the progress. */
+  readonly plan: RunPlan;
   /** Every credential of the run so far (configured ones and issued tokens), for redaction. */
   secrets(): string[];
   /**
@@ -90,12 +93,21 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     ruleFilter: config.ruleFilter,
     ...(config.shard ? { shard: config.shard } : {}),
   };
+  const plan = planRun({
+    runs: config.runs,
+    accounts: target.fiatAccountIds.length,
+    seed: config.seed,
+    concurrentDuplicates: settings.concurrentDuplicates,
+    ruleFilter: config.ruleFilter,
+    ...(config.shard ? { shard: config.shard } : {}),
+  });
   return {
     config,
     target,
     transport,
     settings,
     facts,
+    plan,
     secrets: () => [...target.secrets, ...transport.secrets()],
     async connect() {
       const started = performance.now();
@@ -105,7 +117,7 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
       return { roundTripMs };
     },
     async execute(listeners = []) {
-      const builder = createReportBuilder(facts, listeners);
+      const builder = createReportBuilder(facts, listeners, plan);
       await runConformance(transport, settings, [builder.listener]);
       return { report: builder.report() };
     },
