@@ -1,8 +1,9 @@
 /**
  * The one place a run is assembled from its config: target (remote, or the embedded server),
- * transport, the engine's settings and the report's facts. `conformance run`, the in-process runs
- * (self-test, fault matrix, benchmark), the vitest suites and replay all start here, so no setting
- * is typed twice.
+ * transport, the engine's settings, the report's facts and the run's plan. The orchestrator
+ * (orchestrate-run.ts: `conformance run`, the library, the vitest suites, the in-process runs)
+ * starts every run here, and replay (which re-sends cases rather than running the engine) its
+ * connection, so no setting is typed twice.
  */
 import { createTransport, type Transport } from '../engine/transport/transport.ts';
 import { runConformance, type RunSettings } from '../engine/runner.ts';
@@ -124,15 +125,4 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     aborted: (reason, stopped) => abortedReport(facts, reason, stopped),
     close: () => target.close(),
   };
-}
-
-/** Prepares, connects, runs and closes: a whole run in one call, for in-process callers. */
-export async function runOnce(config: RunConfig, listeners: ReportListener[] = []): Promise<{ report: ConformanceReport }> {
-  const run = await prepareRun(config);
-  try {
-    await run.connect();
-    return await run.execute(listeners);
-  } finally {
-    await run.close();
-  }
 }
