@@ -28,7 +28,7 @@ import { createReferenceServer, type ReferenceServer } from '../src/server/serve
 import { FAULTS } from '../src/server/faults.ts';
 import { runFault } from '../src/run/fault-matrix.ts';
 import { runConfig } from '../src/run/run-config.ts';
-import { prepareRun } from '../src/run/prepare-run.ts';
+import { orchestrateRun } from '../src/run/orchestrate-run.ts';
 import { PROFILES, type Profile } from '../src/engine/profiles.ts';
 import { REDACTED_BEARER } from '../src/engine/transport/transport.ts';
 import { bodyText, type Exchange, type RecordedRequest } from '../src/core/exchange.ts';
@@ -122,21 +122,25 @@ async function harnessRun(server: ReferenceServer, inFlight: number): Promise<{ 
     fiatAccountIds: server.fiatAccountIds,
     concurrency: inFlight,
   });
-  const run = await prepareRun(config);
-  try {
-    await run.connect(); // the reachability probe is not part of the run's pace
-    const sent: RecordedRequest[] = [];
-    const statuses: number[] = [];
-    const record = (exchange: Exchange) => {
-      sent.push(exchange.request);
-      statuses.push(exchange.response?.status ?? 0);
-    };
-    const started = performance.now();
-    await run.execute([(event) => void (event.type === 'exchange' && record(event.exchange))]);
-    return { ms: performance.now() - started, sent, statuses };
-  } finally {
-    await run.close();
-  }
+  const sent: RecordedRequest[] = [];
+  const statuses: number[] = [];
+  const record = (exchange: Exchange) => {
+    sent.push(exchange.request);
+    statuses.push(exchange.response?.status ?? 0);
+  };
+  // The reachability probe is not part of the run's pace: timed from connected to finished.
+  let started = 0;
+  let ms = 0;
+  const { error } = await orchestrateRun(config, {
+    reports: false,
+    hooks: {
+      connected: () => void (started = performance.now()),
+      listeners: () => ({ before: [(event) => void (event.type === 'exchange' && record(event.exchange))] }),
+      finished: () => void (ms = performance.now() - started),
+    },
+  });
+  if (error) throw error;
+  return { ms, sent, statuses };
 }
 
 /**

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The package as users get it: pack it, check what the tarball holds, install it into an empty
 # project beside vitest, then run `npx conformance run` against the embedded server (exit 0),
-# import the library from plain Node, type-check a TypeScript consumer against its declarations,
-# and run a five-line vitest file that judges one rule. Any step that fails ends the check non-zero.
+# import the library from plain Node (and catch its exported UsageError), type-check a TypeScript
+# consumer against its declarations, and run a five-line vitest file that judges one rule. Any
+# step that fails ends the check non-zero.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -40,6 +41,9 @@ const { report, exitCode } = await runConformance({ rules: ['id.tax'], profile: 
 if (exitCode !== 0 || report.summary.verdict !== 'conformant') throw new Error('verdict ' + report.summary.verdict);
 const [body] = fc.sample(arbitraries.createIdentityBody, { numRuns: 1, seed: 1 });
 if (validateSchema('create-identity-request', body).length) throw new Error('a generated body is invalid');
+import { UsageError, EXIT } from 'fiat-identity-conformance';
+const refused = await runConformance({ rules: ['no.such.rule'] }).then(() => undefined, (error) => error);
+if (!(refused instanceof UsageError) || refused.code !== 'usage' || refused.exitCode !== EXIT.usage) throw new Error('a bad setting did not throw the exported UsageError: ' + refused);
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 const schema = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('fiat-identity-conformance/schemas/fiat-account.schema.json'), 'utf8'));
@@ -53,6 +57,8 @@ step "type-check a TypeScript consumer against the declarations"
 cat > consumer.ts <<'TS'
 import { runConformance, arbitraries, fc, type ConformanceReport, type RuleDefinition, type UpdateFiatAccountRequest, RULES } from 'fiat-identity-conformance';
 import { expectRulePassed } from 'fiat-identity-conformance/vitest';
+import { UsageError, EXIT, type ErrorCode } from 'fiat-identity-conformance';
+export const usageCode = (error: unknown): ErrorCode | undefined => (error instanceof UsageError && error.exitCode === EXIT.usage ? error.code : undefined);
 const first: RuleDefinition = RULES[0]!;
 export const bodies: UpdateFiatAccountRequest[] = fc.sample(arbitraries.updateFiatAccountBody, 3);
 export async function gate(): Promise<ConformanceReport> {

@@ -27,7 +27,21 @@ export { OPERATIONS, type Operation } from '../core/operations.ts';
 export type { TestCase, Mode } from '../core/case.ts';
 export type { Exchange, RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.ts';
 export type { Problem } from '../rules/check.ts';
-export { ConformanceError, UsageError, EXIT } from '../core/errors.ts';
+/**
+ * The errors a run throws (each with a stable `code` and the `exitCode` of `conformance run`), and
+ * the exit codes: `instanceof UsageError`, or `error.code === 'unreachable'`.
+ */
+export {
+  ConformanceError,
+  UsageError,
+  UnknownAccountsError,
+  RouteNotFoundError,
+  UnreachableError,
+  AuthenticationError,
+  EXIT,
+  exitCodeOfError,
+  type ErrorCode,
+} from '../core/errors.ts';
 export { exitCodeOf, REPORT_VERSION, type ConformanceReport, type ReportRule, type ReportFailure, type RuleStatus, type Verdict } from '../report/model/model.ts';
 export type { ReportEvent, ReportListener } from '../report/model/report-events.ts';
 export { mergeShardReports, type ShardInput } from '../report/compare/merge-reports.ts';

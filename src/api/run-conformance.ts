@@ -1,24 +1,21 @@
 /**
  * The library's run: the suite, or some of its rules, against a target, from typed options. The
- * options are the flags of `conformance run` under their camelCase names and resolve through the
- * same code (src/run/run-config.ts), so a library run and a CLI run with the same settings send
- * the same cases and give the same verdict.
+ * options are the flags of `conformance run` under their camelCase names (src/run/run-options.ts,
+ * the type the command line parses its flags into) and resolve through the same function
+ * (resolveRunOptions), and the run is composed by the same orchestrator (orchestrateRun), so a
+ * library run and a CLI run with the same settings send the same cases and give the same verdict.
  */
 import { randomInt } from 'node:crypto';
-import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
-import { exitCodeOfError } from '../core/errors.ts';
-import { resolveRunConfig, type Env, type RunConfig } from '../run/run-config.ts';
-import { prepareRun } from '../run/prepare-run.ts';
+import { resolveRunOptions, type RunConfig } from '../run/run-config.ts';
+import type { Env, RunOptions } from '../run/run-options.ts';
+import { orchestrateRun } from '../run/orchestrate-run.ts';
 import type { Profile } from '../engine/profiles.ts';
 import type { Reading } from '../server/reading.ts';
 import type { FaultName } from '../server/faults.ts';
-import { exitCodeOf, type ConformanceReport, type ReportRule } from '../report/model/model.ts';
-import { HarFile, harListener } from '../report/files/har-file.ts';
-import { prepareReportDir } from '../report/files/report-dir.ts';
-import { REPORT_DIR_FILES, writeReports } from '../report/files/write-reports.ts';
+import type { ConformanceReport, ReportRule } from '../report/model/model.ts';
 import type { ReportListener } from '../report/model/report-events.ts';
 
-export interface ConformanceOptions {
+export interface ConformanceOptions extends Omit<RunOptions, 'listRules' | 'quiet' | 'json'> {
   /** The target; none starts the embedded reference server on a free loopback port. */
   baseUrl?: string;
   /** A static bearer token ... */
@@ -63,6 +60,8 @@ export interface ConformanceOptions {
    * leave unset, as `conformance run` reads them. None by default: pass `process.env` to opt in.
    */
   env?: Env;
+  /** Aborting it interrupts the run, as SIGINT does `conformance run` (runConformance says what comes back). */
+  signal?: AbortSignal;
 }
 
 export interface ConformanceResult {
@@ -75,50 +74,34 @@ export interface ConformanceResult {
   rule(id: string): ReportRule | undefined;
 }
 
-/** The flags of `conformance run` these options stand for. */
-function flagsOf(options: ConformanceOptions): string[] {
-  const flags: string[] = [];
-  const add = (name: string, value: string | number | undefined) => {
-    if (value !== undefined) flags.push(`--${name}`, String(value));
-  };
-  add('base-url', options.baseUrl);
-  add('token', options.token);
-  add('auth-url', options.clientCredentials?.tokenUrl);
-  add('client-id', options.clientCredentials?.clientId);
-  add('client-secret', options.clientCredentials?.clientSecret);
-  add('scope', options.clientCredentials?.scope);
-  for (const id of options.fiatAccountIds ?? []) add('fiat-account-id', id);
-  for (const prefix of options.rules ?? []) add('rule', prefix);
-  add('seed', options.seed);
-  add('profile', options.profile);
-  add('runs', options.runs);
-  add('shard', options.shard);
-  add('report-dir', options.reportDir);
-  add('rate-limit', options.rateLimit);
-  add('concurrency', options.concurrency);
-  add('timeout', options.timeoutMs);
-  add('max-retries', options.maxRetries);
-  add('fault', options.fault);
-  for (const [key, value] of Object.entries(options.reading ?? {})) add('reading', `${key}=${value}`);
-  if (options.strict) flags.push('--strict');
-  if (options.failFast) flags.push('--fail-fast');
-  return flags;
-}
-
 /**
  * Resolves options as `conformance run` resolves its flags: the same defaults and the same
  * checks. Throws a UsageError (one line that says what to do) for a bad setting.
  */
 export function resolveOptions(options: ConformanceOptions = {}): RunConfig {
-  return resolveRunConfig(flagsOf(options), options.env ?? {}, () => randomInt(1, 2 ** 31 - 1))!;
+  // What only the command line has (listing rules, its output) is no library setting, even untyped.
+  const { listRules: _list, quiet: _quiet, json: _json, ...settings } = options as RunOptions;
+  return resolveRunOptions(settings, () => randomInt(1, 2 ** 31 - 1));
 }
 
 /**
  * Runs the conformance suite (or the rules of `options.rules`) against a target and returns the
- * report; with `reportDir`, writes every report format there too. Throws what stops a run before
- * it judges anything: a UsageError for a bad setting, UnreachableError, AuthenticationError,
- * UnknownAccountsError (each with `exitCode`); with `reportDir`, the reports of such a run (every
- * rule skipped, verdict error, the reason) are written first.
+ * report; with `reportDir`, writes every report format there too. `listeners` hear the run's
+ * report events as they come. The run is composed as `conformance run` composes it
+ * (src/run/orchestrate-run.ts), with the same exit code.
+ *
+ * Throws what stops a run before it judges anything: a UsageError for a bad setting,
+ * UnreachableError, AuthenticationError, UnknownAccountsError, RouteNotFoundError (each a
+ * ConformanceError with `code` and `exitCode`, exported by the package); with `reportDir`, the
+ * reports of such a run (every rule skipped, verdict error, the reason) are written first. With
+ * `reportDir`, a report that could not be written is an Error naming each writer and why, thrown
+ * once the run is over: a folder that cannot take them all is no quiet gap (`conformance run`
+ * says so on stderr, and exits 2 for a conformant run).
+ *
+ * `signal` (an AbortSignal): aborting it interrupts the run, as SIGINT does `conformance run`:
+ * sending stops, requests in flight get 2 s, and the result's report (and the files, with
+ * `reportDir`) has verdict `interrupted`, `stopped.kind` "interrupted", exit code 130 (or
+ * 128 + the number of the signal its reason names, e.g. `controller.abort('SIGTERM')`: 143).
  *
  * @example
  * const { report, exitCode } = await runConformance({ rules: ['fa.metadata'], profile: 'quick' });
@@ -126,29 +109,15 @@ export function resolveOptions(options: ConformanceOptions = {}): RunConfig {
 export async function runConformance(options: ConformanceOptions = {}, listeners: ReportListener[] = []): Promise<ConformanceResult> {
   const config = resolveOptions(options);
   const writesReports = options.reportDir !== undefined || Boolean(options.env?.CONFORMANCE_REPORT_DIR?.trim());
-  if (writesReports) await prepareReportDir(config.reportDir, REPORT_DIR_FILES);
-  const run = await prepareRun(config);
-  const har = writesReports ? new HarFile(config.reportDir, { name: TOOL_NAME, version: TOOL_VERSION }, run.secrets) : undefined;
-  /** Every report format into the folder; a folder that cannot take them all is an error, not a quiet gap. */
-  const write = async (report: ConformanceReport): Promise<string[]> => {
-    if (!har) return [];
-    const { written, errors } = await writeReports(config.reportDir, report, har, { secrets: run.secrets() });
-    if (errors.length) throw new Error(`the reports could not all be written to ${config.reportDir}: ${errors.map((e) => `${e.writer}: ${e.message}`).join('; ')}`);
-    return written;
-  };
-  try {
-    let report: ConformanceReport;
-    try {
-      await run.connect();
-      ({ report } = await run.execute(har ? [harListener(har), ...listeners] : listeners));
-    } catch (error) {
-      // A run that could not judge the target still leaves its report, as `conformance run` does.
-      if (exitCodeOfError(error) !== undefined) await write(run.aborted((error as Error).message));
-      throw error;
-    }
-    const reportFiles = await write(report);
-    return { report, exitCode: exitCodeOf(report), reportFiles, rule: (id) => report.rules.find((r) => r.id === id) };
-  } finally {
-    await run.close();
+  const outcome = await orchestrateRun(config, {
+    reports: writesReports,
+    ...(options.signal ? { signal: options.signal } : {}),
+    hooks: { listeners: () => ({ before: listeners }) },
+  });
+  if (outcome.unwritten.length) {
+    throw new Error(`the reports could not all be written to ${config.reportDir}: ${outcome.unwritten.map((e) => `${e.writer}: ${e.message}`).join('; ')}`);
   }
+  if (outcome.error) throw outcome.error;
+  const { report, exitCode } = outcome;
+  return { report, exitCode, reportFiles: outcome.written, rule: (id) => report.rules.find((r) => r.id === id) };
 }

@@ -57,7 +57,14 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   if (parsed.positionals.length !== 1) throw new UsageError('give one report file: conformance replay reports/conformance.json');
-  const pick = optionPicker(parsed.values, io.env);
+  const { values } = parsed;
+  const pick = optionPicker({
+    baseUrl: values['base-url'],
+    token: values.token,
+    clientCredentials: { tokenUrl: values['auth-url'], clientId: values['client-id'], clientSecret: values['client-secret'], scope: values.scope },
+    timeoutMs: values.timeout,
+    env: io.env,
+  });
   const timeout = wholeNumberFlag('--timeout', pick('timeout'), { min: 1, max: MAX_TIMER_MS }) ?? 10_000;
   const report = await readReport(parsed.positionals[0]);
   const baseUrl = (pick('base-url') ?? report.target.baseUrl).replace(/\/+$/, '');

@@ -7,14 +7,16 @@
  */
 import { randomInt } from 'node:crypto';
 import type { CliIO } from './io.ts';
-import { resolveRunConfig, runHelp } from '../run/run-config.ts';
+import { resolveRunOptions, runHelp, runOptionsOfArgv } from '../run/run-config.ts';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const config = resolveRunConfig(argv, io.env, () => randomInt(1, 2 ** 31 - 1));
-  if (!config) {
+  // The flags become the library's options, resolved with the environment as the library resolves its own.
+  const options = runOptionsOfArgv(argv);
+  if (!options) {
     io.out(runHelp());
     return 0;
   }
+  const config = resolveRunOptions({ ...options, env: io.env }, () => randomInt(1, 2 ** 31 - 1));
   // The engine, the reports and the embedded server load only for a run: `run --help` stays quick.
   return (await import('./run-execute.ts')).executeRun(config, io);
 }

@@ -83,9 +83,12 @@ export interface PlanSettings {
 }
 
 /** The requests a run plans (generating its random cases, which is quick: nothing is sent). */
-export async function planRequests(settings: PlanSettings): Promise<RequestPlan> {
-  const selected = selectRules(settings.ruleFilter);
-  const { families, scenarios: plannedScenarioList } = plannedShare(selected, settings.runs, settings.shard);
+export function planRequests(settings: PlanSettings): Promise<RequestPlan> {
+  return requestsOf(settings, plannedShare(selectRules(settings.ruleFilter), settings.runs, settings.shard));
+}
+
+async function requestsOf(settings: PlanSettings, share: ShardShare): Promise<RequestPlan> {
+  const { families, scenarios: plannedScenarioList } = share;
   const twinKeys = new Set<string>();
   const invalidWithTwin = (c: TestCase) => c.mode === 'invalid' && c.control !== undefined;
   let random = 0;
@@ -111,4 +114,30 @@ export async function planRequests(settings: PlanSettings): Promise<RequestPlan>
   const scenarios = plannedScenarioList.reduce((sum, s) => sum + s.requests(settings.concurrentDuplicates), 0);
   const total = probes + fixed + random + twins + scenarios;
   return { probes, fixed, random, twins, scenarios, updates: probes + updates, total, shrinkAtMost: SHRINK_REQUESTS.perRun };
+}
+
+/**
+ * A run's plan, made once per run and handed to whoever needs it: the rules it judges and the
+ * share of families and scenarios it sends (the engine), which shard sends each rule's own cases
+ * (a sharded run's report), and the requests the run plans (the planned line, the progress),
+ * generated on the first ask only (a quiet run against the embedded server never asks).
+ */
+export interface RunPlan {
+  readonly selected: readonly RuleDefinition[];
+  readonly share: ShardShare;
+  /** For a sharded run: plannedRuleShards of its rules. */
+  readonly ruleShards?: ReadonlyMap<string, number>;
+  requests(): Promise<RequestPlan>;
+}
+
+export function planRun(settings: PlanSettings): RunPlan {
+  const selected = selectRules(settings.ruleFilter);
+  const share = plannedShare(selected, settings.runs, settings.shard);
+  let requests: Promise<RequestPlan> | undefined;
+  return {
+    selected,
+    share,
+    ...(settings.shard ? { ruleShards: plannedRuleShards(settings.ruleFilter, settings.runs, settings.shard.count) } : {}),
+    requests: () => (requests ??= requestsOf(settings, share)),
+  };
 }

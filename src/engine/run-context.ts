@@ -21,7 +21,7 @@ import { ExchangeJudge, type JudgeOptions, type Judged } from './exchange-judge.
 import { caseFamilies, type CaseFamily } from './generators/families.ts';
 import { InputIds } from './input-ids.ts';
 import { MetadataState } from './metadata-state.ts';
-import { plannedShare, selectRules } from './plan.ts';
+import { planRun } from './plan.ts';
 import type { PlannedCase } from './planned-case.ts';
 import { RefIds } from './ref-ids.ts';
 import { RuleLedger } from './rule-ledger.ts';
@@ -70,10 +70,10 @@ export interface RunContext {
 
 export function createRunContext(transport: Transport, settings: RunSettings, listeners: RunListener[]): RunContext {
   const emit = (event: RunEvent) => notifyAll(listeners, event);
-  const selected = selectRules(settings.ruleFilter);
+  const { selected, share } = settings.plan ?? planRun({ ...settings, accounts: settings.fiatAccountIds.length });
+  const { families, scenarios, foreignTwins } = share;
   const selectedIds = new Set<string>(selected.map((r) => r.id));
   const allFamilies = caseFamilies();
-  const { families, scenarios, foreignTwins } = plannedShare(selected, settings.runs, settings.shard);
   const control = new RunControl(settings.signal, settings.failFast);
   const uncounted = new UncountedCases();
   const inputIds = new InputIds();

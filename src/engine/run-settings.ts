@@ -1,5 +1,6 @@
 /** What the engine needs to know of a run; how the run is reported is src/report's business. */
 import type { RuleDefinition } from '../core/catalogue.ts';
+import type { RunPlan } from './plan.ts';
 import type { Shard } from './shard.ts';
 
 export interface RunSettings {
@@ -27,4 +28,6 @@ export interface RunSettings {
    * cases add up to the unsharded run's.
    */
   shard?: Shard;
+  /** The run's plan (plan.ts planRun), made once by whoever composes the run; made here when absent. */
+  plan?: Pick<RunPlan, 'selected' | 'share'>;
 }

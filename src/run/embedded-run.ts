@@ -6,7 +6,7 @@ import type { FaultName } from '../server/faults.ts';
 import type { Reading } from '../server/reading.ts';
 import type { ReportListener } from '../report/model/report-events.ts';
 import { runConfig } from './run-config.ts';
-import { runOnce } from './prepare-run.ts';
+import { runOnce } from './orchestrate-run.ts';
 
 export interface EmbeddedRunOptions {
   fault?: FaultName;

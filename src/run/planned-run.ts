@@ -3,10 +3,9 @@
  * that takes at the run's rate limit and concurrency, with the round trip measured while
  * connecting. A sandbox's quota and a CI job's time limit are then known up front.
  */
-import { planRequests, type RequestPlan } from '../engine/plan.ts';
+import type { RequestPlan } from '../engine/plan.ts';
 import { formatDuration } from '../core/duration.ts';
 import type { RunConfig } from './run-config.ts';
-import { concurrentDuplicates } from './prepare-run.ts';
 
 export interface Pace {
   rateLimitPerSecond: number | null;
@@ -25,8 +24,8 @@ export function estimateMs(plan: Pick<RequestPlan, 'total' | 'updates'>, pace: P
   return Math.max(byRoundTrips, byRate);
 }
 
-export async function plannedRunLine(config: RunConfig, accounts: readonly string[], roundTripMs: number): Promise<string> {
-  const plan = await planRequests({ runs: config.runs, accounts: accounts.length, seed: config.seed, concurrentDuplicates: concurrentDuplicates(config.concurrency), ruleFilter: config.ruleFilter, ...(config.shard ? { shard: config.shard } : {}) });
+/** The line itself, from the run's plan (prepareRun's `plan`) and the round trip measured while connecting. */
+export function plannedRunLine(config: RunConfig, plan: RequestPlan, accounts: readonly string[], roundTripMs: number): string {
   const pace: Pace = { rateLimitPerSecond: config.rateLimitPerSecond, concurrency: config.concurrency, accounts: accounts.length, roundTripMs };
   const parts = `${plan.fixed} fixed cases, ${plan.random} random, ${plan.twins} valid twins, ${plan.scenarios} in scenarios, ${plan.probes} to read the accounts`;
   const rate = config.rateLimitPerSecond ? `at most ${config.rateLimitPerSecond} requests a second` : 'no rate limit';

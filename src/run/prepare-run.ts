@@ -1,8 +1,9 @@
 /**
  * The one place a run is assembled from its config: target (remote, or the embedded server),
- * transport, the engine's settings and the report's facts. `conformance run`, the in-process runs
- * (self-test, fault matrix, benchmark), the vitest suites and replay all start here, so no setting
- * is typed twice.
+ * transport, the engine's settings, the report's facts and the run's plan. The orchestrator
+ * (orchestrate-run.ts: `conformance run`, the library, the vitest suites, the in-process runs)
+ * starts every run here, and replay (which re-sends cases rather than running the engine) its
+ * connection, so no setting is typed twice.
  */
 import { createTransport, type Transport } from '../engine/transport/transport.ts';
 import { runEngine, type RunSettings } from '../engine/runner.ts';
@@ -13,6 +14,7 @@ import type { Stop } from '../engine/events.ts';
 import { startTarget, type Target } from './target.ts';
 import type { RunConfig } from './run-config.ts';
 import type { RuleDefinition } from '../core/catalogue.ts';
+import { planRun, type RunPlan } from '../engine/plan.ts';
 
 export interface PreparedRun {
   readonly config: RunConfig;
@@ -22,6 +24,8 @@ export interface PreparedRun {
   readonly settings: RunSettings;
   /** What the report says about the run. */
   readonly facts: RunFacts;
+  /** The run's plan, made once: its shards' rules for the report, its requests for the planned line and the progress. */
+  readonly plan: RunPlan;
   /** Every credential of the run so far (configured ones and issued tokens), for redaction. */
   secrets(): string[];
   /**
@@ -66,6 +70,14 @@ export function targetTransport(config: RunConfig, target: Target, signal?: Abor
 export async function prepareRun(config: RunConfig, options: { signal?: AbortSignal } = {}): Promise<PreparedRun> {
   const target = await startTarget(config);
   const transport = targetTransport(config, target, options.signal);
+  const plan = planRun({
+    runs: config.runs,
+    accounts: target.fiatAccountIds.length,
+    seed: config.seed,
+    concurrentDuplicates: concurrentDuplicates(config.concurrency),
+    ruleFilter: config.ruleFilter,
+    ...(config.shard ? { shard: config.shard } : {}),
+  });
   const settings: RunSettings = {
     fiatAccountIds: target.fiatAccountIds,
     seed: config.seed,
@@ -77,6 +89,8 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     // A failure that would make the run non-conformant: documented rules, every rule under --strict.
     ...(config.failFast ? { failFast: (rule: RuleDefinition) => rule.basis === 'documented' || config.strict } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    // The engine sends what the plan says: one selection of rules, families and scenarios per run.
+    plan,
   };
   const facts: RunFacts = {
     baseUrl: target.baseUrl,
@@ -96,6 +110,7 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     transport,
     settings,
     facts,
+    plan,
     secrets: () => [...target.secrets, ...transport.secrets()],
     async connect() {
       const started = performance.now();
@@ -105,22 +120,11 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
       return { roundTripMs };
     },
     async execute(listeners = []) {
-      const builder = createReportBuilder(facts, listeners);
+      const builder = createReportBuilder(facts, listeners, plan);
       await runEngine(transport, settings, [builder.listener]);
       return { report: builder.report() };
     },
     aborted: (reason, stopped) => abortedReport(facts, reason, stopped),
     close: () => target.close(),
   };
-}
-
-/** Prepares, connects, runs and closes: a whole run in one call, for in-process callers. */
-export async function runOnce(config: RunConfig, listeners: ReportListener[] = []): Promise<{ report: ConformanceReport }> {
-  const run = await prepareRun(config);
-  try {
-    await run.connect();
-    return await run.execute(listeners);
-  } finally {
-    await run.close();
-  }
 }

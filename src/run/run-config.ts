@@ -9,6 +9,7 @@ import { RULES } from '../core/catalogue.ts';
 import type { AuthConfig } from '../core/auth-config.ts';
 import { isLoopback } from '../core/url.ts';
 import { parseReading, type Reading } from '../server/reading.ts';
+import type { Env, RunOptions } from './run-options.ts';
 
 import { PLANNED_REQUESTS, PROFILES, REMOTE_REQUEST_BUDGET, defaultProfile, type Profile } from '../engine/profiles.ts';
 import { formatDuration } from '../core/duration.ts';
@@ -119,9 +120,6 @@ export function runHelp(): string {
   return ['usage: conformance run [options]', '', ...lines, '', 'Flags win over environment variables; a .env file in the working directory is read.'].join('\n');
 }
 
-export type Env = Record<string, string | undefined>;
-
-/** Parses flags and environment into a RunConfig, or throws a UsageError. Returns null for --help. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -136,23 +134,56 @@ function checkBaseUrl(baseUrl: string): void {
   }
 }
 
-export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => number): RunConfig | null {
+/** `conformance run`'s flags as run options, or null for --help: the command line's one parse of its arguments. */
+export function runOptionsOfArgv(argv: string[]): RunOptions | null {
   const { values } = parseCommandArgs('run', argv, RUN_OPTIONS);
   if (values.help) return null;
-
-  const pick = optionPicker(values, env);
-  const yes = (name: 'quiet' | 'json'): boolean => values[name] === true || /^(1|true|yes)$/i.test(env[RUN_OPTIONS[name].env] ?? '');
-  const output = { ...(yes('quiet') ? { quiet: true } : {}), ...(yes('json') ? { json: true } : {}) };
-  const list = (name: 'fiat-account-id' | 'rule' | 'reading'): string[] => {
-    const flag = values[name];
-    if (Array.isArray(flag) && flag.length) return flag.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-    return (pick(name) ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  return {
+    baseUrl: values['base-url'],
+    token: values.token,
+    clientCredentials: { tokenUrl: values['auth-url'], clientId: values['client-id'], clientSecret: values['client-secret'], scope: values.scope },
+    fiatAccountIds: values['fiat-account-id'],
+    rules: values.rule,
+    seed: values.seed,
+    profile: values.profile,
+    runs: values.runs,
+    strict: values.strict,
+    failFast: values['fail-fast'],
+    shard: values.shard,
+    reportDir: values['report-dir'],
+    rateLimit: values['rate-limit'],
+    concurrency: values.concurrency,
+    timeoutMs: values.timeout,
+    maxRetries: values['max-retries'],
+    fault: values.fault,
+    reading: values.reading,
+    listRules: values['list-rules'],
+    quiet: values.quiet,
+    json: values.json,
   };
-  const int = (name: keyof typeof RUN_OPTIONS, fallback: number, min = 0, max?: number): number =>
+}
+
+/** Parses flags and environment into a RunConfig, as `conformance run` does, or throws a UsageError. Returns null for --help. */
+export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => number): RunConfig | null {
+  const options = runOptionsOfArgv(argv);
+  return options ? resolveRunOptions({ ...options, env }, randomSeed) : null;
+}
+
+/**
+ * Resolves run options (the library's, or the command line's) with their environment twins into
+ * a RunConfig: the one place settings are checked and defaulted. Throws a UsageError, one line
+ * naming the flag, for a bad setting.
+ */
+export function resolveRunOptions(options: RunOptions, randomSeed: () => number): RunConfig {
+  const pick = optionPicker(options);
+  const list = optionLister(options);
+  const on = (name: SwitchFlag): boolean => SWITCH_OF_FLAG[name](options) === true || /^(1|true|yes)$/i.test(envTwin(options.env ?? {}, name) ?? '');
+  const output = { ...(on('quiet') ? { quiet: true } : {}), ...(on('json') ? { json: true } : {}) };
+  const int = (name: TextFlag, fallback: number, min = 0, max?: number): number =>
     wholeNumberFlag(`--${name}`, pick(name), { min, ...(max !== undefined ? { max } : {}) }) ?? fallback;
 
   // --list-rules sends nothing: no target, credentials or seed to check, only the --rule filter.
-  if (values['list-rules'] === true) return runConfig({ seed: 0, ruleFilter: checkedRuleFilter(list('rule')), listRules: true, ...output });
+  if (options.listRules === true) return runConfig({ seed: 0, ruleFilter: checkedRuleFilter(list('rule')), listRules: true, ...output });
 
   const baseUrl = pick('base-url');
   if (baseUrl !== undefined) checkBaseUrl(baseUrl);
@@ -204,8 +235,8 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
     profile,
     runs: int('runs', PROFILES[profile]),
     reportDir: reportDir(pick('report-dir')),
-    strict: values.strict === true || /^(1|true|yes)$/i.test(env.CONFORMANCE_STRICT ?? ''),
-    failFast: values['fail-fast'] === true || /^(1|true|yes)$/i.test(env.CONFORMANCE_FAIL_FAST ?? ''),
+    strict: on('strict'),
+    failFast: on('fail-fast'),
     timeoutMs: int('timeout', DEFAULTS.timeoutMs, 1, MAX_TIMER_MS),
     rateLimitPerSecond: rate === 0 ? null : rate,
     concurrency: int('concurrency', DEFAULTS.concurrency, 1),
@@ -234,20 +265,71 @@ function reportDir(raw: string | undefined): string {
   return raw;
 }
 
-/**
- * Reads one option: the flag when given, else its environment twin. An empty or blank variable
- * counts as unset (`CONFORMANCE_SEED=` in a .env template); an empty flag is the flag's value, so
- * each setting refuses it where it must.
- */
-export type OptionPicker = (name: keyof typeof RUN_OPTIONS) => string | undefined;
+/** The option each flag of one value sets. */
+const SETTING_OF_FLAG = {
+  'base-url': (o) => o.baseUrl,
+  token: (o) => o.token,
+  'auth-url': (o) => o.clientCredentials?.tokenUrl,
+  'client-id': (o) => o.clientCredentials?.clientId,
+  'client-secret': (o) => o.clientCredentials?.clientSecret,
+  scope: (o) => o.clientCredentials?.scope,
+  seed: (o) => o.seed,
+  profile: (o) => o.profile,
+  runs: (o) => o.runs,
+  'report-dir': (o) => o.reportDir,
+  timeout: (o) => o.timeoutMs,
+  'rate-limit': (o) => o.rateLimit,
+  concurrency: (o) => o.concurrency,
+  'max-retries': (o) => o.maxRetries,
+  shard: (o) => o.shard,
+  fault: (o) => o.fault,
+} as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, (o: RunOptions) => string | number | undefined>>;
 
-export function optionPicker(values: Record<string, unknown>, env: Env): OptionPicker {
+/** The option each repeatable flag sets (a reading given as an object is its key=value pairs). */
+const LIST_OF_FLAG = {
+  'fiat-account-id': (o) => o.fiatAccountIds,
+  rule: (o) => o.rules,
+  reading: (o) => (o.reading === undefined || Array.isArray(o.reading) ? (o.reading as readonly string[] | undefined) : Object.entries(o.reading).map(([key, value]) => `${key}=${value}`)),
+} as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, (o: RunOptions) => readonly string[] | undefined>>;
+
+/** The option each switch sets. */
+const SWITCH_OF_FLAG = {
+  strict: (o) => o.strict,
+  'fail-fast': (o) => o.failFast,
+  quiet: (o) => o.quiet,
+  json: (o) => o.json,
+} as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, (o: RunOptions) => boolean | undefined>>;
+
+type TextFlag = keyof typeof SETTING_OF_FLAG;
+type ListFlag = keyof typeof LIST_OF_FLAG;
+type SwitchFlag = keyof typeof SWITCH_OF_FLAG;
+
+/** A flag's environment twin, an empty or blank variable counting as unset (`CONFORMANCE_SEED=` in a .env template). */
+function envTwin(env: Env, name: keyof typeof RUN_OPTIONS): string | undefined {
+  const option = RUN_OPTIONS[name] as { env?: string };
+  const fromEnv = option.env ? env[option.env] : undefined;
+  return fromEnv?.trim() === '' ? undefined : fromEnv;
+}
+
+/**
+ * Reads one setting: the option when given (a number as its digits), else its environment twin.
+ * An empty option is the option's value (an empty flag), so each setting refuses it where it must.
+ */
+export type OptionPicker = (name: TextFlag) => string | undefined;
+
+export function optionPicker(options: RunOptions): OptionPicker {
   return (name) => {
-    const flag = values[name];
-    if (typeof flag === 'string') return flag;
-    const option = RUN_OPTIONS[name] as { env?: string };
-    const fromEnv = option.env ? env[option.env] : undefined;
-    return fromEnv?.trim() === '' ? undefined : fromEnv;
+    const given = SETTING_OF_FLAG[name](options);
+    return given !== undefined ? String(given) : envTwin(options.env ?? {}, name);
+  };
+}
+
+/** Reads a repeatable setting: the option's entries when it has any, else its environment twin; comma-separated, trimmed. */
+function optionLister(options: RunOptions): (name: ListFlag) => string[] {
+  const split = (values: readonly string[]) => values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return (name) => {
+    const given = LIST_OF_FLAG[name](options);
+    return given?.length ? split(given) : split([envTwin(options.env ?? {}, name) ?? '']);
   };
 }
 

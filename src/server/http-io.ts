@@ -2,9 +2,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Bodies above this many bytes get 413 (1 MiB). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 /** After a 413, at most this much more is read and thrown away (so the client can read the answer), then the socket is closed. */
-const MAX_DRAIN_BYTES = 16 * MAX_BODY_BYTES;
+const MAX_DRAIN_BYTES = 16 * MAX_REQUEST_BODY_BYTES;
 
 export type BodyResult = { kind: 'ok'; bytes: Buffer } | { kind: 'too-large' };
 
@@ -12,7 +12,7 @@ export type BodyResult = { kind: 'ok'; bytes: Buffer } | { kind: 'too-large' };
  * Reads the whole body, or stops keeping it as soon as it passes `limit` bytes (a declared
  * Content-Length above the limit is refused before reading anything).
  */
-export function readBody(req: IncomingMessage, limit: number = MAX_BODY_BYTES): Promise<BodyResult> {
+export function readRequestBody(req: IncomingMessage, limit: number = MAX_REQUEST_BODY_BYTES): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ kind: 'too-large' });
   return new Promise((resolve, reject) => {

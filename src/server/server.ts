@@ -12,7 +12,7 @@ import type { FaultName } from './faults.ts';
 import { seedFiatAccounts, type FiatAccountRecord } from './fiat-account-store.ts';
 import { handleFiatAccountUpdate } from './fiat-account-update.ts';
 import { decodeUtf8 } from './json-body.ts';
-import { discardRest, readBody } from './http-io.ts';
+import { discardRest, readRequestBody } from './http-io.ts';
 import { handleIdentityCreate } from './identity-create.ts';
 import { IdentityStore } from './identity-store.ts';
 import { sendProblem } from './problem.ts';
@@ -154,7 +154,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
 }
 
 async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readBody(req);
+  const body = await readRequestBody(req);
   if (body.kind === 'too-large') {
     sendProblem(res, 413, 'the request body is larger than 1 MiB', { headers: { connection: 'close' } });
     discardRest(req);

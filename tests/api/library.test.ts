@@ -75,6 +75,15 @@ describe('runConformance', () => {
     }
   });
 
+  it('stops when its signal aborts: the report says interrupted, with the exit code of the signal its reason names', async () => {
+    const controller = new AbortController();
+    controller.abort('SIGTERM');
+    const result = await runConformance({ rules: ['fa.metadata'], profile: 'quick', seed: 7, signal: controller.signal });
+    expect(result.report.summary.verdict).toBe('interrupted');
+    expect(result.report.stopped).toMatchObject({ kind: 'interrupted', signal: 'SIGTERM' });
+    expect(result.exitCode).toBe(143);
+  });
+
   it('resolves its options exactly as `conformance run` resolves the same flags', () => {
     const options = { baseUrl: 'https://sandbox.example.com', token: 'T', fiatAccountIds: ['0f8fad5b-d9cb-469f-a165-70867728950e'], rules: ['id.'], seed: 5, strict: true, concurrency: 3 };
     const flags = ['--base-url', 'https://sandbox.example.com', '--token', 'T', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e', '--rule', 'id.', '--seed', '5', '--strict', '--concurrency', '3'];

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
 import { startLatencyProxy, type LatencyProxy } from '../../scripts/latency-proxy.ts';
 import { runConfig } from '../../src/run/run-config.ts';
-import { runOnce } from '../../src/run/prepare-run.ts';
+import { runOnce } from '../../src/run/orchestrate-run.ts';
 import type { ConformanceReport } from '../../src/report/model/model.ts';
 import type { FaultName } from '../../src/server/faults.ts';
 import type { Reading } from '../../src/server/reading.ts';

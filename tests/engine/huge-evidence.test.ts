@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConfig } from '../../src/run/run-config.ts';
-import { runOnce } from '../../src/run/prepare-run.ts';
+import { runOnce } from '../../src/run/orchestrate-run.ts';
 import { writeReports, REPORT_FILES } from '../../src/report/files/write-reports.ts';
 import { EVIDENCE_BODY_CHARS, EVIDENCE_MESSAGE_CHARS, asEvidence, problemAsEvidence } from '../../src/engine/evidence.ts';
 import { registry } from '../../src/schema/registry.ts';

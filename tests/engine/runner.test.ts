@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runEmbedded } from '../../src/run/embedded-run.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 import { collectExchanges } from './collect-exchanges.ts';
-import { runOnce } from '../../src/run/prepare-run.ts';
+import { runOnce } from '../../src/run/orchestrate-run.ts';
 import { runConfig } from '../../src/run/run-config.ts';
 import { getRule } from '../../src/core/catalogue.ts';
 

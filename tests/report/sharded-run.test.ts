@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runConfig, type RunConfig } from '../../src/run/run-config.ts';
-import { runOnce } from '../../src/run/prepare-run.ts';
+import { runOnce } from '../../src/run/orchestrate-run.ts';
 import { mergeShardReports } from '../../src/report/compare/merge-reports.ts';
 import { exitCodeOf, type ConformanceReport } from '../../src/report/model/model.ts';
 import { registry } from '../../src/schema/registry.ts';

@@ -16,7 +16,6 @@ import type { AnswerCounts } from '../../engine/answer-tally.ts';
 import type { ShrinkSummary } from '../../engine/shrink-budget.ts';
 import { UNANSWERED_LIMIT, unansweredReason } from './unanswered.ts';
 import type { Shard } from '../../engine/shard.ts';
-import { plannedRuleShards } from '../../engine/plan.ts';
 import { shardReason, shardRule } from './shard-rules.ts';
 
 /** What the report says about the run beyond what the engine found. */
@@ -52,7 +51,7 @@ function toFailure(finding: Finding, seed: number): ReportFailure {
 }
 
 /** What decides a rule's status: a crashed check, a failure, or fewer cases than its minimum (the line that says why). */
-export interface RuleJudgement {
+export interface RuleStatusInput {
   crashed: boolean;
   failed: boolean;
   shortfall?: string;
@@ -64,7 +63,7 @@ export interface RuleJudgement {
  * its minimum ("conformant" is earned, docs/design.md section 5.2). The report of a run and the merge of
  * shard reports (merge-reports.ts) both decide here.
  */
-export function ruleStatus(rule: Pick<RuleDefinition, 'basis'>, judgement: RuleJudgement, strict: boolean): { status: RuleStatus; blocking: boolean; reason?: string } {
+export function ruleStatus(rule: Pick<RuleDefinition, 'basis'>, judgement: RuleStatusInput, strict: boolean): { status: RuleStatus; blocking: boolean; reason?: string } {
   let status: RuleStatus;
   let reason: string | undefined;
   if (judgement.crashed) {
@@ -178,12 +177,19 @@ export function abortedReport(facts: RunFacts, reason: string, stopped?: Stop): 
 /**
  * Folds the engine's events into report events for `listeners` (console, report files), and
  * keeps the finished report. A failing listener does not take the others down (docs/design.md section 4.5).
+ * `ruleShards`: for a sharded run, the shard that sends each rule's own cases (the run's plan,
+ * engine/plan.ts planRun), which a sharded run must give.
  */
-export function createReportBuilder(facts: RunFacts, listeners: ReportListener[] = []): { listener: RunListener; report(): ConformanceReport } {
+export function createReportBuilder(
+  facts: RunFacts,
+  listeners: ReportListener[] = [],
+  plan: { ruleShards?: ReadonlyMap<string, number> } = {},
+): { listener: RunListener; report(): ConformanceReport } {
   let finished: ConformanceReport | undefined;
   const emit = (event: ReportEvent) => notifyAll(listeners, event);
   // In a shard, a rule whose own cases another shard sends is not passed here (shard-rules.ts).
-  const owners = facts.shard ? plannedRuleShards(facts.ruleFilter, facts.runs, facts.shard.count) : undefined;
+  const owners = plan.ruleShards;
+  if (facts.shard && !owners) throw new Error('a sharded run needs the shards of its rules (its plan) to build its report');
   const reportRule = (outcome: RuleOutcome): ReportRule => {
     const rule = toReportRule(outcome, facts);
     return facts.shard && owners ? shardRule(rule, facts.shard, owners.get(rule.id)) : rule;

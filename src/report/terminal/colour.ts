@@ -7,7 +7,7 @@
  */
 import type { ReportRule, Verdict } from '../model/model.ts';
 
-export type Env = Record<string, string | undefined>;
+type Env = Record<string, string | undefined>;
 
 /** Whether a stream gets colour. `isTTY`: the stream is a terminal. */
 export function colourEnabled(env: Env, isTTY: boolean): boolean {

@@ -7,7 +7,7 @@
 import type { ConformanceReport, ReportRule, RuleStatus, Verdict } from './model.ts';
 import { rerunCommand } from './rerun-command.ts';
 
-export interface RunResultRule {
+export interface RunJsonRule {
   id: string;
   section: string;
   basis: ReportRule['basis'];
@@ -19,7 +19,7 @@ export interface RunResultRule {
   message?: string;
 }
 
-export interface RunResult {
+export interface RunJsonResult {
   verdict: Verdict;
   exitCode: number;
   seed: number;
@@ -28,8 +28,8 @@ export interface RunResult {
   summary: { rules: number; passed: number; failed: number; inconclusive: number; skipped: number; errors: number; requests: number };
   durationMs: number;
   /** Failed rules and crashed checks. */
-  failingRules: RunResultRule[];
-  inconclusiveRules: RunResultRule[];
+  failingRules: RunJsonRule[];
+  inconclusiveRules: RunJsonRule[];
   /** Why the verdict is not what the rules alone say (summary.reason), and where a run stopped. */
   reason?: string;
   stopped?: string;
@@ -38,12 +38,12 @@ export interface RunResult {
   rerun: string;
 }
 
-function resultRule(r: ReportRule): RunResultRule {
+function resultRule(r: ReportRule): RunJsonRule {
   const message = r.failures[0]?.message ?? r.reason;
   return { id: r.id, section: r.section, basis: r.basis, status: r.status, blocking: r.blocking, cases: r.cases, ...(message ? { message } : {}) };
 }
 
-export function runResult(report: ConformanceReport, exitCode: number, reports: readonly string[]): RunResult {
+export function runJsonResult(report: ConformanceReport, exitCode: number, reports: readonly string[]): RunJsonResult {
   const s = report.summary;
   return {
     verdict: s.verdict,
