@@ -60,7 +60,8 @@ const FLAGS = {
 const { values } = parseArgs({ options: FLAGS });
 if (values.help) {
   console.log('usage: npm run bench -- [flags]\n');
-  for (const [name, flag] of Object.entries(FLAGS)) console.log(`  --${name.padEnd(14)} ${flag.help}${flag.type === 'string' ? ` (default ${flag.default})` : ''}`);
+  for (const [name, flag] of Object.entries(FLAGS))
+    console.log(`  --${name.padEnd(14)} ${flag.help}${flag.type === 'string' ? ` (default ${flag.default})` : ''}`);
   process.exit(0);
 }
 
@@ -80,7 +81,10 @@ function usageError(message: string): never {
 }
 
 function list(raw: string, allowed: readonly string[], what: string): string[] {
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !allowed.includes(n));
   if (unknown.length) usageError(`unknown ${what} ${unknown.join(', ')}; one of ${allowed.join(', ')}`);
   return names;
@@ -99,7 +103,11 @@ function whole(name: keyof typeof FLAGS, min: number): number {
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const figures = head.map((_, i) => rows.every((r) => /^(\d|\(|-$|never$)/.test(r[i]!)));
-  const line = (r: string[]) => r.map((cell, i) => (figures[i] ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((cell, i) => (figures[i] ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -134,9 +142,13 @@ async function harnessRun(server: ReferenceServer, inFlight: number): Promise<{ 
   const { error } = await orchestrateRun(config, {
     reports: false,
     hooks: {
-      connected: () => void (started = performance.now()),
+      connected: () => {
+        started = performance.now();
+      },
       listeners: () => ({ before: [(event) => void (event.type === 'exchange' && record(event.exchange))] }),
-      finished: () => void (ms = performance.now() - started),
+      finished: () => {
+        ms = performance.now() - started;
+      },
     },
   });
   if (error) throw error;
@@ -149,7 +161,9 @@ async function harnessRun(server: ReferenceServer, inFlight: number): Promise<{ 
  * create). The tag keeps its length, so every body stays as valid or invalid as it was.
  */
 function replayable(sent: RecordedRequest[], token: string, round: number): { url: string; method: string; headers: Record<string, string>; body?: string }[] {
-  const refId = sent.map((r) => (r.body as { ref_id?: unknown } | undefined)?.ref_id).find((id): id is string => typeof id === 'string' && id.startsWith('conformance-'));
+  const refId = sent
+    .map((r) => (r.body as { ref_id?: unknown } | undefined)?.ref_id)
+    .find((id): id is string => typeof id === 'string' && id.startsWith('conformance-'));
   const tag = refId?.replace(/-\d+$/, '');
   const fresh = tag ? tag.slice(0, -4) + round.toString(16).padStart(4, '0') : '';
   return sent.map((r) => {
@@ -238,7 +252,8 @@ async function cliRun(flags: string[], throughProxy: boolean): Promise<CliRun> {
   const server = throughProxy ? await createReferenceServer() : undefined;
   const proxy = server ? await startLatencyProxy(server.baseUrl, latencyMs) : undefined;
   try {
-    const target = server && proxy ? ['--base-url', proxy.url, '--token', server.staticToken, ...server.fiatAccountIds.flatMap((id) => ['--fiat-account-id', id])] : [];
+    const target =
+      server && proxy ? ['--base-url', proxy.url, '--token', server.staticToken, ...server.fiatAccountIds.flatMap((id) => ['--fiat-account-id', id])] : [];
     const outcome = await measure([...target, ...flags, '--seed', String(seed), '--report-dir', reportDir]);
     return { ...outcome, report: await readReport(path.join(reportDir, 'conformance.json')) };
   } finally {
@@ -261,7 +276,14 @@ async function profilesSection(): Promise<void> {
     const run = await cliRun(['--rate-limit', String(rateLimit), '--concurrency', String(concurrency), '--profile', profile], true);
     const requests = run.report.summary.requests;
     const ideal = requests / rateLimit;
-    rows.push([profile, String(requests), seconds(run.seconds), seconds(ideal), times(run.seconds / ideal), `${run.report.summary.verdict} (exit ${run.exitCode})`]);
+    rows.push([
+      profile,
+      String(requests),
+      seconds(run.seconds),
+      seconds(ideal),
+      times(run.seconds / ideal),
+      `${run.report.summary.verdict} (exit ${run.exitCode})`,
+    ]);
   }
   console.log(table(['profile', 'requests', 'wall', `requests/${rateLimit}`, 'wall/ideal', 'verdict'], rows));
 }
@@ -283,19 +305,29 @@ async function concurrencySection(): Promise<void> {
   const runs: CliRun[] = [];
   for (const c of COMPARED) runs.push(await cliRun(['--rate-limit', '0', '--concurrency', String(c), '--profile', 'standard'], true));
   const [one, many] = runs as [CliRun, CliRun];
-  const rows = runs.map((run, i) => [`--concurrency ${COMPARED[i]}`, String(run.report.summary.requests), seconds(run.seconds), `${run.report.summary.verdict} (exit ${run.exitCode})`]);
+  const rows = runs.map((run, i) => [
+    `--concurrency ${COMPARED[i]}`,
+    String(run.report.summary.requests),
+    seconds(run.seconds),
+    `${run.report.summary.verdict} (exit ${run.exitCode})`,
+  ]);
   console.log(table(['', 'requests', 'wall', 'verdict'], rows));
   const differences = statusDifferences(one.report, many.report);
   console.log(`\nwall ${COMPARED[0]}/${COMPARED[1]}: ${times(one.seconds / many.seconds)}`);
   console.log(`same verdict: ${one.report.summary.verdict === many.report.summary.verdict ? 'yes' : 'NO'}`);
-  console.log(`same status for every rule: ${differences.length ? `NO, ${differences.length} differ:\n  ${differences.join('\n  ')}` : `yes (${one.report.rules.length} rules)`}`);
+  console.log(
+    `same status for every rule: ${differences.length ? `NO, ${differences.length} differ:\n  ${differences.join('\n  ')}` : `yes (${one.report.rules.length} rules)`}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // 3. Requests per detection, per fault (in process)
 
 async function faultsSection(): Promise<void> {
-  heading('requests until the fault\'s rule first saw a problem', `bench flags: --fault-runs ${faultRuns} --seed ${seed}; each fault: an in-process run of the embedded server with the fault (strict for convention rules)`);
+  heading(
+    "requests until the fault's rule first saw a problem",
+    `bench flags: --fault-runs ${faultRuns} --seed ${seed}; each fault: an in-process run of the embedded server with the fault (strict for convention rules)`,
+  );
   const outcomes = [];
   for (const fault of FAULTS) outcomes.push(await runFault(fault, faultRuns, seed));
   const rows = outcomes.map((o) => [
@@ -308,7 +340,9 @@ async function faultsSection(): Promise<void> {
   ]);
   console.log(table(['fault', 'rule', 'first detection', 'of requests', 'rule status'], rows));
   const firsts = outcomes.map((o) => o.firstDetectionAt).filter((n): n is number => n !== undefined);
-  console.log(`\ncaught ${outcomes.filter((o) => o.blocks).length}/${outcomes.length}; first detection (${firsts.length} faults with a first failing request): median ${firsts.length ? median(firsts) : '-'}, max ${firsts.length ? Math.max(...firsts) : '-'} requests`);
+  console.log(
+    `\ncaught ${outcomes.filter((o) => o.blocks).length}/${outcomes.length}; first detection (${firsts.length} faults with a first failing request): median ${firsts.length ? median(firsts) : '-'}, max ${firsts.length ? Math.max(...firsts) : '-'} requests`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,15 +351,29 @@ async function faultsSection(): Promise<void> {
 function startupSection(): void {
   heading('start-up wall time', `bench flags: --startup-runs ${startupRuns}; median of ${startupRuns} spawns each, interleaved, after one warm-up spawn`);
   const timings = measureStartup(cliCommands(ROOT), { runs: startupRuns, cwd: ROOT });
-  console.log(table(['command', 'median', 'vs node -e 0'], timings.map((t) => [t.label, `${t.medianMs.toFixed(0)} ms`, times(t.ratio)])));
+  console.log(
+    table(
+      ['command', 'median', 'vs node -e 0'],
+      timings.map((t) => [t.label, `${t.medianMs.toFixed(0)} ms`, times(t.ratio)]),
+    ),
+  );
 }
 
 async function memorySection(): Promise<void> {
-  heading('peak memory of the CLI per profile, embedded server', `bench flags: --profiles ${profiles.join(',')} --seed ${seed}\neach: node bin/conformance.js run --profile P --seed ${seed} --report-dir <tmp>  (peak RSS: VmHWM of /proc/PID/status, polled)`);
+  heading(
+    'peak memory of the CLI per profile, embedded server',
+    `bench flags: --profiles ${profiles.join(',')} --seed ${seed}\neach: node bin/conformance.js run --profile P --seed ${seed} --report-dir <tmp>  (peak RSS: VmHWM of /proc/PID/status, polled)`,
+  );
   const rows: string[][] = [];
   for (const profile of profiles) {
     const run = await cliRun(['--profile', profile], false);
-    rows.push([profile, String(run.report.summary.requests), seconds(run.seconds), `${run.peakMb.toFixed(0)} MB`, `${run.report.summary.verdict} (exit ${run.exitCode})`]);
+    rows.push([
+      profile,
+      String(run.report.summary.requests),
+      seconds(run.seconds),
+      `${run.peakMb.toFixed(0)} MB`,
+      `${run.report.summary.verdict} (exit ${run.exitCode})`,
+    ]);
   }
   console.log(table(['profile', 'requests', 'wall', 'peak RSS', 'verdict'], rows));
 }
@@ -338,7 +386,8 @@ async function build(): Promise<void> {
   if (!scripts?.build) return;
   // Its output only matters when it fails (tsc prints its errors on stdout).
   const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
-  if (result.status !== 0) console.log(`${result.stdout}${result.stderr}warning: npm run build exited ${result.status}; the CLI sections measure dist/ as it stands`);
+  if (result.status !== 0)
+    console.log(`${result.stdout}${result.stderr}warning: npm run build exited ${result.status}; the CLI sections measure dist/ as it stands`);
 }
 
 // Which sources the figures are of: others may be editing the working tree.

@@ -33,7 +33,19 @@ const ROOT_NAME = 'OperationBodies';
 const DEFS = '#/$defs/';
 
 /** Keywords that constrain values but not their TypeScript type. */
-const TYPE_NEUTRAL = new Set(['maxProperties', 'minProperties', 'propertyNames', 'maxLength', 'minLength', 'pattern', 'format', 'description', 'title', 'maxItems', 'minItems']);
+const TYPE_NEUTRAL = new Set([
+  'maxProperties',
+  'minProperties',
+  'propertyNames',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'format',
+  'description',
+  'title',
+  'maxItems',
+  'minItems',
+]);
 const typeNeutral = (schema: unknown): boolean =>
   Boolean(schema) && typeof schema === 'object' && !Array.isArray(schema) && Object.keys(schema as Json).every((key) => TYPE_NEUTRAL.has(key));
 

@@ -45,7 +45,11 @@ function garbage(size: number): Answer {
 export async function startHugeServer(): Promise<{ baseUrl: string; fiatAccountId: string; bytesSent(): number; answers(): number; close(): Promise<void> }> {
   // 1 GiB of zeros compresses to about 1 MB: sent as it is, inflated by the harness under its cap.
   const bombBody = await promisify(zlib.gzip)(Buffer.alloc(1024 * 1024 * 1024), { level: 9 });
-  const bomb: Answer = { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, size: bombBody.length, piece: (o, l) => bombBody.subarray(o, o + l) };
+  const bomb: Answer = {
+    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    size: bombBody.length,
+    piece: (o, l) => bombBody.subarray(o, o + l),
+  };
   const kinds: Answer[] = [json(10 * MB), json(100 * MB), garbage(10 * MB), garbage(100 * MB), bomb];
   let sent = 0;
   let count = 0;

@@ -53,12 +53,15 @@ export async function startLatencyProxy(target: string, delayMs: number | (() =>
     res.on('close', answering);
     const forward = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers, agent }, (answer) => {
       // The body waits in the paused stream meanwhile: the whole answer is late, not only its head.
-      setTimeout(() => {
-        answering();
-        if (res.destroyed) return void answer.destroy();
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      }, typeof delayMs === 'number' ? delayMs : delayMs());
+      setTimeout(
+        () => {
+          answering();
+          if (res.destroyed) return void answer.destroy();
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+        typeof delayMs === 'number' ? delayMs : delayMs(),
+      );
     });
     forward.on('error', () => {
       answering();

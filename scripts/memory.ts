@@ -65,14 +65,18 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const reportDir = await mkdtemp(path.join(tmpdir(), 'conformance-memory-'));
   const server = huge ? await startHugeServer() : undefined;
   try {
-    const target = server ? ['--base-url', server.baseUrl, '--token', 'memory-probe-token', '--fiat-account-id', server.fiatAccountId, '--timeout', '30000'] : [];
+    const target = server
+      ? ['--base-url', server.baseUrl, '--token', 'memory-probe-token', '--fiat-account-id', server.fiatAccountId, '--timeout', '30000']
+      : [];
     const { exitCode, seconds, peakMb } = await measure([...target, '--runs', String(runs), '--seed', String(seed), '--report-dir', reportDir]);
     const report = JSON.parse(await readFile(path.join(reportDir, 'conformance.json'), 'utf8')) as { summary: { requests: number; verdict: string } };
     const harFile = path.join(reportDir, 'exchanges.har');
     const har = await harEntries(harFile);
     const harMb = (await stat(harFile)).size / 2 ** 20;
     console.log(`${huge ? 'huge answers' : 'embedded server'}: --runs ${runs} --seed ${seed}`);
-    console.log(`requests ${report.summary.requests}, ${seconds.toFixed(1)} s, peak RSS ${peakMb.toFixed(0)} MB, exit ${exitCode}, verdict ${report.summary.verdict}, HAR ${har.entries} entries (${harMb.toFixed(0)} MB${har.closed ? '' : ', NOT CLOSED'})`);
+    console.log(
+      `requests ${report.summary.requests}, ${seconds.toFixed(1)} s, peak RSS ${peakMb.toFixed(0)} MB, exit ${exitCode}, verdict ${report.summary.verdict}, HAR ${har.entries} entries (${harMb.toFixed(0)} MB${har.closed ? '' : ', NOT CLOSED'})`,
+    );
     if (server) console.log(`target sent ${(server.bytesSent() / 2 ** 20).toFixed(0)} MiB in ${server.answers()} answers`);
   } finally {
     await server?.close();

@@ -21,7 +21,9 @@ const RUN_TAG = /conformance-[0-9a-z]+-[0-9a-z]+-[0-9a-z]+-/g;
 export function fingerprint(dir: string): Record<string, unknown> {
   const report = JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8'));
   const entries: HarEntry[] = JSON.parse(readFileSync(path.join(dir, 'exchanges.har'), 'utf8')).log.entries;
-  const requests = entries.map((e) => `${e.request.method} ${new URL(e.request.url).pathname} ${e.request.postData?.text ?? ''}`.replace(UUID, 'UUID').replace(RUN_TAG, 'conformance-TAG-'));
+  const requests = entries.map((e) =>
+    `${e.request.method} ${new URL(e.request.url).pathname} ${e.request.postData?.text ?? ''}`.replace(UUID, 'UUID').replace(RUN_TAG, 'conformance-TAG-'),
+  );
   const rules = report.rules.map(
     (r: { id: string; status: string; cases: number; coverage?: { fixed: number; random: number; distinctInputs: number }; failures: unknown[] }) =>
       `${r.id} ${r.status} cases=${r.cases} fixed=${r.coverage?.fixed} random=${r.coverage?.random} distinct=${r.coverage?.distinctInputs} failures=${r.failures.length}`,

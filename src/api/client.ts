@@ -58,7 +58,8 @@ export function createClient(options: ClientOptions): Client {
  * `label` says what the case is in messages and reports.
  */
 export function validRequest(operation: Operation, body: unknown, options: { fiatAccountId?: string; label?: string } = {}): TestCase {
-  if (operation === 'updateFiatAccount' && !options.fiatAccountId) throw new UsageError('an updateFiatAccount request needs the fiatAccountId of an existing account');
+  if (operation === 'updateFiatAccount' && !options.fiatAccountId)
+    throw new UsageError('an updateFiatAccount request needs the fiatAccountId of an existing account');
   return {
     operation,
     mode: 'valid',

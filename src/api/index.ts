@@ -42,7 +42,15 @@ export {
   exitCodeOfError,
   type ErrorCode,
 } from '../core/errors.ts';
-export { exitCodeOf, REPORT_VERSION, type ConformanceReport, type ReportRule, type ReportFailure, type RuleStatus, type Verdict } from '../report/model/model.ts';
+export {
+  exitCodeOf,
+  REPORT_VERSION,
+  type ConformanceReport,
+  type ReportRule,
+  type ReportFailure,
+  type RuleStatus,
+  type Verdict,
+} from '../report/model/model.ts';
 export type { ReportEvent, ReportListener } from '../report/model/report-events.ts';
 export { mergeShardReports, type ShardInput } from '../report/compare/merge-reports.ts';
 export { writeReports, type WriteReportsOptions, type WriteReportsResult } from '../report/files/write-reports.ts';

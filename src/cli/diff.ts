@@ -4,7 +4,7 @@
  * transitions and the verdicts. Exit 1 when something regressed, 0 otherwise, 2 when a file
  * cannot be read or is not a report.
  */
-import { type CliIO } from './io.ts';
+import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
 import { oneLine } from '../core/text.ts';
@@ -45,7 +45,9 @@ function changeLine(c: RuleChange, width: number, paint: Palette): string {
 
 /** `  (stopped after 212 requests while judging X: …)` for a run that stopped early. */
 const stopNote = (f: ReportFacts): string =>
-  f.stopped ? `  (stopped after ${f.stopped.requests} requests${f.stopped.rule ? ` while judging ${f.stopped.rule}` : ''}: ${oneLine(f.stopped.message, 80)})` : '';
+  f.stopped
+    ? `  (stopped after ${f.stopped.requests} requests${f.stopped.rule ? ` while judging ${f.stopped.rule}` : ''}: ${oneLine(f.stopped.message, 80)})`
+    : '';
 
 function textLines(d: ReportDiff, paint: Palette): string[] {
   const lines = [

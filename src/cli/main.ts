@@ -15,11 +15,17 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   run: { summary: 'run the conformance suite against a target (default: the embedded server)', load: async () => (await import('./run.ts')).run },
   serve: { summary: 'start the embedded reference server', load: async () => (await import('./serve.ts')).serve },
   validate: { summary: 'validate a captured JSON payload against a schema of the document', load: async () => (await import('./validate.ts')).validate },
-  'self-test': { summary: 'run the harness against every fault of the embedded server and print what it catches', load: async () => (await import('./self-test.ts')).selfTest },
+  'self-test': {
+    summary: 'run the harness against every fault of the embedded server and print what it catches',
+    load: async () => (await import('./self-test.ts')).selfTest,
+  },
   replay: { summary: 're-send the failing cases of a report and say whether they still fail', load: async () => (await import('./replay.ts')).replay },
   diff: { summary: 'compare two reports: newly failing, newly passing, still failing', load: async () => (await import('./diff.ts')).diff },
   export: { summary: 'export the API as an OpenAPI 3.1 document built from the schemas', load: async () => (await import('./export.ts')).exportCommand },
-  merge: { summary: 'join the reports of the shards of one run (run --shard i/n) into the report of the whole run', load: async () => (await import('./merge.ts')).merge },
+  merge: {
+    summary: 'join the reports of the shards of one run (run --shard i/n) into the report of the whole run',
+    load: async () => (await import('./merge.ts')).merge,
+  },
 };
 
 export function usage(): string {

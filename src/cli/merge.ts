@@ -54,14 +54,19 @@ async function shardExchanges(files: readonly string[], io: CliIO): Promise<unkn
     }
   }
   // One log in the order the requests started, as a run writes it.
-  return entries.map((entry, i) => ({ entry, i })).sort((a, b) => startedAt(a.entry).localeCompare(startedAt(b.entry)) || a.i - b.i).map((e) => e.entry);
+  return entries
+    .map((entry, i) => ({ entry, i }))
+    .sort((a, b) => startedAt(a.entry).localeCompare(startedAt(b.entry)) || a.i - b.i)
+    .map((e) => e.entry);
 }
 
 /** `verdict: non-conformant (3 shards, 38 rules: 35 passed, 1 failed, ...; 830 requests)` and the rules that block it. */
 function summaryLines(report: ConformanceReport, shards: number): string[] {
   const s = report.summary;
   const counts = [`${s.passed} passed`, `${s.failed} failed`, `${s.inconclusive ?? 0} inconclusive`, `${s.skipped} skipped`, `${s.errors} errors`].join(', ');
-  const blocking = report.rules.filter((r) => r.blocking).map((r) => `  ✗ ${r.id}  ${r.status}: ${oneLine(r.failures[0]?.message ?? r.reason ?? r.status, 120)}`);
+  const blocking = report.rules
+    .filter((r) => r.blocking)
+    .map((r) => `  ✗ ${r.id}  ${r.status}: ${oneLine(r.failures[0]?.message ?? r.reason ?? r.status, 120)}`);
   return [
     `merged ${shards} shards of seed ${report.seed}, profile ${report.profile}`,
     ...blocking,
@@ -77,7 +82,8 @@ export async function merge(argv: string[], io: CliIO): Promise<number> {
     io.out(HELP);
     return 0;
   }
-  if (!positionals.length) throw new UsageError('give the conformance.json of every shard: conformance merge shard-1/conformance.json shard-2/conformance.json ...');
+  if (!positionals.length)
+    throw new UsageError('give the conformance.json of every shard: conformance merge shard-1/conformance.json shard-2/conformance.json ...');
   const reportDir = values['report-dir'] ?? 'reports';
   if (!reportDir.trim()) throw new UsageError('--report-dir is empty: give a folder, or leave the flag out for reports/');
 

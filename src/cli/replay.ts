@@ -6,7 +6,7 @@
  * inconclusive rules of a 1.3.0 report have no failing case to re-send (a full run judges them),
  * and a report whose run stopped early is replayed for the failures it recorded.
  */
-import { type CliIO } from './io.ts';
+import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { EXIT, UsageError, exitCodeOfError } from '../core/errors.ts';
 import { checkUrl, optionPicker, resolveAuth, runConfig } from '../run/run-config.ts';

@@ -63,7 +63,9 @@ export async function executeRun(config: RunConfig, io: CliIO): Promise<number> 
   if (config.listRules) return listRules(config, io);
   const output = runOutput(config, io);
   const interruption = io.interrupts?.((name) =>
-    output.err(`conformance run: ${name}: stopping; requests in flight get ${INTERRUPT_GRACE_MS / 1000} s, then the reports are written (${name} again quits at once)`),
+    output.err(
+      `conformance run: ${name}: stopping; requests in flight get ${INTERRUPT_GRACE_MS / 1000} s, then the reports are written (${name} again quits at once)`,
+    ),
   );
   try {
     const { exitCode, report, written, secrets } = await orchestrateRun(config, {
@@ -124,7 +126,13 @@ function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHook
       stopProgress = () => progress.stop();
       // Progress first: its line is cleared before anything else prints at the end. Reports are
       // written before the console's closing table, so `N passed, N failed` stays last.
-      const table = createConsoleReporter({ out: output.humanLine, isTTY: output.status !== undefined, secrets, palette: paint, ...(config.quiet ? { quiet: true } : {}) });
+      const table = createConsoleReporter({
+        out: output.humanLine,
+        isTTY: output.status !== undefined,
+        secrets,
+        palette: paint,
+        ...(config.quiet ? { quiet: true } : {}),
+      });
       return { before: [progress.listener], after: [table] };
     },
     finished: () => stopProgress?.(),

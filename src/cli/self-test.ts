@@ -3,7 +3,7 @@
  * allowed reading, and prints what it catches. Exit 0 when every fault is detected and no
  * faithful reading has a failure.
  */
-import { type CliIO } from './io.ts';
+import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { wholeNumberFlag } from '../run/whole-number-flag.ts';
 import { UsageError } from '../core/errors.ts';
@@ -62,7 +62,9 @@ export async function selfTest(argv: string[], io: CliIO): Promise<number> {
     for (const o of await mapWithConcurrency(READINGS, 2, (r) => runReading(r, runs, seed))) {
       const ok = o.failedRules.length === 0 && o.verdict === 'conformant';
       ok ? passed++ : failed++;
-      const reading = Object.entries(o.reading).map(([k, v]) => `${k}=${v}`).join(' ');
+      const reading = Object.entries(o.reading)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ');
       const said = o.failedRules.length ? `FALSE ALARMS: ${o.failedRules.join(', ')}` : ok ? '0 failures, conformant' : `0 failures but ${o.verdict}`;
       io.out(`  ${ok ? '✓' : '✗'} ${reading}  ${said}, ${o.requests} requests`);
     }

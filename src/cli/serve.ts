@@ -7,7 +7,7 @@
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type CliIO } from './io.ts';
+import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { wholeNumberFlag } from '../run/whole-number-flag.ts';
 import { UsageError } from '../core/errors.ts';
@@ -75,7 +75,11 @@ export async function serve(argv: string[], io: CliIO, options: ServeOptions = {
     throw new UsageError(`cannot listen on ${host}:${port}: ${why}`);
   }
 
-  io.out(`embedded reference server (${Object.entries(server.reading).map(([k, v]) => `${k}=${v}`).join(', ')}${server.fault ? `; fault ${server.fault}` : ''})`);
+  io.out(
+    `embedded reference server (${Object.entries(server.reading)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')}${server.fault ? `; fault ${server.fault}` : ''})`,
+  );
   io.out(`base URL:   ${server.baseUrl}`);
   io.out(`token URL:  ${server.tokenUrl}`);
   io.out(`client id:  ${server.clientId}`);

@@ -4,7 +4,7 @@
  * Exit 0 valid, 1 invalid, 2 unknown schema, unreadable file or not JSON.
  * `conformance validate --list` prints the schema names with their titles.
  */
-import { type CliIO } from './io.ts';
+import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
 import { parseJsonText, readInputFile } from '../core/json-file.ts';

@@ -53,7 +53,9 @@ export const RULES = [
   rule('fa.timestamps.rfc3339', FA, '2', 'documented', 'created_at and updated_at are RFC 3339 timestamps with an offset'),
   rule('fa.metadata.max-pairs-accepted', FA, '8', 'documented', 'Metadata with exactly 6 pairs is accepted', { sometimes: true, needsFreshKeys: true }),
   rule('fa.metadata.over-pairs-rejected', FA, '8', 'documented', 'Metadata with 7 or more pairs is rejected', { sometimes: true }),
-  rule('fa.metadata.max-length-accepted', FA, '8', 'documented', 'Metadata keys and values of 100 characters (ASCII, multi-byte, astral) are accepted', { needsFreshKeys: true }),
+  rule('fa.metadata.max-length-accepted', FA, '8', 'documented', 'Metadata keys and values of 100 characters (ASCII, multi-byte, astral) are accepted', {
+    needsFreshKeys: true,
+  }),
   rule('fa.metadata.over-length-rejected', FA, '8', 'documented', 'Metadata keys or values of 101 characters are rejected'),
   rule('fa.response.metadata-limits', FA, '8', 'documented', 'Response metadata holds at most 6 pairs of at most 100 characters', { sometimes: true }),
   rule('fa.wrong-types-rejected', FA, '4.1', 'documented', 'A request whose fields have the wrong JSON type is not accepted'),

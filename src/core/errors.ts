@@ -10,8 +10,7 @@ import { constants } from 'node:os';
 export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, unreachable: 3, inconclusive: 4 } as const;
 
 /** 128 + the signal's number, as shells report a process ended by it: SIGINT 130, SIGTERM 143, SIGHUP 129. */
-export const exitCodeOfSignal = (name: string | undefined): number =>
-  128 + (constants.signals[name as NodeJS.Signals] ?? constants.signals.SIGINT);
+export const exitCodeOfSignal = (name: string | undefined): number => 128 + (constants.signals[name as NodeJS.Signals] ?? constants.signals.SIGINT);
 
 export type ErrorCode = 'usage' | 'unknown-accounts' | 'route-not-found' | 'unreachable' | 'authentication';
 
@@ -51,7 +50,11 @@ export class UnknownAccountsError extends ConformanceError {
 /** Every path tried answered 404: the base URL does not lead to the API (a missing prefix, a wrong host). */
 export class RouteNotFoundError extends ConformanceError {
   constructor(readonly urls: string[]) {
-    super('route-not-found', EXIT.usage, `every path tried answered HTTP 404 (${urls.join(', ')}): check --base-url; the document's paths begin with /v2 and are appended to it`);
+    super(
+      'route-not-found',
+      EXIT.usage,
+      `every path tried answered HTTP 404 (${urls.join(', ')}): check --base-url; the document's paths begin with /v2 and are appended to it`,
+    );
   }
 }
 

@@ -43,7 +43,8 @@ export class AccountPool {
 
 /** Whether a case, or its valid twin, is an update of a pool account (it names no id of its own). */
 export const usesPool = (c: TestCase): boolean =>
-  (usesFiatAccount(c.operation) && c.fiatAccountId === undefined) || (c.control !== undefined && usesFiatAccount(c.control.operation) && c.control.fiatAccountId === undefined);
+  (usesFiatAccount(c.operation) && c.fiatAccountId === undefined) ||
+  (c.control !== undefined && usesFiatAccount(c.control.operation) && c.control.fiatAccountId === undefined);
 
 /** `c` on `account` when it is an update of the pool; otherwise unchanged. */
 export const onAccount = (c: TestCase, account: string | undefined): TestCase =>

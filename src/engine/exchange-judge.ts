@@ -90,7 +90,11 @@ export class ExchangeJudge {
     if (distinct?.length) judgements = judgements.filter((j) => !comparesWithRequest(j.rule));
     const own = c.violates ?? c.exercises;
     const ownAt = judgements.findIndex((j) => j.rule === own);
-    if (ownAt >= 0 && twins.refusedWithTwin(c, exchange) && !(await twins.accepted(c, account, (twin) => this.judge(twin, { ...twinOptions(account, random) })))) {
+    if (
+      ownAt >= 0 &&
+      twins.refusedWithTwin(c, exchange) &&
+      !(await twins.accepted(c, account, (twin) => this.judge(twin, { ...twinOptions(account, random) })))
+    ) {
       judgements.splice(ownAt, 1);
       const tally = ledger.tally(own!);
       if (tally) tally.twinRefused += 1;
@@ -102,10 +106,14 @@ export class ExchangeJudge {
   private tallySilentSuccesses(exchange: Exchange, judgements: readonly Judgement[]): void {
     const judged = new Set(judgements.map((j) => j.rule));
     for (const rule of this.parts.selected) {
-      if (rule.operation === exchange.testCase.operation && judgesSuccessBody(rule.id) && !judged.has(rule.id as RuleId)) this.parts.ledger.tally(rule.id as RuleId)!.silentSuccesses++;
+      if (rule.operation === exchange.testCase.operation && judgesSuccessBody(rule.id) && !judged.has(rule.id as RuleId))
+        this.parts.ledger.tally(rule.id as RuleId)!.silentSuccesses++;
     }
   }
 }
 
 /** How a twin is judged: on its case's account, random when its case is. */
-export const twinOptions = (account: string | undefined, random: boolean | undefined): JudgeOptions => ({ ...(account ? { account } : {}), ...(random ? { random } : {}) });
+export const twinOptions = (account: string | undefined, random: boolean | undefined): JudgeOptions => ({
+  ...(account ? { account } : {}),
+  ...(random ? { random } : {}),
+});

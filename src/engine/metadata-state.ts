@@ -11,7 +11,6 @@ import { placed } from '../rules/checks/fiat-account-response.ts';
 
 export type MetadataSemantics = 'unknown' | 'replace' | 'merge';
 
-
 export class MetadataState {
   semantics: MetadataSemantics = 'unknown';
   private readonly keysByAccount = new Map<string, Set<string>>();

@@ -94,7 +94,9 @@ async function requestsOf(settings: PlanSettings, share: ShardShare): Promise<Re
   let random = 0;
   let randomTwins = 0;
   let updates = 0;
-  const onPool = (c: TestCase) => (c.operation === 'updateFiatAccount' && c.fiatAccountId === undefined ? 1 : 0) + (invalidWithTwin(c) && c.control!.operation === 'updateFiatAccount' ? 1 : 0);
+  const onPool = (c: TestCase) =>
+    (c.operation === 'updateFiatAccount' && c.fiatAccountId === undefined ? 1 : 0) +
+    (invalidWithTwin(c) && c.control!.operation === 'updateFiatAccount' ? 1 : 0);
   for (const family of families) {
     // Fixed examples repeat their twins: each is asked once.
     for (const c of family.examples) {

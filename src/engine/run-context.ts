@@ -4,7 +4,7 @@
  * the valid twins, the exchange judge and its observers).
  */
 import fc from 'fast-check';
-import { type RuleDefinition, type RuleId } from '../core/catalogue.ts';
+import type { RuleDefinition, RuleId } from '../core/catalogue.ts';
 import type { TestCase } from '../core/case.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { notifyAll } from '../core/notify.ts';
@@ -84,7 +84,16 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
   const created = new CreatedIdentities();
   const answers = new AnswerTally();
   const undocumented = new UndocumentedFields(registry());
-  const minimums = new Map(selected.map((rule) => [rule.id as RuleId, minimumFor(rule, settings.runs, allFamilies.find((f) => f.rule === rule.id))]));
+  const minimums = new Map(
+    selected.map((rule) => [
+      rule.id as RuleId,
+      minimumFor(
+        rule,
+        settings.runs,
+        allFamilies.find((f) => f.rule === rule.id),
+      ),
+    ]),
+  );
   const ledger = new RuleLedger({
     selected,
     minimums,
@@ -109,7 +118,15 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     refusalExplainedByMerge: (e) => metadata.semantics === 'merge' && checkContext.mergeMayExceedLimit(e),
   });
   /** A request that worked at the start (an empty update): asked when answers stop coming. */
-  const watch = new TargetWatch(() => transport.send({ operation: 'updateFiatAccount', mode: 'valid', label: 'probe: is the target still answering?', body: {}, fiatAccountId: settings.fiatAccountIds[0] }));
+  const watch = new TargetWatch(() =>
+    transport.send({
+      operation: 'updateFiatAccount',
+      mode: 'valid',
+      label: 'probe: is the target still answering?',
+      body: {},
+      fiatAccountId: settings.fiatAccountIds[0],
+    }),
+  );
   const judge = new ExchangeJudge({
     selected,
     ledger,

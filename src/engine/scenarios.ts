@@ -65,8 +65,10 @@ const duplicate = (c: TestCase, rule: RuleId): TestCase => ({ ...c, mode: 'dupli
  * identity proves nothing: the ref_id scenarios then judge nothing (id.distinct-identities says why).
  */
 function cannotTellIdentitiesApart(created: { size: number; distinctIds: number }): string | undefined {
-  if (created.size < 2) return `the run created ${created.size} identit${created.size === 1 ? 'y' : 'ies'} with a readable id; a repeat cannot be told from a new identity`;
-  if (created.distinctIds < created.size) return 'creates with different ref_ids got the same identity id (see id.distinct-identities): a repeat cannot be told from a new identity';
+  if (created.size < 2)
+    return `the run created ${created.size} identit${created.size === 1 ? 'y' : 'ies'} with a readable id; a repeat cannot be told from a new identity`;
+  if (created.distinctIds < created.size)
+    return 'creates with different ref_ids got the same identity id (see id.distinct-identities): a repeat cannot be told from a new identity';
   return undefined;
 }
 
@@ -104,7 +106,10 @@ const sequentialDuplicate: Scenario = {
       if (is2xx(again) && id === undefined) continue; // no id to compare: judge nothing
       outcomes.push({
         exchange: again,
-        problems: id !== undefined && idKey(id) !== original.key ? [{ message: `ref_id ${original.refId} was used again and a second identity ${shownId(id)} was created (first: ${original.id})` }] : [],
+        problems:
+          id !== undefined && idKey(id) !== original.key
+            ? [{ message: `ref_id ${original.refId} was used again and a second identity ${shownId(id)} was created (first: ${original.id})` }]
+            : [],
       });
     }
     return { outcomes };
@@ -147,7 +152,11 @@ const concurrentDuplicate: Scenario = {
         exchange: evidence,
         problems:
           created.size > 1
-            ? [{ message: `${context.concurrentDuplicates} concurrent creates with ref_id ${refId} created ${created.size} identities: ${[...created].map((id) => shownId(String(id))).join(', ')}` }]
+            ? [
+                {
+                  message: `${context.concurrentDuplicates} concurrent creates with ref_id ${refId} created ${created.size} identities: ${[...created].map((id) => shownId(String(id))).join(', ')}`,
+                },
+              ]
             : [],
       });
     }

@@ -111,7 +111,9 @@ export function shareOf(families: readonly CaseFamily[], scenarios: readonly Sce
   // A shared twin counts in the shard of the first family that asks it.
   const firstAsker = new Map<string, CaseFamily>();
   for (const family of families) for (const key of twinKeys(family)) if (!firstAsker.has(key)) firstAsker.set(key, family);
-  const foreignTwins = new Set([...firstAsker].filter(([key, first]) => !ownFamilies.has(first) && [...ownFamilies].some((f) => twinKeys(f).has(key))).map(([key]) => key));
+  const foreignTwins = new Set(
+    [...firstAsker].filter(([key, first]) => !ownFamilies.has(first) && [...ownFamilies].some((f) => twinKeys(f).has(key))).map(([key]) => key),
+  );
   return { families: families.filter((f) => ownFamilies.has(f)), scenarios: scenarios.filter((s) => ownScenarios.has(s)), foreignTwins };
 }
 

@@ -15,7 +15,10 @@ export const ANSWERLESS_STREAK = 5;
 /** The target gave no answer to several requests in a row, nor to the probe after them. */
 export class TargetLost extends RunStop {
   constructor(readonly last: Exchange) {
-    super('unreachable', `the target stopped answering: ${last.error?.kind ?? 'no answer'}: ${last.error?.message ?? ''} (${last.request.method} ${last.request.url})`);
+    super(
+      'unreachable',
+      `the target stopped answering: ${last.error?.kind ?? 'no answer'}: ${last.error?.message ?? ''} (${last.request.method} ${last.request.url})`,
+    );
   }
 }
 

@@ -44,7 +44,8 @@ export class ValidTwins {
 
   /** Starts the twin's request of a refused case at once, unless its verdict is known; `account`: the case's pool account. */
   startFor(c: TestCase, exchange: Exchange, account?: string): void {
-    if (this.refusedWithTwin(c, exchange) && this.verdicts.get(this.parts.inputIds.of(c.control!)) === undefined) this.requests.start(c, () => this.twinOf(c, account));
+    if (this.refusedWithTwin(c, exchange) && this.verdicts.get(this.parts.inputIds.of(c.control!)) === undefined)
+      this.requests.start(c, () => this.twinOf(c, account));
   }
 
   /** Whether `c` started a twin request that nobody has taken yet (it is then judged in the case's turn). */

@@ -69,7 +69,8 @@ export class CreatedIdentities {
     this.created += 1;
     this.keep({ refId, id: shownId(id), key: idKey(id), body: c.body });
     const { id: number, added } = this.ids.add(id);
-    if (!added) return [{ message: `ref_id ${refId} got identity ${shownId(id)}, already created for ref_id ${this.firstRefIds[number]}`, instancePath: '/id' }];
+    if (!added)
+      return [{ message: `ref_id ${refId} got identity ${shownId(id)}, already created for ref_id ${this.firstRefIds[number]}`, instancePath: '/id' }];
     this.firstRefIds.push(refId);
     return [];
   }

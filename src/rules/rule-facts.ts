@@ -27,7 +27,9 @@ export function rulesOfAnswersAlone(operation: Operation): RuleId[] {
 }
 
 /** Rules judged across the exchanges of a run, not by a check of one exchange. */
-export const ACROSS_EXCHANGES: ReadonlyMap<RuleId, string> = new Map<RuleId, string>([['id.distinct-identities', 'the identities created so far (created-identities.ts)']]);
+export const ACROSS_EXCHANGES: ReadonlyMap<RuleId, string> = new Map<RuleId, string>([
+  ['id.distinct-identities', 'the identities created so far (created-identities.ts)'],
+]);
 
 /** The rules that have checks. */
 export const CHECKED_RULES: ReadonlySet<RuleId> = new Set(CHECKS.map((c) => c.rule));

@@ -75,7 +75,9 @@ export class UndocumentedFields {
   }
 
   private items(schema: Schema): Schema | undefined {
-    return this.parts(schema).map((s) => s.items).find(isObject);
+    return this.parts(schema)
+      .map((s) => s.items)
+      .find(isObject);
   }
 
   /** The schema itself plus every schema it pulls in by $ref, allOf, anyOf, oneOf, then and else. */
@@ -83,7 +85,10 @@ export class UndocumentedFields {
     if (depth > 8) return [];
     const out: Schema[] = [schema];
     if (typeof schema.$ref === 'string') {
-      const name = schema.$ref.split('/').pop()!.replace(/\.schema\.json.*$/, '');
+      const name = schema.$ref
+        .split('/')
+        .pop()!
+        .replace(/\.schema\.json.*$/, '');
       if (this.schemas.has(name)) out.push(...this.parts(this.schemas.schema(name), depth + 1));
     }
     for (const key of ['allOf', 'anyOf', 'oneOf']) {

@@ -19,7 +19,11 @@ export function parseCommandArgs<const O extends Options, const P extends boolea
     return parseArgs({ args: argv, options, strict: true, allowPositionals: (allowPositionals ?? false) as P });
   } catch (error) {
     // Node's message can span lines (an ambiguous value ends with how to pass it): keep them all, on one line.
-    const message = (error as Error).message.split('\n').map((line) => line.trim().replace(/\.$/, '')).filter(Boolean).join('; ');
+    const message = (error as Error).message
+      .split('\n')
+      .map((line) => line.trim().replace(/\.$/, ''))
+      .filter(Boolean)
+      .join('; ');
     throw new UsageError(`${message}; run \`conformance ${command} --help\` for the options`);
   }
 }

@@ -64,7 +64,11 @@ export async function runFault(fault: FaultDefinition, runs: number, seed: numbe
     runs,
     seed,
     strict,
-    listeners: [(event) => void (event.type === 'rule-end' && event.rule.id === fault.ruleId && (firstDetectionAt = event.firstFailureAtRequest))],
+    listeners: [
+      (event) => {
+        if (event.type === 'rule-end' && event.rule.id === fault.ruleId) firstDetectionAt = event.firstFailureAtRequest;
+      },
+    ],
   });
   const failed = failedRules(report);
   const own = report.rules.find((r) => r.id === fault.ruleId);

@@ -149,7 +149,12 @@ async function conduct(run: PreparedRun, options: OrchestrateOptions): Promise<R
   } catch (error) {
     if (!(error instanceof RunInterrupted)) return abort(error);
     // Interrupted before the first case: a report that says so, every rule skipped.
-    const stopped = { kind: 'interrupted' as const, message: `${error.message} before the run started`, signal: error.signal, requests: run.transport.requestCount };
+    const stopped = {
+      kind: 'interrupted' as const,
+      message: `${error.message} before the run started`,
+      signal: error.signal,
+      requests: run.transport.requestCount,
+    };
     const report = run.aborted(stopped.message, stopped);
     await files.write(report);
     return end(report);

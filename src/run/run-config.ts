@@ -78,7 +78,10 @@ const DEFAULTS = runConfig({ seed: 0 });
 
 /** Each profile with its random cases and what it costs a sandbox at the remote rate limit. */
 function profileHelp(): string {
-  const each = (Object.keys(PROFILES) as Profile[]).map((p) => `${p} (${PROFILES[p]}: about ${PLANNED_REQUESTS[p]} requests, ${formatDuration((PLANNED_REQUESTS[p] / REMOTE_RATE_LIMIT) * 1000)} at ${REMOTE_RATE_LIMIT}/s)`);
+  const each = (Object.keys(PROFILES) as Profile[]).map(
+    (p) =>
+      `${p} (${PROFILES[p]}: about ${PLANNED_REQUESTS[p]} requests, ${formatDuration((PLANNED_REQUESTS[p] / REMOTE_RATE_LIMIT) * 1000)} at ${REMOTE_RATE_LIMIT}/s)`,
+  );
   return `random cases per rule: ${each.join(', ')}; default standard, for a remote target the deepest within ${REMOTE_REQUEST_BUDGET} requests (${defaultProfile(true)})`;
 }
 
@@ -90,24 +93,66 @@ export const RUN_OPTIONS = {
   'client-id': { type: 'string', env: 'CONFORMANCE_CLIENT_ID', help: 'OAuth 2 client id' },
   'client-secret': { type: 'string', env: 'CONFORMANCE_CLIENT_SECRET', help: 'OAuth 2 client secret' },
   scope: { type: 'string', env: 'CONFORMANCE_SCOPE', help: 'OAuth 2 scopes, space separated' },
-  'fiat-account-id': { type: 'string', multiple: true, env: 'CONFORMANCE_FIAT_ACCOUNT_IDS', help: 'an existing fiat account id of the target (repeat, or comma-separated in the env)' },
-  seed: { type: 'string', env: 'CONFORMANCE_SEED', help: 'seed of the run; the same seed regenerates the same cases (default: random, printed; an empty CONFORMANCE_SEED counts as unset, an empty --seed is an error)' },
+  'fiat-account-id': {
+    type: 'string',
+    multiple: true,
+    env: 'CONFORMANCE_FIAT_ACCOUNT_IDS',
+    help: 'an existing fiat account id of the target (repeat, or comma-separated in the env)',
+  },
+  seed: {
+    type: 'string',
+    env: 'CONFORMANCE_SEED',
+    help: 'seed of the run; the same seed regenerates the same cases (default: random, printed; an empty CONFORMANCE_SEED counts as unset, an empty --seed is an error)',
+  },
   profile: { type: 'string', env: 'CONFORMANCE_PROFILE', help: profileHelp() },
   runs: { type: 'string', env: 'CONFORMANCE_RUNS', help: 'random cases per rule, overriding the profile' },
   'report-dir': { type: 'string', env: 'CONFORMANCE_REPORT_DIR', help: 'where the reports go (default: reports)' },
   strict: { type: 'boolean', env: 'CONFORMANCE_STRICT', help: 'a failed convention rule also fails the run' },
-  'fail-fast': { type: 'boolean', env: 'CONFORMANCE_FAIL_FAST', help: 'end the run at the first failure of a documented rule (any rule, with --strict); the reports are written, exit 1' },
+  'fail-fast': {
+    type: 'boolean',
+    env: 'CONFORMANCE_FAIL_FAST',
+    help: 'end the run at the first failure of a documented rule (any rule, with --strict); the reports are written, exit 1',
+  },
   timeout: { type: 'string', env: 'CONFORMANCE_TIMEOUT_MS', help: 'per-request timeout in ms (default 10000)' },
-  'rate-limit': { type: 'string', env: 'CONFORMANCE_RATE_LIMIT', help: `requests per second; 0 = unlimited (default: unlimited on loopback, ${REMOTE_RATE_LIMIT} for remote targets)` },
-  concurrency: { type: 'string', env: 'CONFORMANCE_CONCURRENCY', help: 'requests in flight at most: cases are sent ahead and judged in order, the updates of one fiat account one at a time, so a seed gives the same verdict at any concurrency (default 8)' },
+  'rate-limit': {
+    type: 'string',
+    env: 'CONFORMANCE_RATE_LIMIT',
+    help: `requests per second; 0 = unlimited (default: unlimited on loopback, ${REMOTE_RATE_LIMIT} for remote targets)`,
+  },
+  concurrency: {
+    type: 'string',
+    env: 'CONFORMANCE_CONCURRENCY',
+    help: 'requests in flight at most: cases are sent ahead and judged in order, the updates of one fiat account one at a time, so a seed gives the same verdict at any concurrency (default 8)',
+  },
   'max-retries': { type: 'string', env: 'CONFORMANCE_MAX_RETRIES', help: 'retries of a 429 answer, honouring Retry-After (default 3)' },
-  shard: { type: 'string', env: 'CONFORMANCE_SHARD', help: 'i/n: run the i-th of n deterministic shares of the cases (same seed and profile on every shard), then `conformance merge` the n reports for the verdict' },
-  rule: { type: 'string', multiple: true, env: 'CONFORMANCE_RULES', help: 'only rules whose id starts with this (repeat, or comma-separated in the env), e.g. fa.metadata' },
+  shard: {
+    type: 'string',
+    env: 'CONFORMANCE_SHARD',
+    help: 'i/n: run the i-th of n deterministic shares of the cases (same seed and profile on every shard), then `conformance merge` the n reports for the verdict',
+  },
+  rule: {
+    type: 'string',
+    multiple: true,
+    env: 'CONFORMANCE_RULES',
+    help: 'only rules whose id starts with this (repeat, or comma-separated in the env), e.g. fa.metadata',
+  },
   fault: { type: 'string', env: 'CONFORMANCE_FAULT', help: 'embedded server only: inject this fault (see `conformance serve --list-faults`)' },
-  reading: { type: 'string', multiple: true, env: 'CONFORMANCE_READING', help: 'embedded server only: a reading, e.g. placement=top, reject-status=422 (repeatable)' },
-  'list-rules': { type: 'boolean', help: 'print every rule (id, section, basis, title; --rule filters them, --json makes a JSON array) and exit: no request sent, no server started' },
+  reading: {
+    type: 'string',
+    multiple: true,
+    env: 'CONFORMANCE_READING',
+    help: 'embedded server only: a reading, e.g. placement=top, reject-status=422 (repeatable)',
+  },
+  'list-rules': {
+    type: 'boolean',
+    help: 'print every rule (id, section, basis, title; --rule filters them, --json makes a JSON array) and exit: no request sent, no server started',
+  },
   quiet: { type: 'boolean', env: 'CONFORMANCE_QUIET', help: 'print only errors, the reports line and the verdict line: no progress, no table' },
-  json: { type: 'boolean', env: 'CONFORMANCE_JSON', help: 'print one JSON result on stdout (verdict, exit code, counts, failing rules, report paths); the human lines go to stderr' },
+  json: {
+    type: 'boolean',
+    env: 'CONFORMANCE_JSON',
+    help: 'print one JSON result on stdout (verdict, exit code, counts, failing rules, report paths); the human lines go to stderr',
+  },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; multiple?: boolean; env?: string; short?: string; help: string }>;
 
@@ -117,7 +162,9 @@ export function runHelp(): string {
     const env = 'env' in o ? `  [${o.env}]` : '';
     return `  ${flag.padEnd(28)} ${o.help}${env}`;
   });
-  return ['usage: conformance run [options]', '', ...lines, '', 'Flags win over environment variables; a .env file in the working directory is read.'].join('\n');
+  return ['usage: conformance run [options]', '', ...lines, '', 'Flags win over environment variables; a .env file in the working directory is read.'].join(
+    '\n',
+  );
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -130,7 +177,9 @@ function checkBaseUrl(baseUrl: string): void {
   checkUrl('--base-url', baseUrl);
   const path = new URL(baseUrl).pathname.replace(/\/+$/, '');
   if (/\/v2$/i.test(path)) {
-    throw new UsageError(`--base-url ${baseUrl} ends with the version segment /v2, which every path of the document already begins with: give ${baseUrl.replace(/\/v2\/*$/i, '')} instead`);
+    throw new UsageError(
+      `--base-url ${baseUrl} ends with the version segment /v2, which every path of the document already begins with: give ${baseUrl.replace(/\/v2\/*$/i, '')} instead`,
+    );
   }
 }
 
@@ -191,7 +240,9 @@ export function resolveRunOptions(options: RunOptions, randomSeed: () => number)
   const fiatAccountIds = list('fiat-account-id');
   const malformed = fiatAccountIds.filter((id) => !UUID.test(id));
   if (malformed.length) {
-    throw new UsageError(`--fiat-account-id ${malformed.map((id) => JSON.stringify(id)).join(', ')} is not a UUID (section 4.1 types the id as one): give the ids of existing fiat accounts`);
+    throw new UsageError(
+      `--fiat-account-id ${malformed.map((id) => JSON.stringify(id)).join(', ')} is not a UUID (section 4.1 types the id as one): give the ids of existing fiat accounts`,
+    );
   }
   const fault = pick('fault');
   const readingPairs = Object.fromEntries(
@@ -209,7 +260,8 @@ export function resolveRunOptions(options: RunOptions, randomSeed: () => number)
     if (auth.kind === 'none') {
       throw new UsageError('a remote target needs credentials: --token T, or --auth-url URL --client-id ID --client-secret S');
     }
-    if (fault || Object.keys(readingPairs).length) throw new UsageError('--fault and --reading apply to the embedded server only; drop them or drop --base-url');
+    if (fault || Object.keys(readingPairs).length)
+      throw new UsageError('--fault and --reading apply to the embedded server only; drop them or drop --base-url');
   }
 
   const reading = parseReading(readingPairs);
@@ -223,7 +275,9 @@ export function resolveRunOptions(options: RunOptions, randomSeed: () => number)
   const shard = pick('shard');
   // Every shard must draw the same cases: a random seed per runner would make them unmergeable.
   if (shard !== undefined && pick('seed') === undefined) {
-    throw new UsageError('--shard needs --seed (or CONFORMANCE_SEED), the same on every shard, so that the shards share out one run; e.g. --seed 42 --shard 1/3');
+    throw new UsageError(
+      '--shard needs --seed (or CONFORMANCE_SEED), the same on every shard, so that the shards share out one run; e.g. --seed 42 --shard 1/3',
+    );
   }
   const ruleFilter = checkedRuleFilter(list('rule'));
 
@@ -253,7 +307,9 @@ export function resolveRunOptions(options: RunOptions, randomSeed: () => number)
 function checkedRuleFilter(ruleFilter: string[]): string[] {
   const unmatched = ruleFilter.filter((prefix) => !RULES.some((r) => r.id.startsWith(prefix)));
   if (unmatched.length) {
-    throw new UsageError(`--rule ${unmatched.join(', ')} matches no rule id (ids look like fa.metadata.max-pairs-accepted or id.tax.absent-rejected; \`conformance run --list-rules\` lists them all)`);
+    throw new UsageError(
+      `--rule ${unmatched.join(', ')} matches no rule id (ids look like fa.metadata.max-pairs-accepted or id.tax.absent-rejected; \`conformance run --list-rules\` lists them all)`,
+    );
   }
   return ruleFilter;
 }
@@ -289,7 +345,10 @@ const SETTING_OF_FLAG = {
 const LIST_OF_FLAG = {
   'fiat-account-id': (o) => o.fiatAccountIds,
   rule: (o) => o.rules,
-  reading: (o) => (o.reading === undefined || Array.isArray(o.reading) ? (o.reading as readonly string[] | undefined) : Object.entries(o.reading).map(([key, value]) => `${key}=${value}`)),
+  reading: (o) =>
+    o.reading === undefined || Array.isArray(o.reading)
+      ? (o.reading as readonly string[] | undefined)
+      : Object.entries(o.reading).map(([key, value]) => `${key}=${value}`),
 } as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, (o: RunOptions) => readonly string[] | undefined>>;
 
 /** The option each switch sets. */
@@ -326,7 +385,11 @@ export function optionPicker(options: RunOptions): OptionPicker {
 
 /** Reads a repeatable setting: the option's entries when it has any, else its environment twin; comma-separated, trimmed. */
 function optionLister(options: RunOptions): (name: ListFlag) => string[] {
-  const split = (values: readonly string[]) => values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const split = (values: readonly string[]) =>
+    values
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter(Boolean);
   return (name) => {
     const given = LIST_OF_FLAG[name](options);
     return given?.length ? split(given) : split([envTwin(options.env ?? {}, name) ?? '']);
@@ -361,5 +424,6 @@ export function checkUrl(flag: string, value: string): void {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http or https URL, got "${value}"`);
   // A password in a URL would be written into every report and console line that names the target.
-  if (url.username || url.password) throw new UsageError(`${flag} must not carry credentials (user:password@); give them with --token or the client credentials flags`);
+  if (url.username || url.password)
+    throw new UsageError(`${flag} must not carry credentials (user:password@); give them with --token or the client credentials flags`);
 }

@@ -30,13 +30,15 @@ export const DOCUMENTED_READINGS: readonly DocumentedReading[] = [
   {
     id: 'metadata-limits-both-ways',
     sections: ['8'],
-    reading: 'The limits of fiat account metadata (at most 6 pairs, keys and values of at most 100 characters) hold for requests and responses alike: 6 pairs and 100 characters are accepted, 7 pairs or 101 characters are rejected.',
+    reading:
+      'The limits of fiat account metadata (at most 6 pairs, keys and values of at most 100 characters) hold for requests and responses alike: 6 pairs and 100 characters are accepted, 7 pairs or 101 characters are rejected.',
     appliesTo: [{ schema: 'fiat-account-metadata' }, { schema: 'fiat-account-response-metadata' }, { operation: 'updateFiatAccount' }],
   },
   {
     id: 'response-metadata-integers',
     sections: ['2.2'],
-    reading: 'Metadata in a response may hold integer values besides strings: the sample carries an integer attempt counter inside fiat_network_instructions.metadata.',
+    reading:
+      'Metadata in a response may hold integer values besides strings: the sample carries an integer attempt counter inside fiat_network_instructions.metadata.',
     appliesTo: [{ schema: 'fiat-account-response-metadata' }],
   },
   {
@@ -70,7 +72,8 @@ export const DOCUMENTED_READINGS: readonly DocumentedReading[] = [
   {
     id: 'date-of-birth-midnight-utc',
     sections: ['2.6'],
-    reading: 'date_of_birth is sent as a date (YYYY-MM-DD) and returned as a timestamp at midnight UTC of the same day (any zero offset and an all-zero fraction allowed).',
+    reading:
+      'date_of_birth is sent as a date (YYYY-MM-DD) and returned as a timestamp at midnight UTC of the same day (any zero offset and an all-zero fraction allowed).',
     appliesTo: [{ schema: 'identity-person-details-request' }, { schema: 'identity-person-details' }],
   },
   {
@@ -103,7 +106,8 @@ export const DOCUMENTED_READINGS: readonly DocumentedReading[] = [
   {
     id: 'base-url-not-shown',
     sections: ['4'],
-    reading: 'Paths are appended to {base_url}, which the document does not give: servers is left out (so it defaults to /) unless the export was given --base-url.',
+    reading:
+      'Paths are appended to {base_url}, which the document does not give: servers is left out (so it defaults to /) unless the export was given --base-url.',
     appliesTo: [{ servers: true }],
   },
 ];

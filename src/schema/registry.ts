@@ -85,7 +85,9 @@ function createAjv(documents: Iterable<Record<string, unknown>>): Ajv2020 {
 }
 
 export function createRegistry(dir: string = SCHEMA_DIR): SchemaRegistry {
-  const files = readdirSync(dir).filter((f) => f.endsWith(SUFFIX)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(SUFFIX))
+    .sort();
   const hash = createHash('sha256');
   const documents = new Map<string, Record<string, unknown>>();
   for (const file of files) {

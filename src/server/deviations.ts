@@ -46,7 +46,11 @@ function names(operation: Operation, body: Body): { pointer: string; value: stri
 
 function nameRule(operation: Operation, test: (name: string) => boolean, message: string) {
   return (op: Operation, body: Body): Violation[] =>
-    op !== operation ? [] : names(op, body).filter((n) => test(n.value)).map((n) => ({ concern: 'server-policy' as const, instancePath: n.pointer, message }));
+    op !== operation
+      ? []
+      : names(op, body)
+          .filter((n) => test(n.value))
+          .map((n) => ({ concern: 'server-policy' as const, instancePath: n.pointer, message }));
 }
 
 /** The longest first_name or last_name some servers keep (a column width, not the document's). */
@@ -79,7 +83,10 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
     ignores: (op, concern) => op === UPDATE && concern === 'metadata-length',
     storedMetadata: (metadata) =>
       Object.fromEntries(
-        Object.entries(metadata).map(([k, v]) => [firstCodePoints(k, MAX_METADATA_LENGTH), typeof v === 'string' ? firstCodePoints(v, MAX_METADATA_LENGTH) : v]),
+        Object.entries(metadata).map(([k, v]) => [
+          firstCodePoints(k, MAX_METADATA_LENGTH),
+          typeof v === 'string' ? firstCodePoints(v, MAX_METADATA_LENGTH) : v,
+        ]),
       ),
   },
   'metadata-counts-bytes': { metadataLength: (text) => Buffer.byteLength(text, 'utf8') },
@@ -99,7 +106,8 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
     fiatAccountResponse: (body) => {
       for (const place of placements(body)) {
         const routing = isPlainObject(place.wire) ? place.wire.routing_details : undefined;
-        if (isPlainObject(routing) && isPlainObject(place.wire)) place.wire.routing_details = `${String(routing.routing_number_type)} ${String(routing.routing_number)}`;
+        if (isPlainObject(routing) && isPlainObject(place.wire))
+          place.wire.routing_details = `${String(routing.routing_number_type)} ${String(routing.routing_number)}`;
       }
       return body;
     },
@@ -211,7 +219,14 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
       const kind = op === UPDATE ? routingNumberType(body) : undefined;
       return kind === undefined || kind === 'ABA'
         ? []
-        : [{ concern: 'server-policy', instancePath: '/fiat_network_instructions/wire/routing_details/routing_number_type', message: 'unsupported routing_number_type', status: 422 }];
+        : [
+            {
+              concern: 'server-policy',
+              instancePath: '/fiat_network_instructions/wire/routing_details/routing_number_type',
+              message: 'unsupported routing_number_type',
+              status: 422,
+            },
+          ];
     },
   },
   'id-leap-day-rejected': {
@@ -238,7 +253,9 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
   'id-refuses-most-creates': {
     extraViolations: (op, body) => [
       ...nameRule(CREATE, hasNonAscii, 'must hold ASCII characters only')(op, body),
-      ...(op === CREATE && address2(body) === '' ? [{ concern: 'server-policy' as const, instancePath: '/person_details/address/address2', message: 'must not be empty' }] : []),
+      ...(op === CREATE && address2(body) === ''
+        ? [{ concern: 'server-policy' as const, instancePath: '/person_details/address/address2', message: 'must not be empty' }]
+        : []),
     ],
   },
 };

@@ -31,7 +31,14 @@ const OWNERS = [
 function sampleWire(index: number): Json {
   return {
     account_number: String(1000000000 + index * 7919),
-    fiat_account_owner_address: { country: 'USA', address1: `${100 + index} Main Street`, address2: '', city: 'Springfield', province: 'IL', zip_code: '62701' },
+    fiat_account_owner_address: {
+      country: 'USA',
+      address1: `${100 + index} Main Street`,
+      address2: '',
+      city: 'Springfield',
+      province: 'IL',
+      zip_code: '62701',
+    },
     routing_details: {
       routing_number_type: 'ABA',
       routing_number: '021000021',

@@ -55,7 +55,13 @@ function applyUpdate(record: FiatAccountRecord, body: Record<string, unknown>, r
     const metadata = reading.metadataUpdate === 'merge' ? { ...record.metadata, ...body.metadata } : { ...body.metadata };
     const pairs = Object.keys(metadata).length;
     if (pairs > behaviour.maxMetadataPairs && !behaviour.ignores(OPERATION, 'metadata-pairs')) {
-      return [{ concern: 'metadata-pairs', instancePath: '/metadata', message: `with the ${Object.keys(record.metadata).length} pairs stored, the account would hold ${pairs} pairs (at most ${behaviour.maxMetadataPairs})` }];
+      return [
+        {
+          concern: 'metadata-pairs',
+          instancePath: '/metadata',
+          message: `with the ${Object.keys(record.metadata).length} pairs stored, the account would hold ${pairs} pairs (at most ${behaviour.maxMetadataPairs})`,
+        },
+      ];
     }
     record.metadata = behaviour.storedMetadata(metadata);
   }

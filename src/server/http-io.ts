@@ -50,13 +50,7 @@ export function discardRest(req: IncomingMessage): void {
 }
 
 /** Writes a JSON body with the given status, Content-Type and headers. */
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  contentType = 'application/json',
-  headers: Record<string, string> = {},
-): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown, contentType = 'application/json', headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     ...headers,

@@ -22,7 +22,12 @@ export async function handleIdentityCreate(identities: IdentityStore, bytes: Buf
     return;
   }
   const { behaviour, reading } = context;
-  const outcome = await identities.create(context.owner, body.ref_id, () => behaviour.identityResponse(identityResponse(body), body), behaviour.refIdUniqueness);
+  const outcome = await identities.create(
+    context.owner,
+    body.ref_id,
+    () => behaviour.identityResponse(identityResponse(body), body),
+    behaviour.refIdUniqueness,
+  );
   const duplicateAnswer = outcome.created ? undefined : behaviour.duplicateResponse(structuredClone(outcome.identity));
   if (duplicateAnswer) {
     sendJson(res, reading.createdStatus, duplicateAnswer, behaviour.successContentType(OPERATION));

@@ -47,8 +47,8 @@ export class IdentityStore {
     }
     if (refId === undefined || uniqueness === 'none') return this.insert(undefined, undefined, build());
     const key = typeof refId === 'string' ? refId : JSON.stringify(refId);
-    let identities = this.byOwner.get(owner);
-    if (!identities) this.byOwner.set(owner, (identities = new Map()));
+    const identities = this.byOwner.get(owner) ?? new Map<string, string>();
+    this.byOwner.set(owner, identities);
     if (uniqueness === 'last-only') {
       const existing = this.lastKey.get(owner) === key ? identities.get(key) : undefined;
       if (existing) return { created: false, identity: JSON.parse(existing) as Identity };

@@ -51,11 +51,7 @@ export interface ReferenceServer {
 const MIN_ACCOUNTS = 3;
 
 /** The routes of the document plus the token endpoint. */
-type Route =
-  | { kind: 'token' }
-  | { kind: 'fiat-account'; id: string }
-  | { kind: 'identities' }
-  | { kind: 'unknown' };
+type Route = { kind: 'token' } | { kind: 'fiat-account'; id: string } | { kind: 'identities' } | { kind: 'unknown' };
 
 const ALLOWED_METHOD: Record<Exclude<Route['kind'], 'unknown'>, string> = { token: 'POST', 'fiat-account': 'PUT', identities: 'POST' };
 const OPERATION_OF: Partial<Record<Route['kind'], Operation>> = { 'fiat-account': 'updateFiatAccount', identities: 'createIdentity' };

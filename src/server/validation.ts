@@ -67,7 +67,11 @@ function metadataViolations(metadata: unknown, behaviour: ServerBehaviour): Viol
   const entries = Object.entries(metadata);
   const found: Violation[] = [];
   if (entries.length > behaviour.maxMetadataPairs) {
-    found.push({ concern: 'metadata-pairs', instancePath: '/metadata', message: `must have at most ${behaviour.maxMetadataPairs} pairs, has ${entries.length}` });
+    found.push({
+      concern: 'metadata-pairs',
+      instancePath: '/metadata',
+      message: `must have at most ${behaviour.maxMetadataPairs} pairs, has ${entries.length}`,
+    });
   }
   for (const [key, value] of entries) {
     const pointer = `/metadata/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;

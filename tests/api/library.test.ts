@@ -85,8 +85,30 @@ describe('runConformance', () => {
   });
 
   it('resolves its options exactly as `conformance run` resolves the same flags', () => {
-    const options = { baseUrl: 'https://sandbox.example.com', token: 'T', fiatAccountIds: ['0f8fad5b-d9cb-469f-a165-70867728950e'], rules: ['id.'], seed: 5, strict: true, concurrency: 3 };
-    const flags = ['--base-url', 'https://sandbox.example.com', '--token', 'T', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e', '--rule', 'id.', '--seed', '5', '--strict', '--concurrency', '3'];
+    const options = {
+      baseUrl: 'https://sandbox.example.com',
+      token: 'T',
+      fiatAccountIds: ['0f8fad5b-d9cb-469f-a165-70867728950e'],
+      rules: ['id.'],
+      seed: 5,
+      strict: true,
+      concurrency: 3,
+    };
+    const flags = [
+      '--base-url',
+      'https://sandbox.example.com',
+      '--token',
+      'T',
+      '--fiat-account-id',
+      '0f8fad5b-d9cb-469f-a165-70867728950e',
+      '--rule',
+      'id.',
+      '--seed',
+      '5',
+      '--strict',
+      '--concurrency',
+      '3',
+    ];
     expect(resolveOptions(options)).toEqual(resolveRunConfig(flags, {}, () => 1));
     // The environment fills only what the options leave unset.
     expect(resolveOptions({ seed: 5, env: { CONFORMANCE_SEED: '9', CONFORMANCE_PROFILE: 'deep' } })).toMatchObject({ seed: 5, profile: 'deep' });
@@ -100,8 +122,10 @@ describe('runConformance', () => {
 
 describe('arbitraries and the cases of a rule', () => {
   it('generates valid bodies only: each validates against its request schema', () => {
-    for (const body of fc.sample(arbitraries.updateFiatAccountBody, { numRuns: 100, seed: 3 })) expect(validateSchema('update-fiat-account-request', body)).toEqual([]);
-    for (const body of fc.sample(arbitraries.createIdentityBody, { numRuns: 100, seed: 3 })) expect(validateSchema('create-identity-request', body)).toEqual([]);
+    for (const body of fc.sample(arbitraries.updateFiatAccountBody, { numRuns: 100, seed: 3 }))
+      expect(validateSchema('update-fiat-account-request', body)).toEqual([]);
+    for (const body of fc.sample(arbitraries.createIdentityBody, { numRuns: 100, seed: 3 }))
+      expect(validateSchema('create-identity-request', body)).toEqual([]);
   });
 
   it('gives a rule its boundary examples and random cases, each naming the rule', () => {
@@ -142,7 +166,10 @@ describe('checks, schemas and the client', () => {
   it('names the rule an unfaithful answer breaks', async () => {
     const server = await startReferenceServer({ fault: 'fa-status-lowercase' });
     try {
-      const client = createClient({ baseUrl: server.baseUrl, clientCredentials: { tokenUrl: server.tokenUrl, clientId: server.clientId, clientSecret: server.clientSecret } });
+      const client = createClient({
+        baseUrl: server.baseUrl,
+        clientCredentials: { tokenUrl: server.tokenUrl, clientId: server.clientId, clientSecret: server.clientSecret },
+      });
       const exchange = await client.send(validRequest('updateFiatAccount', {}, { fiatAccountId: server.fiatAccountIds[0] }));
       const failed = failedChecks(checkExchange(exchange));
       expect(failed.some((line) => line.startsWith('fa.status.enum'))).toBe(true);
@@ -153,7 +180,9 @@ describe('checks, schemas and the client', () => {
 
   it('refuses a client with a bad URL or two kinds of credentials', () => {
     expect(() => createClient({ baseUrl: 'ftp://x' })).toThrow(UsageError);
-    expect(() => createClient({ baseUrl: 'http://127.0.0.1:1', token: 't', clientCredentials: { tokenUrl: 'http://127.0.0.1:1/t', clientId: 'a', clientSecret: 'b' } })).toThrow(/not both/);
+    expect(() =>
+      createClient({ baseUrl: 'http://127.0.0.1:1', token: 't', clientCredentials: { tokenUrl: 'http://127.0.0.1:1/t', clientId: 'a', clientSecret: 'b' } }),
+    ).toThrow(/not both/);
     expect(() => validRequest('updateFiatAccount', {})).toThrow(/fiatAccountId/);
   });
 

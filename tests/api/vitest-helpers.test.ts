@@ -38,10 +38,21 @@ describe('a conformance suite under vitest', () => {
   it('against a faulty server fails, printing the seed, the evidence, and writes its reports', async () => {
     const reports = await mkdtemp(path.join(tmpdir(), 'suite-reports-'));
     try {
-      const run = await promisify(execFile)(process.execPath, [path.join(repo, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'conformance', 'suites/update-fiat-account.suite.ts'], {
-        cwd: repo,
-        env: { ...process.env, CONFORMANCE_FAULT: 'metadata-exact-pairs-rejected', CONFORMANCE_PROFILE: 'quick', CONFORMANCE_SEED: '4242', CONFORMANCE_REPORT_DIR: reports, NO_COLOR: '1' },
-      }).then(
+      const run = await promisify(execFile)(
+        process.execPath,
+        [path.join(repo, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'conformance', 'suites/update-fiat-account.suite.ts'],
+        {
+          cwd: repo,
+          env: {
+            ...process.env,
+            CONFORMANCE_FAULT: 'metadata-exact-pairs-rejected',
+            CONFORMANCE_PROFILE: 'quick',
+            CONFORMANCE_SEED: '4242',
+            CONFORMANCE_REPORT_DIR: reports,
+            NO_COLOR: '1',
+          },
+        },
+      ).then(
         () => ({ code: 0, output: '' }),
         (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
       );

@@ -100,11 +100,7 @@ describe.runIf(runHere)('report.html in chromium', () => {
     expect(available, MISSING).toBe(true);
     const button = page.locator('button[data-copy]').first();
     await button.click();
-    await page.waitForFunction(
-      () => /^(Copied|Selected)/.test(document.querySelector('button[data-copy]')?.textContent ?? ''),
-      undefined,
-      { timeout: 5_000 },
-    );
+    await page.waitForFunction(() => /^(Copied|Selected)/.test(document.querySelector('button[data-copy]')?.textContent ?? ''), undefined, { timeout: 5_000 });
     expect(pageErrors).toEqual([]);
     // A CSP violation (the script's hash drifting from the page) shows up as a console error.
     expect(consoleErrors).toEqual([]);
@@ -127,7 +123,11 @@ describe.runIf(runHere)('report.html of inconclusive and stopped runs in chromiu
 
   beforeAll(async () => {
     if (!available) return;
-    v13Browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    v13Browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     const context = await v13Browser.newContext({ offline: true, viewport: { width: 1280, height: 900 } });
     const open = async (name: string, report: ReturnType<typeof sampleReport>): Promise<Page> => {
       const dir = path.join(REPORTS, `browser-test-${name}`);
@@ -192,7 +192,11 @@ describe.runIf(runHere)('report.html of a real failing run in chromium', () => {
     const { report } = await runEmbedded({ fault: FAULT, runs: 3, seed: 5, ruleFilter: ['fa.metadata'], listeners: [listener] });
     const { errors } = await writeReports(dir, report, exchanges, { secrets: [] });
     if (errors.length) throw new Error(`writeReports failed: ${JSON.stringify(errors)}`);
-    realBrowser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    realBrowser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     realPage = await (await realBrowser.newContext({ offline: true, viewport: { width: 1280, height: 900 } })).newPage();
     await realPage.goto(pathToFileURL(path.join(dir, 'report.html')).href);
   });

@@ -23,7 +23,11 @@ interface Step {
   env?: Record<string, string>;
   with?: Record<string, string>;
 }
-const action = read('action.yml') as { inputs: Record<string, { default?: string }>; outputs: Record<string, { value: string }>; runs: { using: string; steps: Step[] } };
+const action = read('action.yml') as {
+  inputs: Record<string, { default?: string }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: Step[] };
+};
 const runStep = action.runs.steps.find((s) => s.id === 'run')!;
 
 /** The `inputs.x` a text refers to, in expressions and `if:` conditions. */
@@ -34,13 +38,36 @@ describe('action.yml', () => {
     expect(action.runs.using).toBe('composite');
     const passed = Object.keys(runStep.env!).filter((k) => k.startsWith('CONFORMANCE_') && k !== 'CONFORMANCE_BIN');
     expect(passed.filter((k) => !ENV_TWINS.has(k))).toEqual([]);
-    expect(passed).toEqual(expect.arrayContaining(['CONFORMANCE_BASE_URL', 'CONFORMANCE_TOKEN', 'CONFORMANCE_CLIENT_SECRET', 'CONFORMANCE_PROFILE', 'CONFORMANCE_REPORT_DIR', 'CONFORMANCE_SHARD']));
+    expect(passed).toEqual(
+      expect.arrayContaining([
+        'CONFORMANCE_BASE_URL',
+        'CONFORMANCE_TOKEN',
+        'CONFORMANCE_CLIENT_SECRET',
+        'CONFORMANCE_PROFILE',
+        'CONFORMANCE_REPORT_DIR',
+        'CONFORMANCE_SHARD',
+      ]),
+    );
   });
 
   /** The inputs that are not settings of the run: how the action installs, runs and uploads. */
   const ACTION_ONLY = ['upload-reports', 'artifact-name', 'package', 'node-version'];
   /** What the action promises its users (README, issue 11): each is an input named as the run's flag. */
-  const PROMISED = ['base-url', 'token', 'auth-url', 'client-id', 'client-secret', 'scope', 'fiat-account-id', 'profile', 'seed', 'strict', 'shard', 'report-dir', 'rule'];
+  const PROMISED = [
+    'base-url',
+    'token',
+    'auth-url',
+    'client-id',
+    'client-secret',
+    'scope',
+    'fiat-account-id',
+    'profile',
+    'seed',
+    'strict',
+    'shard',
+    'report-dir',
+    'rule',
+  ];
   /** The flag of an environment twin, e.g. CONFORMANCE_FIAT_ACCOUNT_IDS -> fiat-account-id. */
   const flagOfTwin = new Map<string, string>(Object.entries(RUN_OPTIONS).flatMap(([flag, o]) => ('env' in o ? [[o.env, flag] as [string, string]] : [])));
 
@@ -82,13 +109,23 @@ describe('action.yml', () => {
     const withDefaults = { ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ''])), ...inputs };
     // GitHub substitutes the expressions of the step's env before the script runs.
     const env = Object.fromEntries(
-      Object.entries(runStep.env!).map(([k, v]) => [k, v.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, name: string) => withDefaults[name] ?? '').replace(/\$\{\{[^}]*\}\}/g, path.join(repo, 'bin/conformance.js'))]),
+      Object.entries(runStep.env!).map(([k, v]) => [
+        k,
+        v
+          .replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, name: string) => withDefaults[name] ?? '')
+          .replace(/\$\{\{[^}]*\}\}/g, path.join(repo, 'bin/conformance.js')),
+      ]),
     );
     const run = await promisify(execFile)('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', runStep.run!], {
       cwd: temp,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, RUNNER_TEMP: temp, GITHUB_OUTPUT: outputFile, ...env },
     });
-    const outputs = Object.fromEntries(readFileSync(outputFile, 'utf8').trim().split('\n').map((line) => line.split('=', 2) as [string, string]));
+    const outputs = Object.fromEntries(
+      readFileSync(outputFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split('=', 2) as [string, string]),
+    );
     return { outputs, log: run.stdout + run.stderr };
   }
 
@@ -114,7 +151,9 @@ describe('CI templates', () => {
   });
 
   it('the GitLab job sets real environment twins and hands junit.xml to GitLab', () => {
-    const gitlab = read('examples/ci/gitlab-ci.yml') as { conformance: { variables: Record<string, string>; script: string[]; artifacts: { when: string; reports: { junit: string } } } };
+    const gitlab = read('examples/ci/gitlab-ci.yml') as {
+      conformance: { variables: Record<string, string>; script: string[]; artifacts: { when: string; reports: { junit: string } } };
+    };
     const job = gitlab.conformance;
     expect(Object.keys(job.variables).filter((k) => !ENV_TWINS.has(k))).toEqual([]);
     expect(job.artifacts.when).toBe('always');

@@ -66,7 +66,21 @@ let work: string;
 beforeAll(async () => {
   server = await createReferenceServer({ fault: 'fa-status-lowercase' });
   const dir = reportDir();
-  const args = ['run', '--base-url', server.baseUrl, '--token', server.staticToken, '--rule', 'fa.status', '--profile', 'quick', '--seed', '5', '--report-dir', dir];
+  const args = [
+    'run',
+    '--base-url',
+    server.baseUrl,
+    '--token',
+    server.staticToken,
+    '--rule',
+    'fa.status',
+    '--profile',
+    'quick',
+    '--seed',
+    '5',
+    '--report-dir',
+    dir,
+  ];
   for (const id of server.fiatAccountIds) args.push('--fiat-account-id', id);
   const run = await conformance(args);
   if (run.code !== 1) throw new Error(`the run that makes the report should fail one rule: exit ${run.code}\n${run.stderr}`);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { diff } from '../../src/cli/diff.ts';
 import { main } from '../../src/cli/main.ts';
-import { type CliIO } from '../../src/cli/io.ts';
+import type { CliIO } from '../../src/cli/io.ts';
 import { UsageError } from '../../src/core/errors.ts';
 import type { ConformanceReport, ReportRule } from '../../src/report/model/model.ts';
 import { inconclusiveReport, sampleReport, stoppedReport } from '../report/sample-report.ts';
@@ -133,7 +133,9 @@ describe('conformance diff', () => {
     const { io, out } = testIO();
     expect(await diff([await save('s-old.json', older), await save('s-new.json', newer)], io)).toBe(1);
     const text = out.join('\n');
-    expect(text).toMatch(/^new: .* error {2}\(stopped after 212 requests while judging id\.dob\.midnight-utc: the target stopped answering: connection: connect ECONNREFUSED 127\.0\.0\.1:4010\)$/m);
+    expect(text).toMatch(
+      /^new: .* error {2}\(stopped after 212 requests while judging id\.dob\.midnight-utc: the target stopped answering: connection: connect ECONNREFUSED 127\.0\.0\.1:4010\)$/m,
+    );
     expect(text).toContain('verdict: non-conformant → error');
     expect(text).toMatch(/✗ not judged now\s+fa\.status\.enum\s+passed → —\s+not reached: the run stopped early/);
     expect(text).toMatch(/✗ newly failing\s+id\.valid-accepted\s+passed → failed/);
@@ -166,7 +168,9 @@ describe('conformance diff', () => {
     const older = sampleReport();
     const newer = sampleReport();
     setStatus(newer, 'fa.status.enum', 'failed');
-    newer.rules.find((r) => r.id === 'fa.status.enum')!.failures = [{ ...older.rules.find((r) => r.failures.length)!.failures[0], message: 'status | "pending" | not allowed' }];
+    newer.rules.find((r) => r.id === 'fa.status.enum')!.failures = [
+      { ...older.rules.find((r) => r.failures.length)!.failures[0], message: 'status | "pending" | not allowed' },
+    ];
     setStatus(newer, 'id.dob.midnight-utc', 'passed');
     newer.summary.verdict = 'non-conformant';
     const { io, out, err } = testIO();
@@ -175,7 +179,9 @@ describe('conformance diff', () => {
     expect(md.split('\n')[0]).toBe('## Conformance diff: ❌ 1 regression');
     expect(md).toContain('| Change | Rule | Section | Basis | Before → after | First failure or reason |');
     const rows = md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Change'));
-    expect(rows[0]).toMatch(/^\| 🔴 newly failing \| `fa\.status\.enum` \| §2\.1 \| documented \| passed → failed \| status \\\| "pending" \\\| not allowed \|$/);
+    expect(rows[0]).toMatch(
+      /^\| 🔴 newly failing \| `fa\.status\.enum` \| §2\.1 \| documented \| passed → failed \| status \\\| "pending" \\\| not allowed \|$/,
+    );
     expect(rows.findIndex((r) => r.includes('newly passing'))).toBeGreaterThan(0);
     expect(rows.findIndex((r) => r.includes('still failing'))).toBeGreaterThan(rows.findIndex((r) => r.includes('newly passing')));
     // Every row has the table's six cells: a pipe in a message is escaped.
@@ -186,7 +192,15 @@ describe('conformance diff', () => {
 
   it('warns on stderr (and in --json and --markdown) when the runs differ: target, seed, profile, strict mode, rule filter', async () => {
     const older = sampleReport();
-    const newer = { ...sampleReport(), seed: older.seed + 1, profile: 'deep', runs: 400, strict: !older.strict, ruleFilter: ['fa.'], target: { ...older.target, baseUrl: 'https://sandbox.example.com', embedded: false } };
+    const newer = {
+      ...sampleReport(),
+      seed: older.seed + 1,
+      profile: 'deep',
+      runs: 400,
+      strict: !older.strict,
+      ruleFilter: ['fa.'],
+      target: { ...older.target, baseUrl: 'https://sandbox.example.com', embedded: false },
+    };
     const { io, err } = testIO();
     await diff([await save('w-old.json', older), await save('w-new.json', newer)], io);
     expect(err.every((l) => l.startsWith('conformance diff: warning: the reports come from different '))).toBe(true);
@@ -209,7 +223,9 @@ describe('conformance diff', () => {
     expect(same.err).toEqual([]);
     const other = testIO();
     await diff([await save('e-old.json', older), await save('e-fault.json', faulty)], other.io);
-    expect(other.err).toEqual(['conformance diff: warning: the reports come from different embedded servers (fault=none → fault=fa-status-lowercase): a changed rule may be the other reading or fault, not a change of the target']);
+    expect(other.err).toEqual([
+      'conformance diff: warning: the reports come from different embedded servers (fault=none → fault=fa-status-lowercase): a changed rule may be the other reading or fault, not a change of the target',
+    ]);
   });
 
   it('--json and --markdown together are a usage error', async () => {

@@ -12,12 +12,14 @@ const harEntries = (dir: string): unknown[] => JSON.parse(readFileSync(path.join
 /** Runs shards 1..count of one run, each into a folder of its own. */
 async function runShards(count: number, extra: string[] = []): Promise<{ dirs: string[]; codes: number[]; stdouts: string[] }> {
   const dirs = Array.from({ length: count }, () => reportDir());
-  const results = await Promise.all(dirs.map((dir, i) => conformance(['run', '--profile', 'quick', '--seed', '21', '--shard', `${i + 1}/${count}`, '--report-dir', dir, ...extra])));
+  const results = await Promise.all(
+    dirs.map((dir, i) => conformance(['run', '--profile', 'quick', '--seed', '21', '--shard', `${i + 1}/${count}`, '--report-dir', dir, ...extra])),
+  );
   return { dirs, codes: results.map((r) => r.code), stdouts: results.map((r) => r.stdout) };
 }
 
 describe('conformance run --shard and conformance merge', () => {
-  it('merge the shards of a run into the unsharded run\'s verdict, in all five formats', async () => {
+  it("merge the shards of a run into the unsharded run's verdict, in all five formats", async () => {
     const { dirs, codes, stdouts } = await runShards(2);
     expect(codes).toEqual([0, 0]);
     expect(stdouts[0]).toMatch(/shard 1\/2: this report judges one share of the cases; merge the shard reports/);

@@ -57,7 +57,7 @@ describe('replay and diff between two releases', () => {
     expect(stdout).toMatch(/✓ fa\.status\.enum\s+passes now/);
   });
 
-  it("replay against the fixed release without its accounts: not judged, which is no pass: inconclusive, exit 4", async () => {
+  it('replay against the fixed release without its accounts: not judged, which is no pass: inconclusive, exit 4', async () => {
     const { code, stdout } = await conformance(['replay', before.file, '--base-url', fixed.baseUrl, '--token', fixed.token]);
     expect(code, stdout).toBe(4);
     expect(stdout).toMatch(/\? fa\.status\.enum\s+not judged: the target answered HTTP 404; .*--fiat-account-id/);

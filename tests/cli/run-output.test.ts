@@ -35,7 +35,13 @@ describe('conformance run --list-rules', () => {
     const listed = JSON.parse(stdout) as { id: string; section: string; basis: string; title: string; operation: string }[];
     const expected = selectRules(['id.tax', 'fa.metadata']);
     expect(listed.map((r) => r.id)).toEqual(expected.map((r) => r.id));
-    expect(listed[0]).toEqual({ id: expected[0].id, operation: expected[0].operation, section: expected[0].section, basis: expected[0].basis, title: expected[0].title });
+    expect(listed[0]).toEqual({
+      id: expected[0].id,
+      operation: expected[0].operation,
+      section: expected[0].section,
+      basis: expected[0].basis,
+      title: expected[0].title,
+    });
   });
 
   it('an unknown --rule is still a usage error (exit 2)', async () => {
@@ -71,8 +77,18 @@ describe('conformance run --quiet and --json', () => {
     expect(code).toBe(1);
     expect(result.exitCode).toBe(code);
     expect(result.verdict).toBe(report.summary.verdict);
-    expect(result.summary).toEqual({ rules: report.summary.rules, passed: report.summary.passed, failed: report.summary.failed, inconclusive: report.summary.inconclusive ?? 0, skipped: report.summary.skipped, errors: report.summary.errors, requests: report.summary.requests });
-    expect(result.failingRules.map((r: { id: string }) => r.id)).toEqual(report.rules.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => r.id));
+    expect(result.summary).toEqual({
+      rules: report.summary.rules,
+      passed: report.summary.passed,
+      failed: report.summary.failed,
+      inconclusive: report.summary.inconclusive ?? 0,
+      skipped: report.summary.skipped,
+      errors: report.summary.errors,
+      requests: report.summary.requests,
+    });
+    expect(result.failingRules.map((r: { id: string }) => r.id)).toEqual(
+      report.rules.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => r.id),
+    );
     expect(result.failingRules[0].message).toBe(report.rules.find((r) => r.status === 'failed')!.failures[0].message);
     expect(result.reports).toContain(path.join(dir, 'conformance.json'));
     expect(result.seed).toBe(11);
@@ -91,7 +107,20 @@ describe('conformance run --quiet and --json', () => {
   });
 
   it('--json when the target cannot be reached: still one JSON value, verdict error, exit 3', async () => {
-    const { code, stdout } = await conformance(['run', '--base-url', 'http://127.0.0.1:9', '--token', 't', '--fiat-account-id', '8d3b1c2e-7f4a-4e0b-9c51-2a6f0d9e1b37', '--report-dir', reportDir(), '--json', '--timeout', '2000']);
+    const { code, stdout } = await conformance([
+      'run',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--token',
+      't',
+      '--fiat-account-id',
+      '8d3b1c2e-7f4a-4e0b-9c51-2a6f0d9e1b37',
+      '--report-dir',
+      reportDir(),
+      '--json',
+      '--timeout',
+      '2000',
+    ]);
     expect(code).toBe(3);
     const result = JSON.parse(stdout);
     expect(result).toMatchObject({ verdict: 'error', exitCode: 3 });

@@ -39,7 +39,18 @@ describe('conformance run against the embedded server', () => {
 
   it('--fail-fast: exits 1 at the first documented failure, says where it stopped, and writes every report', async () => {
     const dir = reportDir();
-    const { code, stdout } = await conformance(['run', '--profile', 'quick', '--seed', '3', '--report-dir', dir, '--fault', 'id-starts-approved', '--fail-fast']);
+    const { code, stdout } = await conformance([
+      'run',
+      '--profile',
+      'quick',
+      '--seed',
+      '3',
+      '--report-dir',
+      dir,
+      '--fault',
+      'id-starts-approved',
+      '--fail-fast',
+    ]);
     expect(code, stdout).toBe(1);
     expect(stdout).toMatch(/stopped after \d+ requests while judging id\.initial-statuses: id\.initial-statuses failed, and --fail-fast ends the run/);
     const report = readReport(dir);
@@ -54,7 +65,21 @@ describe('conformance run under a rate limit', () => {
     const server = await createReferenceServer({ fault: 'id-ref-id-race' });
     try {
       const dir = reportDir();
-      const args = ['run', '--base-url', server.baseUrl, '--token', server.staticToken, '--rule', 'id.ref-id', '--rate-limit', '10', '--concurrency', '2', '--report-dir', dir];
+      const args = [
+        'run',
+        '--base-url',
+        server.baseUrl,
+        '--token',
+        server.staticToken,
+        '--rule',
+        'id.ref-id',
+        '--rate-limit',
+        '10',
+        '--concurrency',
+        '2',
+        '--report-dir',
+        dir,
+      ];
       for (const id of server.fiatAccountIds) args.push('--fiat-account-id', id);
       const { code, stdout } = await conformance(args);
       expect(code, stdout).toBe(1);
@@ -82,7 +107,9 @@ describe('conformance run against a foreign implementation', () => {
   it('finds no documented-rule failure in a faithful implementation with other readings', async () => {
     const { code, report, stdout } = await runAgainst('none');
     // A remote target: what the run will cost is said before the first case.
-    expect(stdout).toMatch(/^planned: about \d+ requests \(\d+ fixed cases, \d+ random, .*\): about [\d.]+ (s|min) with no rate limit, 8 in flight, \d+ ms a round trip$/m);
+    expect(stdout).toMatch(
+      /^planned: about \d+ requests \(\d+ fixed cases, \d+ random, .*\): about [\d.]+ (s|min) with no rate limit, 8 in flight, \d+ ms a round trip$/m,
+    );
     const failed = report.rules.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failures[0]?.message}`);
     expect(failed, stdout).toEqual([]);
     expect(code).toBe(0);
@@ -112,7 +139,17 @@ describe('conformance run that cannot start', () => {
 
   it('exits 3 with one line when the target is unreachable, and still writes the report', async () => {
     const dir = reportDir();
-    const { code, stderr } = await conformance(['run', '--base-url', 'http://127.0.0.1:9', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e', '--report-dir', dir]);
+    const { code, stderr } = await conformance([
+      'run',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--token',
+      't',
+      '--fiat-account-id',
+      '0f8fad5b-d9cb-469f-a165-70867728950e',
+      '--report-dir',
+      dir,
+    ]);
     expect(code).toBe(3);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(readReport(dir).summary.verdict).toBe('error');
@@ -123,7 +160,17 @@ describe('conformance run that cannot start', () => {
     try {
       const dir = reportDir();
       const unknown = '3b241101-e2bb-4255-8caf-4136c566a962';
-      const { code, stderr } = await conformance(['run', '--base-url', server.baseUrl, '--token', server.token, '--fiat-account-id', unknown, '--report-dir', dir]);
+      const { code, stderr } = await conformance([
+        'run',
+        '--base-url',
+        server.baseUrl,
+        '--token',
+        server.token,
+        '--fiat-account-id',
+        unknown,
+        '--report-dir',
+        dir,
+      ]);
       expect(code).toBe(2);
       expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`no fiat account ${unknown}.*--fiat-account-id`))]);
       expect(readReport(dir).summary.verdict).toBe('error');
@@ -136,7 +183,17 @@ describe('conformance run that cannot start', () => {
     const server = await startForeignServer('none');
     try {
       const dir = reportDir();
-      const { code, stderr } = await conformance(['run', '--base-url', server.baseUrl, '--token', 'expired-token', '--fiat-account-id', server.accountIds[0], '--report-dir', dir]);
+      const { code, stderr } = await conformance([
+        'run',
+        '--base-url',
+        server.baseUrl,
+        '--token',
+        'expired-token',
+        '--fiat-account-id',
+        server.accountIds[0],
+        '--report-dir',
+        dir,
+      ]);
       expect(code).toBe(3);
       expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/refused the credentials \(HTTP 401/)]);
       expect(readReport(dir).summary.verdict).toBe('error');
@@ -148,7 +205,19 @@ describe('conformance run that cannot start', () => {
   it('exits 3 when the token endpoint refuses the credentials, without printing the secret', async () => {
     const secret = 'sup3r-s3cret-value';
     const { code, stderr, stdout } = await conformance([
-      'run', '--base-url', refusingUrl, '--auth-url', `${refusingUrl}/token`, '--client-id', 'me', '--client-secret', secret, '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e', '--report-dir', reportDir(),
+      'run',
+      '--base-url',
+      refusingUrl,
+      '--auth-url',
+      `${refusingUrl}/token`,
+      '--client-id',
+      'me',
+      '--client-secret',
+      secret,
+      '--fiat-account-id',
+      '0f8fad5b-d9cb-469f-a165-70867728950e',
+      '--report-dir',
+      reportDir(),
     ]);
     expect(code).toBe(3);
     expect(stderr).toMatch(/token endpoint/);
@@ -161,8 +230,14 @@ describe('conformance run that cannot start', () => {
     [['run', '--base-url', 'nope', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'], /not a URL/],
     [['frobnicate'], /unknown command/],
     [['run', '--rule', 'fa.metdata'], /--rule fa\.metdata matches no rule id/],
-    [['run', '--base-url', 'http://user:pw@127.0.0.1:1', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'], /must not carry credentials/],
-    [['run', '--report-dir', '/dev/null/reports'], /^conformance run: --report-dir \/dev\/null\/reports cannot be used: \/dev\/null is not a folder; choose another folder$/m],
+    [
+      ['run', '--base-url', 'http://user:pw@127.0.0.1:1', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'],
+      /must not carry credentials/,
+    ],
+    [
+      ['run', '--report-dir', '/dev/null/reports'],
+      /^conformance run: --report-dir \/dev\/null\/reports cannot be used: \/dev\/null is not a folder; choose another folder$/m,
+    ],
     [['run', '--report-dir', ''], /--report-dir is empty/],
     [['run', '--seed', ''], /^conformance run: --seed is empty: give an integer, or leave the flag out$/m],
     [['run', '--runs='], /--runs is empty/],
@@ -184,7 +259,10 @@ describe('conformance run that cannot start', () => {
 
 describe('an empty environment variable is unset, an empty flag an error', () => {
   it('CONFORMANCE_SEED= (empty) does not stop a run: the next setting that is wrong does', async () => {
-    const { code, stderr } = await conformance(['run', '--fault', 'no-such-fault', '--report-dir', reportDir()], { CONFORMANCE_SEED: '', CONFORMANCE_RUNS: ' ' });
+    const { code, stderr } = await conformance(['run', '--fault', 'no-such-fault', '--report-dir', reportDir()], {
+      CONFORMANCE_SEED: '',
+      CONFORMANCE_RUNS: ' ',
+    });
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/unknown fault "no-such-fault"/)]);
   });
@@ -234,7 +312,8 @@ describe('the report folder, before any request', () => {
 
   it("the previous run's report files go at the start, whatever ends the run; other files stay", async () => {
     const dir = reportDir();
-    for (const name of ['conformance.json', 'junit.xml', 'report.html', 'summary.md', 'exchanges.har', 'my-notes.txt']) writeFileSync(path.join(dir, name), 'old');
+    for (const name of ['conformance.json', 'junit.xml', 'report.html', 'summary.md', 'exchanges.har', 'my-notes.txt'])
+      writeFileSync(path.join(dir, name), 'old');
     // A run that stops on its configuration after the folder was prepared: no report of its own.
     const { code } = await conformance(['run', '--fault', 'no-such-fault', '--report-dir', dir]);
     expect(code).toBe(2);

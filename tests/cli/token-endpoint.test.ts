@@ -59,7 +59,9 @@ async function runThrough(answer: Parameters<typeof tokenProxy>[1], extra: strin
   for (const id of server.fiatAccountIds) args.push('--fiat-account-id', id);
   // The secret through the environment, as a user's .env gives it.
   const result = await conformance(args, { CONFORMANCE_CLIENT_SECRET: server.clientSecret });
-  const written = readdirSync(dir).map((name) => readFileSync(path.join(dir, name), 'utf8')).join('\n');
+  const written = readdirSync(dir)
+    .map((name) => readFileSync(path.join(dir, name), 'utf8'))
+    .join('\n');
   for (const secret of [server.clientSecret, ...proxy.tokens]) {
     expect(written + result.stdout + result.stderr).not.toContain(secret);
   }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { validate } from '../../src/cli/validate.ts';
 import { main } from '../../src/cli/main.ts';
-import { type CliIO } from '../../src/cli/io.ts';
+import type { CliIO } from '../../src/cli/io.ts';
 import { UsageError } from '../../src/core/errors.ts';
 import { registry } from '../../src/schema/registry.ts';
 
@@ -126,7 +126,10 @@ describe('conformance validate', () => {
         );
       });
     const bad = await save('bad-account.json', JSON.stringify({ id: 'x', created_at: '2024-01-01T00:00:00' }));
-    const [valid, invalid] = await Promise.all([run(['create-identity-request', path.join(SAMPLES, 'create-identity-request.json')]), run(['fiat-account', bad])]);
+    const [valid, invalid] = await Promise.all([
+      run(['create-identity-request', path.join(SAMPLES, 'create-identity-request.json')]),
+      run(['fiat-account', bad]),
+    ]);
     expect(valid).toEqual({ code: 0, stdout: 'valid\n', stderr: '' });
     expect(invalid.code).toBe(1);
     expect(invalid.stdout).toContain('/id: must match format "uuid" [section 2.1]\n');

@@ -32,7 +32,10 @@ describe('operation table', () => {
       expect(registry().has(spec.requestSchema) && registry().has(spec.responseSchema), op).toBe(true);
       const rule = RULES.find((r) => r.id === spec.validAcceptedRule);
       expect(rule?.operation, op).toBe(op);
-      expect(RULES.filter((r) => r.operation === op).every((r) => r.id.startsWith(spec.rulePrefix)), op).toBe(true);
+      expect(
+        RULES.filter((r) => r.operation === op).every((r) => r.id.startsWith(spec.rulePrefix)),
+        op,
+      ).toBe(true);
     }
     expect(registry().schema('conformance-report').$defs).toMatchObject({ operation: { enum: OPERATION_IDS } });
   });

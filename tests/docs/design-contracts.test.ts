@@ -107,8 +107,17 @@ describe('docs/design.md names every field of conformance.json', () => {
     const invented = structuredClone(schema) as Json & { properties: Json; $defs: Json };
     (invented.properties.summary as { properties: Json }).properties.retries = { type: 'integer' };
     (invented.$defs.rule as { properties: Json }).properties.flakiness = { type: 'number' };
-    invented.properties.observedContract = { type: 'object', properties: { limits: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' } } } } } };
-    expect(unnamedPaths(invented, design).sort()).toEqual(['observedContract', 'observedContract.limits', 'observedContract.limits[].field', 'rules[].flakiness', 'summary.retries']);
+    invented.properties.observedContract = {
+      type: 'object',
+      properties: { limits: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' } } } } },
+    };
+    expect(unnamedPaths(invented, design).sort()).toEqual([
+      'observedContract',
+      'observedContract.limits',
+      'observedContract.limits[].field',
+      'rules[].flakiness',
+      'summary.retries',
+    ]);
   });
 
   it('fails for a field the design lists that the schema lacks (the reverse check can fail)', () => {

@@ -16,7 +16,14 @@ import type { Reading } from '../../src/server/reading.ts';
 /** What must not depend on timing: the verdict, and per rule its status, cases, coverage and failures. */
 const results = (report: ConformanceReport) => ({
   verdict: report.summary.verdict,
-  rules: report.rules.map((r) => ({ id: r.id, status: r.status, cases: r.cases, coverage: r.coverage, failures: r.failures.length, first: r.failures[0]?.case.label })),
+  rules: report.rules.map((r) => ({
+    id: r.id,
+    status: r.status,
+    cases: r.cases,
+    coverage: r.coverage,
+    failures: r.failures.length,
+    first: r.failures[0]?.case.label,
+  })),
 });
 
 interface Target {

@@ -19,7 +19,9 @@ describe('minimums', () => {
   it('asks a share of the random cases, more of a deeper profile, and half of a family\u2019s examples', () => {
     const rule = getRule('id.enums');
     expect(minimumFor(rule, 10).random).toBeLessThan(minimumFor(rule, 400).random);
-    expect(minimumFor(getRule('fa.metadata.over-pairs-rejected'), 50, { examples: [valid('a'), valid('b'), valid('c')], arbitrary: fc.constant(valid('r')) })).toEqual({ fixed: 2, random: 5 });
+    expect(
+      minimumFor(getRule('fa.metadata.over-pairs-rejected'), 50, { examples: [valid('a'), valid('b'), valid('c')], arbitrary: fc.constant(valid('r')) }),
+    ).toEqual({ fixed: 2, random: 5 });
   });
 
   it('asks no random case of a family without an arbitrary, and rounds of a scenario', () => {

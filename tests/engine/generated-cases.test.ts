@@ -10,7 +10,10 @@ const RUNS = 20;
 /** What fc.check itself generates for the family, examples first. */
 function checked(family: ReturnType<typeof caseFamilies>[number]): TestCase[] {
   const seen: TestCase[] = [];
-  fc.check(fc.property(family.arbitrary!, (c) => (seen.push(c), true)), propertyParameters(family, SEED, RUNS));
+  fc.check(
+    fc.property(family.arbitrary!, (c) => (seen.push(c), true)),
+    propertyParameters(family, SEED, RUNS),
+  );
   return seen;
 }
 
@@ -26,7 +29,10 @@ describe('generatedCases', () => {
       // fast-check replays a case from its path: the shrinker starts there.
       const last = got[got.length - 1];
       let replayed: TestCase | undefined;
-      fc.check(fc.property(family.arbitrary!, (c) => ((replayed ??= c), false)), { ...propertyParameters(family, SEED, RUNS), path: String(last.index) });
+      fc.check(
+        fc.property(family.arbitrary!, (c) => ((replayed ??= c), false)),
+        { ...propertyParameters(family, SEED, RUNS), path: String(last.index) },
+      );
       expect(replayed).toEqual(last.testCase);
     });
   }

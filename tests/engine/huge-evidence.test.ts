@@ -22,7 +22,15 @@ describe('huge answers in findings', () => {
   beforeAll(async () => {
     // Every third answer is 4 MB of JSON: cut by the transport at 1 MiB, then judged.
     target = await startHostileTarget({ misbehaviour: 'huge-json', when: (n) => n % 3 === 0, size: 4 * 1024 * 1024 });
-    const config = runConfig({ seed: 3, profile: 'quick', runs: 2, baseUrl: target.baseUrl, auth: { kind: 'static', token: target.token }, fiatAccountIds: target.accountIds, timeoutMs: 30_000 });
+    const config = runConfig({
+      seed: 3,
+      profile: 'quick',
+      runs: 2,
+      baseUrl: target.baseUrl,
+      auth: { kind: 'static', token: target.token },
+      fiatAccountIds: target.accountIds,
+      timeoutMs: 30_000,
+    });
     ({ report } = await runOnce(config));
   }, 120_000);
   afterAll(() => target.close());

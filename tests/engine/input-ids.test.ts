@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { InputIds, InputSet } from '../../src/engine/input-ids.ts';
 import type { TestCase } from '../../src/core/case.ts';
 
-const update = (value: string, refId?: string): TestCase => ({ operation: 'updateFiatAccount', mode: 'valid', label: 'u', body: { metadata: { k: value }, ...(refId ? { ref_id: refId } : {}) }, fiatAccountId: 'a' });
+const update = (value: string, refId?: string): TestCase => ({
+  operation: 'updateFiatAccount',
+  mode: 'valid',
+  label: 'u',
+  body: { metadata: { k: value }, ...(refId ? { ref_id: refId } : {}) },
+  fiatAccountId: 'a',
+});
 
 describe('InputIds and InputSet', () => {
   it('give equal inputs one number (ref_ids aside) and count each once per set', () => {

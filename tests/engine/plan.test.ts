@@ -24,7 +24,12 @@ describe('the planned requests', () => {
   });
 
   it('are what a run against the faithful server sends, within a few requests, at any seed and rule filter', async () => {
-    for (const [seed, ruleFilter] of [[1, []], [9, []], [4, ['fa.metadata']], [5, ['id.']]] as const) {
+    for (const [seed, ruleFilter] of [
+      [1, []],
+      [9, []],
+      [4, ['fa.metadata']],
+      [5, ['id.']],
+    ] as const) {
       const planned = await plan(PROFILES.quick, seed, [...ruleFilter]);
       const { report } = await runEmbedded({ runs: PROFILES.quick, seed, ruleFilter: [...ruleFilter] });
       expect(Math.abs(report.summary.requests - planned.total), `seed ${seed} ${ruleFilter}`).toBeLessThanOrEqual(Math.ceil(planned.total * 0.02));

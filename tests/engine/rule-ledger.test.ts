@@ -29,7 +29,8 @@ function ledgerOf(rules: string[], runs = 10) {
   return { ledger, events, failures, uncounted, stop: (why: string) => (stoppedEarly = why) };
 }
 
-const update = (name: string) => exchange({ operation: 'updateFiatAccount', body: { fiat_account_owner: { person_details: { first_name: name } } } }, 200, fiatAccountBody());
+const update = (name: string) =>
+  exchange({ operation: 'updateFiatAccount', body: { fiat_account_owner: { person_details: { first_name: name } } } }, 200, fiatAccountBody());
 
 describe('RuleLedger', () => {
   it('counts fixed and random cases apart, distinct inputs once, and skips uncounted cases and rules it does not judge', () => {

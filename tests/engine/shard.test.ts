@@ -37,9 +37,12 @@ describe('the shares of a run', () => {
   it('are the same every time they are computed, whatever the seed', async () => {
     const selected = selectRules();
     const again = shards(3).map((s) => plannedShare(selected, PROFILES.quick, s));
-    expect(shards(3).map((s) => plannedShare(selected, PROFILES.quick, s).families.map((f) => f.rule))).toEqual(again.map((s) => s.families.map((f) => f.rule)));
+    expect(shards(3).map((s) => plannedShare(selected, PROFILES.quick, s).families.map((f) => f.rule))).toEqual(
+      again.map((s) => s.families.map((f) => f.rule)),
+    );
     // The planned requests of a shard change with the seed only as the whole run's do (random twins).
-    const plan = (seed: number, shard?: Shard) => planRequests({ runs: PROFILES.quick, accounts: 3, seed, concurrentDuplicates: 10, ...(shard ? { shard } : {}) });
+    const plan = (seed: number, shard?: Shard) =>
+      planRequests({ runs: PROFILES.quick, accounts: 3, seed, concurrentDuplicates: 10, ...(shard ? { shard } : {}) });
     for (const seed of [1, 99]) {
       const parts = await Promise.all(shards(3).map((s) => plan(seed, s)));
       expect(parts.map((p) => p.random)).toEqual((await Promise.all(shards(3).map((s) => plan(1, s)))).map((p) => p.random));
@@ -48,7 +51,9 @@ describe('the shares of a run', () => {
 
   it('send the scenarios with the family of valid creates, whose identities they repeat', () => {
     for (const count of [2, 3, 4]) {
-      const share = shards(count).map((s) => plannedShare(selectRules(), PROFILES.standard, s)).find((s) => s.scenarios.length)!;
+      const share = shards(count)
+        .map((s) => plannedShare(selectRules(), PROFILES.standard, s))
+        .find((s) => s.scenarios.length)!;
       expect(share.families.map((f) => f.rule)).toContain('id.valid-accepted');
     }
   });
@@ -64,25 +69,30 @@ describe('the shares of a run', () => {
     expect(owners.has('fa.response.schema')).toBe(false);
   });
 
-  it.each(Object.keys(PROFILES) as (keyof typeof PROFILES)[])('are balanced by planned requests (%s): each shard within one family of total/n, and the sum is the whole plan with the accounts read in every shard', async (profile) => {
-    const runs = PROFILES[profile];
-    const plan = (shard?: Shard) => planRequests({ runs, accounts: 3, seed: 7, concurrentDuplicates: 10, ...(shard ? { shard } : {}) });
-    const whole = await plan();
-    const largestUnit = Math.max(...shardUnits(caseFamilies(), plannedScenarios(selectRules()), runs).map((u) => u.requests));
-    for (const count of [2, 3, 4]) {
-      const parts = await Promise.all(shards(count).map((s) => plan(s)));
-      const ideal = (whole.total - whole.probes) / count;
-      for (const part of parts) expect(Math.abs(part.total - part.probes - ideal), `${count} shards`).toBeLessThanOrEqual(largestUnit);
-      // A twin shared by families of different shards is asked in each: at most a few.
-      const sum = parts.reduce((n, p) => n + p.total, 0);
-      expect(sum - (count - 1) * whole.probes - whole.total).toBeGreaterThanOrEqual(0);
-      expect(sum - (count - 1) * whole.probes - whole.total).toBeLessThanOrEqual(count);
-      if (count <= 3) for (const part of parts) expect(Math.abs(part.total - part.probes - ideal) / ideal, `${count} shards`).toBeLessThanOrEqual(0.15);
-    }
-  });
+  it.each(Object.keys(PROFILES) as (keyof typeof PROFILES)[])(
+    'are balanced by planned requests (%s): each shard within one family of total/n, and the sum is the whole plan with the accounts read in every shard',
+    async (profile) => {
+      const runs = PROFILES[profile];
+      const plan = (shard?: Shard) => planRequests({ runs, accounts: 3, seed: 7, concurrentDuplicates: 10, ...(shard ? { shard } : {}) });
+      const whole = await plan();
+      const largestUnit = Math.max(...shardUnits(caseFamilies(), plannedScenarios(selectRules()), runs).map((u) => u.requests));
+      for (const count of [2, 3, 4]) {
+        const parts = await Promise.all(shards(count).map((s) => plan(s)));
+        const ideal = (whole.total - whole.probes) / count;
+        for (const part of parts) expect(Math.abs(part.total - part.probes - ideal), `${count} shards`).toBeLessThanOrEqual(largestUnit);
+        // A twin shared by families of different shards is asked in each: at most a few.
+        const sum = parts.reduce((n, p) => n + p.total, 0);
+        expect(sum - (count - 1) * whole.probes - whole.total).toBeGreaterThanOrEqual(0);
+        expect(sum - (count - 1) * whole.probes - whole.total).toBeLessThanOrEqual(count);
+        if (count <= 3) for (const part of parts) expect(Math.abs(part.total - part.probes - ideal) / ideal, `${count} shards`).toBeLessThanOrEqual(0.15);
+      }
+    },
+  );
 
   it('weigh a family by its examples, twins and random cases, not by the seed', () => {
     for (const family of caseFamilies()) expect(familyRequests(family, 50)).toBeGreaterThanOrEqual(family.examples.length);
-    expect(familyRequests(caseFamilies().find((f) => f.rule === 'fa.valid-accepted')!, 50)).toBe(caseFamilies().find((f) => f.rule === 'fa.valid-accepted')!.examples.length + 50);
+    expect(familyRequests(caseFamilies().find((f) => f.rule === 'fa.valid-accepted')!, 50)).toBe(
+      caseFamilies().find((f) => f.rule === 'fa.valid-accepted')!.examples.length + 50,
+    );
   });
 });

@@ -6,7 +6,13 @@ import type { Exchange } from '../../src/core/exchange.ts';
 const request = { method: 'PUT', url: 'http://127.0.0.1:1/v2/transfer/fiat-accounts/x', headers: {} };
 const testCase = { operation: 'updateFiatAccount' as const, mode: 'valid' as const, label: 'x', body: {} };
 const dropped: Exchange = { testCase, request, startedAt: '2026-01-01T00:00:00Z', durationMs: 1, error: { kind: 'connection', message: 'ECONNREFUSED' } };
-const answered: Exchange = { testCase, request, startedAt: '2026-01-01T00:00:00Z', durationMs: 1, response: { status: 200, headers: {}, rawBody: '{}', json: true, body: {} } };
+const answered: Exchange = {
+  testCase,
+  request,
+  startedAt: '2026-01-01T00:00:00Z',
+  durationMs: 1,
+  response: { status: 200, headers: {}, rawBody: '{}', json: true, body: {} },
+};
 
 describe('TargetWatch', () => {
   it('stops the run when a streak of dropped requests is followed by an unanswered probe', async () => {

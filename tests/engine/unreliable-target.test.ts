@@ -31,7 +31,11 @@ function chaosProxy(upstream: string): Promise<{ url: string; close: () => Promi
     server.listen(0, '127.0.0.1', () =>
       resolve({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
       }),
     ),
   );
@@ -58,7 +62,15 @@ describe('an unreliable target', () => {
       concurrency: 4,
       maxRetries: 1,
     });
-    const builder = createReportBuilder({ baseUrl: proxy.url, embedded: false, fiatAccountIds: reference.fiatAccountIds, seed: 1, profile: 'quick', runs: 5, strict: false });
+    const builder = createReportBuilder({
+      baseUrl: proxy.url,
+      embedded: false,
+      fiatAccountIds: reference.fiatAccountIds,
+      seed: 1,
+      profile: 'quick',
+      runs: 5,
+      strict: false,
+    });
     const { exchanges, listener } = collectExchanges();
     await runEngine(transport, { fiatAccountIds: reference.fiatAccountIds, seed: 1, runs: 5, concurrentDuplicates: 10 }, [builder.listener, listener]);
     const report = builder.report();

@@ -7,7 +7,14 @@ import { ValidTwins } from '../../src/engine/valid-twins.ts';
 import { exchange, identityBody } from '../rules/exchange-builders.ts';
 
 const twin: TestCase = { operation: 'createIdentity', mode: 'valid', label: 'twin', body: { tax_details_not_required: true } };
-const invalid = (label: string): TestCase => ({ operation: 'createIdentity', mode: 'invalid', violates: 'id.wrong-types-rejected', label, body: { tax_details_not_required: 'yes' }, control: twin });
+const invalid = (label: string): TestCase => ({
+  operation: 'createIdentity',
+  mode: 'invalid',
+  violates: 'id.wrong-types-rejected',
+  label,
+  body: { tax_details_not_required: 'yes' },
+  control: twin,
+});
 
 function twinsAnswering(status: number, selected = ['id.wrong-types-rejected']) {
   const sent: TestCase[] = [];

@@ -9,7 +9,11 @@ import { call as request } from '../server/http-client.ts';
 
 /** A request to a foreign server with its token, another Authorization value, or none (null). */
 const call = (server: ForeignServer, method: string, path: string, body: unknown, authorization: string | null = `Bearer ${server.token}`) =>
-  request({ baseUrl: server.baseUrl, staticToken: server.token }, method, path, { body, token: null, ...(authorization !== null ? { headers: { authorization } } : {}) });
+  request({ baseUrl: server.baseUrl, staticToken: server.token }, method, path, {
+    body,
+    token: null,
+    ...(authorization !== null ? { headers: { authorization } } : {}),
+  });
 
 const create = (s: ForeignServer, body: unknown, authorization?: string | null) => call(s, 'POST', '/v2/identity/identities', body, authorization);
 const update = (s: ForeignServer, body: unknown, id = s.accountIds[0]) => call(s, 'PUT', `/v2/transfer/fiat-accounts/${id}`, body);
@@ -82,7 +86,14 @@ describe('the faithful foreign server accepts what the document allows', () => {
 
   it.each(['ABA', 'aba', 'Swift'])('an update with routing_number_type %s', async (kind) => {
     const s = await start();
-    expect((await update(s, { fiat_network_instructions: { wire: { routing_details: { routing_number_type: kind } } }, fiat_account_owner: { person_details: { first_name: '' } } })).status).toBe(200);
+    expect(
+      (
+        await update(s, {
+          fiat_network_instructions: { wire: { routing_details: { routing_number_type: kind } } },
+          fiat_account_owner: { person_details: { first_name: '' } },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it.each([null, 'Bearer ', 'Bearer made-up', 'Basic dXNlcjpwYXNz'])('refuses Authorization %j with 401', async (authorization) => {

@@ -98,7 +98,11 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
         const instructions = body.fiat_network_instructions;
         if (instructions !== undefined && !isPlainObject(instructions)) return reject('instructions');
         if (instructions?.wire !== undefined && !isWire(instructions.wire)) return reject('wire');
-        if (instructions !== undefined && (!strings(instructions, ['status']) || (instructions.metadata !== undefined && !isPlainObject(instructions.metadata)))) return reject('instructions');
+        if (
+          instructions !== undefined &&
+          (!strings(instructions, ['status']) || (instructions.metadata !== undefined && !isPlainObject(instructions.metadata)))
+        )
+          return reject('instructions');
         let metadata = stored.metadata;
         if (body.metadata !== undefined) {
           const m = body.metadata;
@@ -128,9 +132,11 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
         if (body.is_merchant !== undefined && typeof body.is_merchant !== 'boolean') return reject('is_merchant');
         if (body.ref_id !== undefined && typeof body.ref_id !== 'string') return reject('ref_id');
         for (const k of ['metadata', 'institution_details', 'customer_due_diligence']) if (body[k] !== undefined && !isPlainObject(body[k])) return reject(k);
-        if (body.institution_members !== undefined && !(Array.isArray(body.institution_members) && body.institution_members.every(isPlainObject))) return reject('members');
+        if (body.institution_members !== undefined && !(Array.isArray(body.institution_members) && body.institution_members.every(isPlainObject)))
+          return reject('members');
         for (const entry of body.tax_details ?? []) {
-          if (!isPlainObject(entry) || ['tax_payer_country', 'tax_payer_id'].some((k) => entry[k] !== undefined && typeof entry[k] !== 'string')) return reject('tax entry');
+          if (!isPlainObject(entry) || ['tax_payer_country', 'tax_payer_id'].some((k) => entry[k] !== undefined && typeof entry[k] !== 'string'))
+            return reject('tax entry');
         }
         const person = body.person_details;
         if (person !== undefined && (typeof person !== 'object' || person === null || Array.isArray(person))) return reject('person');

@@ -39,7 +39,9 @@ describe('a target that breaks HTTP framing on every 4th answer', () => {
     expect(report.summary.verdict).toBe('inconclusive');
     expect(proxy.seen().spoiled).toBeGreaterThan(50);
     const reason = report.summary.reason!;
-    expect(reason).toMatch(/^\d+ of \d+ requests \(2\d(\.\d)?%\) got no usable HTTP answer \(\d+ dropped or reset, \d+ broke HTTP framing or failed otherwise\): above 5% a run cannot be conformant$/);
+    expect(reason).toMatch(
+      /^\d+ of \d+ requests \(2\d(\.\d)?%\) got no usable HTTP answer \(\d+ dropped or reset, \d+ broke HTTP framing or failed otherwise\): above 5% a run cannot be conformant$/,
+    );
     expect(report.transport!.byKind.other).toBeGreaterThan(0);
     expect(report.transport!.byKind.connection).toBeGreaterThan(0);
     expect(report.summary.unanswered).toBe(report.transport!.unanswered);

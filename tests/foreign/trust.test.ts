@@ -25,7 +25,10 @@ async function runAgainst(defect: ForeignDefect, extra: string[] = []) {
 describe('a verdict that was earned', () => {
   it('a faithful foreign implementation is conformant: every documented rule judged enough', async () => {
     const { code, report, stdout } = await runAgainst('none');
-    expect(report.rules.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.reason ?? r.failures[0]?.message}`), stdout).toEqual([]);
+    expect(
+      report.rules.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.reason ?? r.failures[0]?.message}`),
+      stdout,
+    ).toEqual([]);
     expect(code).toBe(0);
   });
 
@@ -79,7 +82,15 @@ describe('configuration, not the target, is blamed for configuration mistakes', 
   it('a base URL ending in /v2: exit 2 with the URL to give instead', async () => {
     const server = await startForeignServer('none');
     servers.push(server);
-    const { code, stderr } = await conformance(['run', '--base-url', `${server.baseUrl}/v2`, '--token', server.token, '--fiat-account-id', server.accountIds[0]]);
+    const { code, stderr } = await conformance([
+      'run',
+      '--base-url',
+      `${server.baseUrl}/v2`,
+      '--token',
+      server.token,
+      '--fiat-account-id',
+      server.accountIds[0],
+    ]);
     expect(code).toBe(2);
     expect(stderr).toContain(`give ${server.baseUrl} instead`);
   });
@@ -95,7 +106,17 @@ describe('configuration, not the target, is blamed for configuration mistakes', 
     await new Promise<void>((r) => nowhere.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(nowhere.address() as AddressInfo).port}/api`;
     try {
-      const { code, stderr } = await conformance(['run', '--base-url', url, '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e', '--report-dir', reportDir()]);
+      const { code, stderr } = await conformance([
+        'run',
+        '--base-url',
+        url,
+        '--token',
+        't',
+        '--fiat-account-id',
+        '0f8fad5b-d9cb-469f-a165-70867728950e',
+        '--report-dir',
+        reportDir(),
+      ]);
       expect(code).toBe(2);
       expect(stderr).toContain(`${url}/v2/transfer/fiat-accounts/0f8fad5b-d9cb-469f-a165-70867728950e`);
       expect(stderr).toContain(`POST ${url}/v2/identity/identities`);

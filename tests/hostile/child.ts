@@ -20,7 +20,7 @@ export function start(args: string[]): Child {
   const waiters: { test: string | RegExp; resolve: () => void }[] = [];
   const seen = (test: string | RegExp) => (typeof test === 'string' ? (stdout + stderr).includes(test) : test.test(stdout + stderr));
   const check = () => {
-    for (const w of waiters.splice(0)) (seen(w.test) ? w.resolve() : waiters.push(w));
+    for (const w of waiters.splice(0)) seen(w.test) ? w.resolve() : waiters.push(w);
   };
   child.stdout.on('data', (d: Buffer) => {
     stdout += d.toString();
@@ -30,13 +30,16 @@ export function start(args: string[]): Child {
     stderr += d.toString();
     check();
   });
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
   return {
-    waitFor: (test) => new Promise<void>((resolve, reject) => {
-      if (seen(test)) return resolve();
-      waiters.push({ test, resolve });
-      void exited.then(() => reject(new Error(`exited before "${String(test)}":\n${stdout}\n${stderr}`)));
-    }),
+    waitFor: (test) =>
+      new Promise<void>((resolve, reject) => {
+        if (seen(test)) return resolve();
+        waiters.push({ test, resolve });
+        void exited.then(() => reject(new Error(`exited before "${String(test)}":\n${stdout}\n${stderr}`)));
+      }),
     kill: (signal) => child.kill(signal),
     exited,
   };

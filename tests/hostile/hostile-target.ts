@@ -6,7 +6,7 @@
  * the bytes a foreign target would send.
  */
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
 
@@ -102,7 +102,15 @@ function raw(socket: net.Socket, head: string, body: Buffer | string = ''): void
 }
 
 /** `n`: how many requests misbehaved before this one. */
-async function misbehave(kind: Misbehaviour, n: number, up: Upstream, req: http.IncomingMessage, res: http.ServerResponse, size: number, self: string): Promise<void> {
+async function misbehave(
+  kind: Misbehaviour,
+  n: number,
+  up: Upstream,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  size: number,
+  self: string,
+): Promise<void> {
   const socket = res.socket!;
   switch (kind) {
     case 'huge-json': {
@@ -136,13 +144,20 @@ async function misbehave(kind: Misbehaviour, n: number, up: Upstream, req: http.
     case 'invalid-utf8': {
       const text = up.body.toString('latin1');
       const at = text.indexOf('":"');
-      const body = at < 0 ? Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]) : Buffer.concat([up.body.subarray(0, at + 3), Buffer.from([0xff, 0xfe]), up.body.subarray(at + 3)]);
+      const body =
+        at < 0
+          ? Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])
+          : Buffer.concat([up.body.subarray(0, at + 3), Buffer.from([0xff, 0xfe]), up.body.subarray(at + 3)]);
       res.writeHead(up.status, { 'content-type': 'application/json', 'content-length': body.length });
       res.end(body);
       return;
     }
     case 'huge-header':
-      raw(socket, `HTTP/1.1 ${up.status} OK\nContent-Type: application/json\nX-Padding: ${'p'.repeat(100 * 1024)}\nContent-Length: ${up.body.length}\nConnection: close\n`, up.body);
+      raw(
+        socket,
+        `HTTP/1.1 ${up.status} OK\nContent-Type: application/json\nX-Padding: ${'p'.repeat(100 * 1024)}\nContent-Length: ${up.body.length}\nConnection: close\n`,
+        up.body,
+      );
       return;
     case 'reset-mid-body':
       socket.write(`HTTP/1.1 ${up.status} OK\r\nContent-Type: application/json\r\nContent-Length: ${up.body.length}\r\n\r\n`);
@@ -150,7 +165,11 @@ async function misbehave(kind: Misbehaviour, n: number, up: Upstream, req: http.
       setTimeout(() => socket.resetAndDestroy(), 10);
       return;
     case 'duplicate-content-length':
-      raw(socket, `HTTP/1.1 ${up.status} OK\nContent-Type: application/json\nContent-Length: ${up.body.length}\nContent-Length: ${up.body.length + 5}\nConnection: close\n`, up.body);
+      raw(
+        socket,
+        `HTTP/1.1 ${up.status} OK\nContent-Type: application/json\nContent-Length: ${up.body.length}\nContent-Length: ${up.body.length + 5}\nConnection: close\n`,
+        up.body,
+      );
       return;
     case 'hang':
       return;
@@ -163,7 +182,11 @@ async function misbehave(kind: Misbehaviour, n: number, up: Upstream, req: http.
       res.end();
       return;
     case 'no-content-with-body':
-      raw(socket, `HTTP/1.1 ${n % 2 ? '304 Not Modified' : '204 No Content'}\nContent-Type: application/json\nContent-Length: ${up.body.length}\nConnection: close\n`, up.body);
+      raw(
+        socket,
+        `HTTP/1.1 ${n % 2 ? '304 Not Modified' : '204 No Content'}\nContent-Type: application/json\nContent-Length: ${up.body.length}\nConnection: close\n`,
+        up.body,
+      );
       return;
     case 'informational-first':
       socket.write('HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n');

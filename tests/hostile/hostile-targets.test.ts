@@ -13,11 +13,28 @@ import { startHostileTarget, type HostileOptions, type HostileTarget, type Misbe
 const REPORT_FILES = ['conformance.json', 'junit.xml', 'report.html', 'summary.md', 'exchanges.har'];
 
 /** One quick run of the real binary against a fresh hostile target (its own: the tests run concurrently). */
-async function runAgainst(options: HostileOptions, extra: string[] = []): Promise<{ result: BinaryResult; report: ConformanceReport; dir: string; target: HostileTarget }> {
+async function runAgainst(
+  options: HostileOptions,
+  extra: string[] = [],
+): Promise<{ result: BinaryResult; report: ConformanceReport; dir: string; target: HostileTarget }> {
   const target = await startHostileTarget(options);
   try {
     const dir = reportDir();
-    const result = await conformance(['run', '--base-url', target.baseUrl, '--token', target.token, ...target.accountIds.flatMap((id) => ['--fiat-account-id', id]), '--profile', 'quick', '--seed', '7', '--report-dir', dir, ...extra]);
+    const result = await conformance([
+      'run',
+      '--base-url',
+      target.baseUrl,
+      '--token',
+      target.token,
+      ...target.accountIds.flatMap((id) => ['--fiat-account-id', id]),
+      '--profile',
+      'quick',
+      '--seed',
+      '7',
+      '--report-dir',
+      dir,
+      ...extra,
+    ]);
     return { result, report: readReport(dir), dir, target };
   } finally {
     await target.close();

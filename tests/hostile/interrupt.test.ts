@@ -51,7 +51,18 @@ describe('interruption', () => {
     started.push(target);
     const dir = reportDir();
     // The request timeout is far longer than the test: only the grace can end the hung request.
-    const child = start(['run', '--base-url', target.baseUrl, '--token', target.token, ...target.accountIds.flatMap((id) => ['--fiat-account-id', id]), '--timeout', '600000', '--report-dir', dir]);
+    const child = start([
+      'run',
+      '--base-url',
+      target.baseUrl,
+      '--token',
+      target.token,
+      ...target.accountIds.flatMap((id) => ['--fiat-account-id', id]),
+      '--timeout',
+      '600000',
+      '--report-dir',
+      dir,
+    ]);
     while (target.misbehaved === 0) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGINT');
     const { code } = await child.exited;
@@ -63,7 +74,18 @@ describe('interruption', () => {
   it('a second signal quits at once', async () => {
     const target = await startHostileTarget({ misbehaviour: 'hang', when: (n) => n > 30 });
     started.push(target);
-    const child = start(['run', '--base-url', target.baseUrl, '--token', target.token, ...target.accountIds.flatMap((id) => ['--fiat-account-id', id]), '--timeout', '600000', '--report-dir', reportDir()]);
+    const child = start([
+      'run',
+      '--base-url',
+      target.baseUrl,
+      '--token',
+      target.token,
+      ...target.accountIds.flatMap((id) => ['--fiat-account-id', id]),
+      '--timeout',
+      '600000',
+      '--report-dir',
+      reportDir(),
+    ]);
     while (target.misbehaved === 0) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGINT');
     await child.waitFor('SIGINT: stopping');
@@ -78,13 +100,32 @@ describe('interruption', () => {
     const sockets = new Set<import('node:net').Socket>();
     tokenServer.on('connection', (s) => sockets.add(s));
     await new Promise<void>((resolve) => tokenServer.listen(0, '127.0.0.1', resolve));
-    started.push({ close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); tokenServer.close(() => resolve()); }) });
+    started.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          for (const s of sockets) s.destroy();
+          tokenServer.close(() => resolve());
+        }),
+    });
     const target = await startHostileTarget({ misbehaviour: 'hang', when: () => false });
     started.push(target);
     const dir = reportDir();
     const child = start([
-      'run', '--base-url', target.baseUrl, '--auth-url', `http://127.0.0.1:${(tokenServer.address() as AddressInfo).port}/token`,
-      '--client-id', 'c', '--client-secret', 's3cr3t-value', '--fiat-account-id', target.accountIds[0], '--timeout', '600000', '--report-dir', dir,
+      'run',
+      '--base-url',
+      target.baseUrl,
+      '--auth-url',
+      `http://127.0.0.1:${(tokenServer.address() as AddressInfo).port}/token`,
+      '--client-id',
+      'c',
+      '--client-secret',
+      's3cr3t-value',
+      '--fiat-account-id',
+      target.accountIds[0],
+      '--timeout',
+      '600000',
+      '--report-dir',
+      dir,
     ]);
     while (sockets.size === 0) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGINT');

@@ -5,7 +5,10 @@ import { sampleReport } from './sample-report.ts';
 
 async function endLinesWith(env: Record<string, string | undefined>, isTTY: boolean): Promise<string> {
   const lines: string[] = [];
-  await createConsoleReporter({ out: (l) => lines.push(l), isTTY: false, palette: palette(colourEnabled(env, isTTY)) })({ type: 'run-end', report: sampleReport() });
+  await createConsoleReporter({ out: (l) => lines.push(l), isTTY: false, palette: palette(colourEnabled(env, isTTY)) })({
+    type: 'run-end',
+    report: sampleReport(),
+  });
   return lines.join('\n');
 }
 

@@ -11,7 +11,16 @@ const PASSED = RULES.length - 4;
 /** The events a runner would emit for a report. */
 function events(report: ConformanceReport = sampleReport()): ReportEvent[] {
   const exchanges = sampleExchanges();
-  const list: ReportEvent[] = [{ type: 'run-start', baseUrl: report.target.baseUrl, seed: report.seed, profile: report.profile, rules: report.rules.length, fiatAccountIds: [FIAT_ACCOUNT_ID] }];
+  const list: ReportEvent[] = [
+    {
+      type: 'run-start',
+      baseUrl: report.target.baseUrl,
+      seed: report.seed,
+      profile: report.profile,
+      rules: report.rules.length,
+      fiatAccountIds: [FIAT_ACCOUNT_ID],
+    },
+  ];
   for (const rule of report.rules) {
     list.push({ type: 'rule-start', rule: RULES.find((r) => r.id === rule.id)! });
     for (const exchange of exchanges) list.push({ type: 'exchange', exchange });
@@ -49,7 +58,7 @@ describe('console reporter', () => {
     expect(lines.at(-1)).toBe(`${PASSED} passed, 3 failed, 1 skipped`);
   });
 
-  it('prints nothing while the run goes (progress is the status line\'s) and no `running` line when a status line shows it', async () => {
+  it("prints nothing while the run goes (progress is the status line's) and no `running` line when a status line shows it", async () => {
     const lines = await play(true);
     const end = lines.findIndex((l) => /^rule\s+section/.test(l));
     expect(lines.some((l) => l.startsWith('running '))).toBe(false);
@@ -72,21 +81,27 @@ describe('console reporter', () => {
     const listener = createConsoleReporter({ out: (line) => lines.push(line), isTTY: false });
     const report = sampleReport();
     report.rules = report.rules.filter((r) => r.status !== 'skipped');
-    report.rules[0] = { ...report.rules[0], status: 'failed', failures: [{ ...report.rules.find((r) => r.failures.length)!.failures[0], message: 'echoed Authorization: Bearer live-token-1' }] };
+    report.rules[0] = {
+      ...report.rules[0],
+      status: 'failed',
+      failures: [{ ...report.rules.find((r) => r.failures.length)!.failures[0], message: 'echoed Authorization: Bearer live-token-1' }],
+    };
     await listener({ type: 'rule-end', rule: report.rules[0] });
     await listener({ type: 'run-end', report });
     expect(lines.join('\n')).not.toContain('live-token-1');
     expect(lines.at(-1)).toBe(`${PASSED - 1} passed, 4 failed`);
   });
 
-  it('scrubs the run\'s credentials, issued during the run, from a failure message that quotes an echoed token', async () => {
+  it("scrubs the run's credentials, issued during the run, from a failure message that quotes an echoed token", async () => {
     const lines: string[] = [];
     const secrets = ['first-token-0123456789'];
     const listener = createConsoleReporter({ out: (line) => lines.push(line), isTTY: false, secrets: () => secrets });
     const rule = sampleReport().rules.find((r) => r.failures.length)!;
     secrets.push('later-token-9876543210'); // a token renewed mid-run
     const report = sampleReport();
-    report.rules = report.rules.map((r) => (r.id === rule.id ? { ...rule, failures: [{ ...rule.failures[0], message: 'first_name returned "later-token-9876543210"' }] } : r));
+    report.rules = report.rules.map((r) =>
+      r.id === rule.id ? { ...rule, failures: [{ ...rule.failures[0], message: 'first_name returned "later-token-9876543210"' }] } : r,
+    );
     await listener({ type: 'run-end', report });
     expect(lines.join('\n')).not.toContain('later-token-9876543210');
     expect(lines.join('\n')).toContain('first_name returned');

@@ -15,7 +15,9 @@ describe('githubAnnotations', () => {
     const lines = githubAnnotations(report, 'reports/summary.md');
     const blocking = report.rules.filter((r) => r.blocking && ['failed', 'error', 'inconclusive'].includes(r.status));
     expect(lines.filter((l) => l.startsWith('::error file=reports/summary.md,title='))).toHaveLength(blocking.length);
-    expect(lines.find((l) => l.startsWith('::warning '))).toMatch(/^::warning file=reports\/summary\.md,title=id\.answers failed \(§1%2C convention%2C fatal only with --strict\)::/);
+    expect(lines.find((l) => l.startsWith('::warning '))).toMatch(
+      /^::warning file=reports\/summary\.md,title=id\.answers failed \(§1%2C convention%2C fatal only with --strict\)::/,
+    );
     // Under --strict the convention rule blocks too.
     expect(githubAnnotations(sampleReport({ strict: true }), 'x').filter((l) => l.startsWith('::warning'))).toEqual([]);
   });

@@ -66,7 +66,10 @@ describe('HarFile', () => {
     const har = new HarFile(dir, CREATOR, () => []);
     const [exchange] = sampleExchanges();
     const rawBody = 'z'.repeat(1024 * 1024);
-    har.add({ ...exchange, response: { status: 200, headers: {}, rawBody, json: false, truncated: { keptBytes: rawBody.length, receivedBytes: 100_000_000 }, invalidUtf8: true } });
+    har.add({
+      ...exchange,
+      response: { status: 200, headers: {}, rawBody, json: false, truncated: { keptBytes: rawBody.length, receivedBytes: 100_000_000 }, invalidUtf8: true },
+    });
     har.finish();
     const [entry] = readHar(dir).log.entries;
     expect(entry.response.content.text).toHaveLength(HAR_BODY_CHARS);
@@ -88,7 +91,9 @@ describe('HarFile', () => {
   it('a process that exits before finishing still leaves valid JSON', async () => {
     const dir = folder();
     const fixture = path.resolve('tests/report/har-exit-fixture.ts');
-    const code = await new Promise<number | null>((resolve) => execFile(process.execPath, ['--import', 'tsx', fixture, dir], (error) => resolve(error ? ((error as { code?: number }).code ?? null) : 0)));
+    const code = await new Promise<number | null>((resolve) =>
+      execFile(process.execPath, ['--import', 'tsx', fixture, dir], (error) => resolve(error ? ((error as { code?: number }).code ?? null) : 0)),
+    );
     expect(code).toBe(130);
     expect(readHar(dir).log.entries).toHaveLength(2);
   });
@@ -116,7 +121,17 @@ describe('exchanges.har of a run that ended early', () => {
     const server = await startForeignServer('none');
     servers.push(server);
     const dir = folder();
-    const { code } = await conformance(['run', '--base-url', server.baseUrl, '--token', server.token, '--fiat-account-id', '3b241101-e2bb-4255-8caf-4136c566a962', '--report-dir', dir]);
+    const { code } = await conformance([
+      'run',
+      '--base-url',
+      server.baseUrl,
+      '--token',
+      server.token,
+      '--fiat-account-id',
+      '3b241101-e2bb-4255-8caf-4136c566a962',
+      '--report-dir',
+      dir,
+    ]);
     expect(code).toBe(2);
     const entries = readHar(dir).log.entries;
     expect(entries.map((e) => e.response.status)).toContain(404);

@@ -37,12 +37,17 @@ describe('report.html (as text; the browser test opens it)', () => {
     expect(page).toContain('data-verdict="inconclusive"');
     expect(page).toContain('<h1>Inconclusive: a rule was not judged by enough cases</h1>');
     expect(page).toContain('<h2 id="inconclusive">Inconclusive</h2>');
-    const article = page.slice(page.indexOf('data-inconclusive="id.dob.midnight-utc"'), page.indexOf('</article>', page.indexOf('data-inconclusive="id.dob.midnight-utc"')));
+    const article = page.slice(
+      page.indexOf('data-inconclusive="id.dob.midnight-utc"'),
+      page.indexOf('</article>', page.indexOf('data-inconclusive="id.dob.midnight-utc"')),
+    );
     expect(article).toContain('<span class="badge s-inconclusive">inconclusive</span>');
     expect(article).toContain(e(SHORTFALL));
     expect(article).toContain('3 fixed + 0 random cases, minimum 2 + 25');
     expect(article).toContain('blocks the verdict');
-    expect(page).toMatch(/<tr data-rule="id\.dob\.midnight-utc" data-status="inconclusive">.*<span class="badge s-inconclusive">inconclusive<\/span><\/td><td class="num">3<div class="muted figures">3 fixed \+ 0 random cases, minimum 2 \+ 25<\/div>/);
+    expect(page).toMatch(
+      /<tr data-rule="id\.dob\.midnight-utc" data-status="inconclusive">.*<span class="badge s-inconclusive">inconclusive<\/span><\/td><td class="num">3<div class="muted figures">3 fixed \+ 0 random cases, minimum 2 \+ 25<\/div>/,
+    );
     expect(page).toContain('rect class="bar-inconclusive"');
     expect(page).toContain('.s-inconclusive');
     expect(page).not.toContain('id="stopped"');

@@ -30,7 +30,14 @@ const testcaseOf = (xml: string, rule: string): string => {
 
 describe('junit.xml against the Jenkins xunit JUnit schema', () => {
   it('rejects what the schema forbids (the check can fail): properties in a testcase, skipped on testsuites', async () => {
-    const bad = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites skipped="1">', '<testsuite name="s" tests="1" failures="0" errors="0">', '<testcase name="c"><properties/></testcase>', '</testsuite>', '</testsuites>'].join('\n');
+    const bad = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<testsuites skipped="1">',
+      '<testsuite name="s" tests="1" failures="0" errors="0">',
+      '<testcase name="c"><properties/></testcase>',
+      '</testsuite>',
+      '</testsuites>',
+    ].join('\n');
     const errors = await xsdErrors(bad);
     expect(errors.some((e) => e.includes("'skipped'"))).toBe(true);
     expect(errors.some((e) => e.includes("'properties'"))).toBe(true);
@@ -55,7 +62,9 @@ describe('junit.xml against the Jenkins xunit JUnit schema', () => {
     const xml = renderJunit(report);
     expect(await xsdErrors(xml)).toEqual([]);
     const unknownId = testcaseOf(xml, 'fa.unknown-id-404');
-    expect(unknownId).toMatch(/<failure message="convention rule failed \(fatal only with --strict\): [^"]+" type="convention §4.1, fatal only with --strict">/);
+    expect(unknownId).toMatch(
+      /<failure message="convention rule failed \(fatal only with --strict\): [^"]+" type="convention §4.1, fatal only with --strict">/,
+    );
     expect(unknownId).not.toContain('<skipped');
     expect(xml).toMatch(/<testsuites [^>]*failures="1"/);
   });
@@ -64,18 +73,44 @@ describe('junit.xml against the Jenkins xunit JUnit schema', () => {
     const facts = { baseUrl: 'http://127.0.0.1:9', embedded: false, fiatAccountIds: [], seed: 1, profile: 'quick', runs: 10, strict: false, ruleFilter: [] };
     const aborted = abortedReport(facts, 'no answer');
     // What the CLI writes when the user interrupts a run before its first case.
-    const interrupted = abortedReport(facts, 'SIGINT before the run started', { kind: 'interrupted', message: 'SIGINT before the run started', signal: 'SIGINT', requests: 0 });
+    const interrupted = abortedReport(facts, 'SIGINT before the run started', {
+      kind: 'interrupted',
+      message: 'SIGINT before the run started',
+      signal: 'SIGINT',
+      requests: 0,
+    });
     expect(renderJunit(interrupted).match(/<skipped /g)).toHaveLength(interrupted.rules.length);
     const hostile = sampleReport();
     hostile.rules.find((r) => r.status === 'failed')!.failures[0]!.message = Object.values(HOSTILE).join(' ');
-    for (const report of [aborted, interrupted, hostile, inconclusiveReport(), inconclusiveReport({ strict: true }), stoppedReport(), sampleReport(), sampleReport({ strict: true })]) {
+    for (const report of [
+      aborted,
+      interrupted,
+      hostile,
+      inconclusiveReport(),
+      inconclusiveReport({ strict: true }),
+      stoppedReport(),
+      sampleReport(),
+      sampleReport({ strict: true }),
+    ]) {
       expect(await xsdErrors(renderJunit(report))).toEqual([]);
     }
   });
 
   it('accepts the junit.xml file a real conformance run writes (redacted as written)', async () => {
     const dir = reportDir();
-    const run = await conformance(['run', '--profile', 'quick', '--seed', '3', '--rule', 'fa.metadata', '--fault', 'metadata-exact-pairs-rejected', '--report-dir', dir]);
+    const run = await conformance([
+      'run',
+      '--profile',
+      'quick',
+      '--seed',
+      '3',
+      '--rule',
+      'fa.metadata',
+      '--fault',
+      'metadata-exact-pairs-rejected',
+      '--report-dir',
+      dir,
+    ]);
     expect(run.code, run.stderr).toBe(1);
     const xml = readFileSync(path.join(dir, 'junit.xml'), 'utf8');
     expect(xml).toContain('<failure ');

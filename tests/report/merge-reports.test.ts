@@ -7,7 +7,15 @@ import { mergeShardReports, type ShardInput } from '../../src/report/compare/mer
 import type { ConformanceReport, ReportFailure, ReportRule } from '../../src/report/model/model.ts';
 import { registry } from '../../src/schema/registry.ts';
 
-const FACTS: RunFacts = { baseUrl: 'https://sandbox.example.com', embedded: false, fiatAccountIds: ['8d3b1c2e-7f4a-4e0b-9c51-2a6f0d9e1b37'], seed: 42, profile: 'standard', runs: 50, strict: false };
+const FACTS: RunFacts = {
+  baseUrl: 'https://sandbox.example.com',
+  embedded: false,
+  fiatAccountIds: ['8d3b1c2e-7f4a-4e0b-9c51-2a6f0d9e1b37'],
+  seed: 42,
+  profile: 'standard',
+  runs: 50,
+  strict: false,
+};
 
 const failure = (message: string): ReportFailure => ({
   message,
@@ -23,7 +31,10 @@ function rule(id: RuleId, counts: { fixed: number; random: number; minimum?: [nu
   const def = getRule(id);
   const failures = extra.failures ?? [];
   const [minFixed, minRandom] = counts.minimum ?? [2, 10];
-  const shortfall = counts.fixed < minFixed || counts.random < minRandom ? `judged by ${counts.fixed} fixed and ${counts.random} random cases (minimum ${minFixed} and ${minRandom}): 3 of 9 updates were refused; make the target accept valid requests and return the documented fields, then run again` : undefined;
+  const shortfall =
+    counts.fixed < minFixed || counts.random < minRandom
+      ? `judged by ${counts.fixed} fixed and ${counts.random} random cases (minimum ${minFixed} and ${minRandom}): 3 of 9 updates were refused; make the target accept valid requests and return the documented fields, then run again`
+      : undefined;
   const judged = ruleStatus(def, { crashed: false, failed: failures.length > 0, shortfall }, false);
   return {
     id: def.id,
@@ -69,7 +80,11 @@ describe('merging shard reports', () => {
     ['profile', (s: ShardInput) => ({ ...s, report: { ...s.report, profile: 'deep' } }), /differ in profile/],
     ['runs', (s: ShardInput) => ({ ...s, report: { ...s.report, runs: 400 } }), /differ in random cases per rule/],
     ['strict', (s: ShardInput) => ({ ...s, report: { ...s.report, strict: true } }), /differ in --strict/],
-    ['target', (s: ShardInput) => ({ ...s, report: { ...s.report, target: { ...s.report.target, baseUrl: 'https://other.example.com' } } }), /differ in target/],
+    [
+      'target',
+      (s: ShardInput) => ({ ...s, report: { ...s.report, target: { ...s.report.target, baseUrl: 'https://other.example.com' } } }),
+      /differ in target/,
+    ],
     ['tool version', (s: ShardInput) => ({ ...s, report: { ...s.report, tool: { ...s.report.tool, version: '9.9.9' } } }), /differ in tool version/],
     ['schemas', (s: ShardInput) => ({ ...s, report: { ...s.report, schemasHash: '0'.repeat(64) } }), /differ in schemasHash/],
     ['rule filter', (s: ShardInput) => ({ ...s, report: { ...s.report, ruleFilter: ['fa.'] } }), /differ in --rule filter/],
@@ -85,19 +100,25 @@ describe('merging shard reports', () => {
     const { shard: _none, ...whole } = shard(1, 2, rules(3)).report;
     expect(refusal([{ name: 'whole.json', report: whole }, shard(2, 2, rules(3))])).toMatch(/whole\.json is not the report of a shard/);
     expect(refusal([shard(1, 3, rules(3)), shard(3, 3, rules(3))])).toMatch(/shard 2\/3 missing: give the reports of all 3 shards/);
-    expect(refusal([shard(1, 2, rules(3)), { ...shard(1, 2, rules(3)), name: 'again.json' }])).toMatch(/shard-1\/conformance\.json and again\.json are both shard 1\/2/);
+    expect(refusal([shard(1, 2, rules(3)), { ...shard(1, 2, rules(3)), name: 'again.json' }])).toMatch(
+      /shard-1\/conformance\.json and again\.json are both shard 1\/2/,
+    );
     expect(refusal([])).toMatch(/give the conformance\.json of every shard/);
   });
 
   it('merges embedded shards, whose servers listen on ports of their own, but not two faults', () => {
-    const embedded = (index: number, port: number, fault: string) => shard(index, 2, rules(3), {}, { embedded: true, baseUrl: `http://127.0.0.1:${port}`, reading: { fault } });
+    const embedded = (index: number, port: number, fault: string) =>
+      shard(index, 2, rules(3), {}, { embedded: true, baseUrl: `http://127.0.0.1:${port}`, reading: { fault } });
     expect(mergeShardReports([embedded(1, 4001, 'fa-id-missing'), embedded(2, 4002, 'fa-id-missing')]).summary.rules).toBe(2);
     expect(refusal([embedded(1, 4001, 'fa-id-missing'), embedded(2, 4002, 'id-id-missing')])).toMatch(/differ in target/);
   });
 
   it('adds up each rule: cases and coverage summed, the status decided again from the sums', () => {
     // Below the minimum in each shard (2 fixed, 10 random), enough together.
-    const merged = mergeShardReports([shard(2, 2, [rule('fa.valid-accepted', { fixed: 1, random: 6 })]), shard(1, 2, [rule('fa.valid-accepted', { fixed: 1, random: 5 })])]);
+    const merged = mergeShardReports([
+      shard(2, 2, [rule('fa.valid-accepted', { fixed: 1, random: 6 })]),
+      shard(1, 2, [rule('fa.valid-accepted', { fixed: 1, random: 5 })]),
+    ]);
     const [valid] = merged.rules;
     expect(valid.cases).toBe(13);
     expect(valid.coverage).toEqual({ fixed: 2, random: 11, distinctInputs: 13, minimum: { fixed: 2, random: 10 } });
@@ -108,29 +129,57 @@ describe('merging shard reports', () => {
   });
 
   it('keeps a rule short of its minimum inconclusive, with the summed counts and the cause a shard gave', () => {
-    const merged = mergeShardReports([shard(1, 2, [rule('fa.valid-accepted', { fixed: 1, random: 2 })]), shard(2, 2, [rule('fa.valid-accepted', { fixed: 0, random: 3 })])]);
+    const merged = mergeShardReports([
+      shard(1, 2, [rule('fa.valid-accepted', { fixed: 1, random: 2 })]),
+      shard(2, 2, [rule('fa.valid-accepted', { fixed: 0, random: 3 })]),
+    ]);
     const [valid] = merged.rules;
     expect(valid.status).toBe('inconclusive');
     expect(valid.blocking).toBe(true);
-    expect(valid.reason).toBe('judged by 1 fixed and 5 random cases (minimum 2 and 10): 3 of 9 updates were refused; make the target accept valid requests and return the documented fields, then run again');
+    expect(valid.reason).toBe(
+      'judged by 1 fixed and 5 random cases (minimum 2 and 10): 3 of 9 updates were refused; make the target accept valid requests and return the documented fields, then run again',
+    );
     expect(merged.summary.verdict).toBe('inconclusive');
   });
 
   it('turns a rule one shard skipped and another failed into a failure, its failures within the per-rule cap', () => {
     const failures = (n: number, shardIndex: number) => Array.from({ length: n }, (_, i) => failure(`failure ${i + 1} of shard ${shardIndex}`));
-    const skipped = rule('fa.metadata.over-pairs-rejected', { fixed: 3, random: 20 }, { status: 'skipped', blocking: false, reason: 'judged by shard 2/2: merge the shard reports (conformance merge) for its status', failures: failures(3, 1) });
+    const skipped = rule(
+      'fa.metadata.over-pairs-rejected',
+      { fixed: 3, random: 20 },
+      {
+        status: 'skipped',
+        blocking: false,
+        reason: 'judged by shard 2/2: merge the shard reports (conformance merge) for its status',
+        failures: failures(3, 1),
+      },
+    );
     const failed = rule('fa.metadata.over-pairs-rejected', { fixed: 4, random: 20 }, { failures: failures(4, 2) });
     const merged = mergeShardReports([shard(1, 2, [skipped]), shard(2, 2, [failed])]);
     const [rule_] = merged.rules;
     expect(rule_.status).toBe('failed');
     expect(rule_.blocking).toBe(true);
-    expect(rule_.failures.map((f) => f.message)).toEqual(['failure 1 of shard 1', 'failure 2 of shard 1', 'failure 3 of shard 1', 'failure 1 of shard 2', 'failure 2 of shard 2']);
+    expect(rule_.failures.map((f) => f.message)).toEqual([
+      'failure 1 of shard 1',
+      'failure 2 of shard 1',
+      'failure 3 of shard 1',
+      'failure 1 of shard 2',
+      'failure 2 of shard 2',
+    ]);
     expect(merged.summary.verdict).toBe('non-conformant');
   });
 
   it('keeps a crashed check an error, and a convention failure non-blocking unless strict', () => {
-    const crashed = rule('fa.valid-accepted', { fixed: 3, random: 20 }, { status: 'error', blocking: true, reason: 'a check crashed; see the failures', failures: [failure('TypeError')] });
-    const convention = (strict: boolean) => [rule('fa.unknown-id-404', { fixed: 3, random: 20 }, { failures: [failure('400, not 404')] })].map((r) => ({ ...r, ...ruleStatus(r, { crashed: false, failed: true }, strict) }));
+    const crashed = rule(
+      'fa.valid-accepted',
+      { fixed: 3, random: 20 },
+      { status: 'error', blocking: true, reason: 'a check crashed; see the failures', failures: [failure('TypeError')] },
+    );
+    const convention = (strict: boolean) =>
+      [rule('fa.unknown-id-404', { fixed: 3, random: 20 }, { failures: [failure('400, not 404')] })].map((r) => ({
+        ...r,
+        ...ruleStatus(r, { crashed: false, failed: true }, strict),
+      }));
     expect(mergeShardReports([shard(1, 2, [crashed]), shard(2, 2, [rule('fa.valid-accepted', { fixed: 3, random: 20 })])]).rules[0].status).toBe('error');
     const lenient = mergeShardReports([shard(1, 2, convention(false)), shard(2, 2, convention(false))]);
     expect([lenient.rules[0].status, lenient.rules[0].blocking, lenient.summary.verdict]).toEqual(['failed', false, 'conformant']);
@@ -151,7 +200,7 @@ describe('merging shard reports', () => {
     expect(merged.summary.verdict).toBe('error');
   });
 
-  it('writes a report valid against its schema, without the shards\' reason', () => {
+  it("writes a report valid against its schema, without the shards' reason", () => {
     const merged = mergeShardReports([shard(1, 2, rules(3)), shard(2, 2, rules(3))]);
     expect(registry().validate('conformance-report', merged)).toEqual([]);
     expect(merged.summary.reason).toBeUndefined();

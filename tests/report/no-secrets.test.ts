@@ -60,11 +60,23 @@ describe('a run with client credentials against a faulty target', () => {
     await server.close();
   });
 
-  const common = () => ['run', '--base-url', server.baseUrl, '--profile', 'quick', '--seed', '2', ...server.fiatAccountIds.flatMap((id) => ['--fiat-account-id', id])];
+  const common = () => [
+    'run',
+    '--base-url',
+    server.baseUrl,
+    '--profile',
+    'quick',
+    '--seed',
+    '2',
+    ...server.fiatAccountIds.flatMap((id) => ['--fiat-account-id', id]),
+  ];
 
   it.each([
     ['flags', () => ({ args: ['--auth-url', proxy.url, '--client-id', server.clientId, '--client-secret', server.clientSecret], env: {} })],
-    ['the environment', () => ({ args: [], env: { CONFORMANCE_AUTH_URL: proxy.url, CONFORMANCE_CLIENT_ID: server.clientId, CONFORMANCE_CLIENT_SECRET: server.clientSecret } })],
+    [
+      'the environment',
+      () => ({ args: [], env: { CONFORMANCE_AUTH_URL: proxy.url, CONFORMANCE_CLIENT_ID: server.clientId, CONFORMANCE_CLIENT_SECRET: server.clientSecret } }),
+    ],
   ])('credentials from %s: no output holds the secret or an issued token', async (_how, given) => {
     const { args, env } = given();
     const dir = reportDir();
@@ -117,7 +129,21 @@ describe('a target that echoes the bearer token in its answers', () => {
 
   it('never shows it: not in the run, not in its reports, not in a replay', async () => {
     const dir = reportDir();
-    const run = await conformance(['run', '--base-url', baseUrl, '--token', TOKEN, '--fiat-account-id', ACCOUNT, '--rule', 'fa.update-reflected', '--profile', 'quick', '--report-dir', dir]);
+    const run = await conformance([
+      'run',
+      '--base-url',
+      baseUrl,
+      '--token',
+      TOKEN,
+      '--fiat-account-id',
+      ACCOUNT,
+      '--rule',
+      'fa.update-reflected',
+      '--profile',
+      'quick',
+      '--report-dir',
+      dir,
+    ]);
     expect(run.stdout).toMatch(/✗ fa\.update-reflected/); // the echo is quoted in the failure
     const replay = await conformance(['replay', path.join(dir, 'conformance.json'), '--token', TOKEN]);
     expect(replay.stdout).toMatch(/fa\.update-reflected +still fails: /);

@@ -36,7 +36,14 @@ const rule = (id: string, patch: Partial<ReportRule>, strict: boolean): ReportRu
 /** The summary counts of a list of rules, as the report builder counts them. */
 export function countRules(rules: ReportRule[]): Omit<ConformanceReport['summary'], 'verdict' | 'requests'> {
   const count = (s: ReportRule['status']) => rules.filter((r) => r.status === s).length;
-  return { rules: rules.length, passed: count('passed'), failed: count('failed'), skipped: count('skipped'), inconclusive: count('inconclusive'), errors: count('error') };
+  return {
+    rules: rules.length,
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    inconclusive: count('inconclusive'),
+    errors: count('error'),
+  };
 }
 
 const hostileMetadata = {
@@ -78,7 +85,11 @@ const dobFailure: ReportFailure = {
     method: 'POST',
     url: `${BASE_URL}/v2/identity/identities`,
     headers: { 'content-type': 'application/json', authorization: 'Bearer [REDACTED]' },
-    body: { ref_id: 'conf-424242-17', tax_details_not_required: true, person_details: { first_name: HOSTILE.rtl, last_name: HOSTILE.combining, date_of_birth: '1990-05-17' } },
+    body: {
+      ref_id: 'conf-424242-17',
+      tax_details_not_required: true,
+      person_details: { first_name: HOSTILE.rtl, last_name: HOSTILE.combining, date_of_birth: '1990-05-17' },
+    },
   },
   response: {
     status: 201,
@@ -94,7 +105,12 @@ const dobFailure: ReportFailure = {
 const timeoutFailure: ReportFailure = {
   message: 'no answer within 10000 ms (timeout)',
   case: { operation: 'createIdentity', label: 'valid person', mode: 'valid' },
-  request: { method: 'POST', url: `${BASE_URL}/v2/identity/identities`, headers: { authorization: 'Bearer [REDACTED]' }, body: { tax_details_not_required: true } },
+  request: {
+    method: 'POST',
+    url: `${BASE_URL}/v2/identity/identities`,
+    headers: { authorization: 'Bearer [REDACTED]' },
+    body: { tax_details_not_required: true },
+  },
   error: { kind: 'timeout', message: 'no answer within 10000 ms' },
   curl: `curl -sS -X POST '${BASE_URL}/v2/identity/identities' -H "Authorization: Bearer $CONFORMANCE_TOKEN"`,
   seed: 424242,
@@ -159,7 +175,13 @@ export function sampleExchanges(): Exchange[] {
     fromFailure(dobFailure, '2026-01-05T10:00:02.000Z', 18),
     fromFailure(timeoutFailure, '2026-01-05T10:00:03.000Z', 10_000),
     {
-      testCase: { operation: 'updateFiatAccount', mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted', label: 'metadata with 6 pairs', fiatAccountId: FIAT_ACCOUNT_ID },
+      testCase: {
+        operation: 'updateFiatAccount',
+        mode: 'boundary',
+        exercises: 'fa.metadata.max-pairs-accepted',
+        label: 'metadata with 6 pairs',
+        fiatAccountId: FIAT_ACCOUNT_ID,
+      },
       request: {
         method: 'PUT',
         url: `${BASE_URL}/v2/transfer/fiat-accounts/${FIAT_ACCOUNT_ID}?trace=1`,
@@ -248,7 +270,12 @@ export function stoppedReport(): ConformanceReport {
     coverage: { fixed: 1, random: 0, distinctInputs: 1, minimum: { fixed: 2, random: 25 } },
     reason: 'judged by 1 fixed and 0 random cases (minimum 2 and 25): the run stopped',
   });
-  report.stopped = { kind: 'unreachable', message: 'the target stopped answering: connection: connect ECONNREFUSED 127.0.0.1:4010', requests: 212, rule: 'id.dob.midnight-utc' };
+  report.stopped = {
+    kind: 'unreachable',
+    message: 'the target stopped answering: connection: connect ECONNREFUSED 127.0.0.1:4010',
+    requests: 212,
+    rule: 'id.dob.midnight-utc',
+  };
   report.summary = { verdict: 'error', ...countRules(report.rules), requests: 212 };
   return report;
 }

@@ -32,7 +32,10 @@ const counts = (r: ConformanceReport) => r.rules.map((rule) => [rule.id, rule.ca
 const accountReads = (r: ConformanceReport) => r.rules.find((rule) => rule.id === 'fa.answers')!;
 
 describe('a sharded run, merged', () => {
-  it.each([[2, 11], [3, 5]])('equals the unsharded run against the faithful server (%i shards, seed %i): rules, statuses, verdict and case counts', async (count, seed) => {
+  it.each([
+    [2, 11],
+    [3, 5],
+  ])('equals the unsharded run against the faithful server (%i shards, seed %i): rules, statuses, verdict and case counts', async (count, seed) => {
     const { whole, shards, merged } = await sharded({ seed }, count);
     expect(whole.summary.verdict).toBe('conformant');
     expect(statuses(merged)).toEqual(statuses(whole));
@@ -41,7 +44,8 @@ describe('a sharded run, merged', () => {
     expect(exitCodeOf(merged)).toBe(exitCodeOf(whole));
     // The shards send the unsharded run's requests, plus what each repeats as planned: the account
     // reads, and a valid twin that families of two shards share.
-    const plan = (shard?: Shard) => planRequests({ runs: RUNS, accounts: EMBEDDED_ACCOUNTS, seed, concurrentDuplicates: concurrentDuplicates(8), ...(shard ? { shard } : {}) });
+    const plan = (shard?: Shard) =>
+      planRequests({ runs: RUNS, accounts: EMBEDDED_ACCOUNTS, seed, concurrentDuplicates: concurrentDuplicates(8), ...(shard ? { shard } : {}) });
     const repeated = (await Promise.all(shards.map((s) => plan(s.shard!)))).reduce((n, p) => n + p.total, 0) - (await plan()).total;
     expect(repeated).toBeGreaterThanOrEqual((count - 1) * (EMBEDDED_ACCOUNTS + 2));
     const shardRequests = shards.reduce((n, s) => n + s.summary.requests, 0);
@@ -64,7 +68,11 @@ describe('a sharded run, merged', () => {
     const blind = shards.find((s) => !failing(s).includes(fault.ruleId))!;
     expect(blind.summary.reason).toMatch(new RegExp(`^shard ${blind.shard!.index}/2: .*merge the shard reports`));
     const other = blind.shard!.index === 1 ? 2 : 1;
-    expect(blind.rules.find((r) => r.id === fault.ruleId)).toMatchObject({ status: 'skipped', blocking: false, reason: expect.stringContaining(`judged by shard ${other}/2`) });
+    expect(blind.rules.find((r) => r.id === fault.ruleId)).toMatchObject({
+      status: 'skipped',
+      blocking: false,
+      reason: expect.stringContaining(`judged by shard ${other}/2`),
+    });
   });
 
   it('reports, in a shard, no rule as passed that the shard did not judge', async () => {

@@ -47,7 +47,7 @@ describe('status line', () => {
     expect(term.screen()).toHaveLength(1);
   });
 
-  it('follows the stream\'s columns when the window is resized', () => {
+  it("follows the stream's columns when the window is resized", () => {
     let columns = 80;
     const writes: string[] = [];
     const status = new StatusLine({ write: (t) => writes.push(t), columns: () => columns });
@@ -83,7 +83,9 @@ describe('status line', () => {
 /** The events of a run of the sample report, as the report builder emits them (rule-end at the end). */
 function runEvents(): ReportEvent[] {
   const report = sampleReport();
-  const list: ReportEvent[] = [{ type: 'run-start', baseUrl: report.target.baseUrl, seed: report.seed, profile: report.profile, rules: report.rules.length, fiatAccountIds: [] }];
+  const list: ReportEvent[] = [
+    { type: 'run-start', baseUrl: report.target.baseUrl, seed: report.seed, profile: report.profile, rules: report.rules.length, fiatAccountIds: [] },
+  ];
   for (const rule of report.rules) {
     list.push({ type: 'rule-start', rule: RULES.find((r) => r.id === rule.id)! });
     for (const exchange of sampleExchanges()) list.push({ type: 'exchange', exchange });
@@ -128,7 +130,9 @@ describe('progress on a terminal of 80 columns', () => {
     expect(screen).toContain(reportsLine.slice(0, 80));
     expect(screen.some((row) => row.includes('requests ·'))).toBe(false);
     expect(screen.filter((row) => /^rule\s+section\s+basis\s+status\s+cases$/.test(row))).toHaveLength(1);
-    expect(screen.filter((row) => row !== '').at(-1)).toBe(`${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped`);
+    expect(screen.filter((row) => row !== '').at(-1)).toBe(
+      `${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped`,
+    );
     // The reports line comes before the table, whole (it wraps as any long line does, but is not erased).
     const at = screen.findIndex((row) => row.startsWith('reports: '));
     expect(screen.slice(at, at + 2).join('')).toBe(reportsLine);

@@ -23,7 +23,11 @@ describe('targetWords', () => {
   });
 
   it('adds the first of errors[] with where it points, or takes it alone', () => {
-    const problem = { title: 'Unprocessable Entity', detail: 'the request body is invalid (1 error)', errors: [{ instancePath: '/person_details/first_name', message: 'must be ASCII' }] };
+    const problem = {
+      title: 'Unprocessable Entity',
+      detail: 'the request body is invalid (1 error)',
+      errors: [{ instancePath: '/person_details/first_name', message: 'must be ASCII' }],
+    };
     expect(targetWords(json(422, problem))).toBe('the request body is invalid (1 error): must be ASCII (at /person_details/first_name)');
     // A long path is cut, not the words.
     const longPath = { detail: 'invalid', errors: [{ instancePath: `/metadata/${'é'.repeat(100)}`, message: 'must NOT have more than 100 characters' }] };
@@ -34,7 +38,9 @@ describe('targetWords', () => {
   });
 
   it('reads a violations header when the body has no error detail; a JSON list gives its first message', () => {
-    const violations = JSON.stringify([{ location: ['request', 'body'], severity: 'Error', code: 'required', message: "must have required property 'ref_id'" }]);
+    const violations = JSON.stringify([
+      { location: ['request', 'body'], severity: 'Error', code: 'required', message: "must have required property 'ref_id'" },
+    ]);
     expect(targetWords(json(422, { ok: false }, { 'SL-Violations': violations }))).toBe("must have required property 'ref_id'");
     expect(targetWords(textResponse(400, '', { 'x-violations': 'metadata: too many pairs' }))).toBe('metadata: too many pairs');
     // A body detail comes first.
@@ -44,7 +50,9 @@ describe('targetWords', () => {
   it('falls back to the compact JSON, then the text body; an HTML page gives its title', () => {
     expect(targetWords(json(200, { id: 'idt_1', status: 'PENDING' }))).toBe('{"id":"idt_1","status":"PENDING"}');
     expect(targetWords(textResponse(502, 'upstream   timed\nout'))).toBe('upstream timed out');
-    expect(targetWords(textResponse(503, '<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body><h1>x</h1></body></html>'))).toBe('503 Service Unavailable');
+    expect(targetWords(textResponse(503, '<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body><h1>x</h1></body></html>'))).toBe(
+      '503 Service Unavailable',
+    );
     expect(targetWords(textResponse(404, '<html><body><p>No such <b>account</b></p></body></html>'))).toBe('No such account');
     // Bodies that claim JSON but are not, parse from rawBody when possible.
     expect(targetWords({ status: 400, headers: {}, rawBody: '{"detail":"raw"}', json: false })).toBe('raw');

@@ -15,12 +15,32 @@ import { renderJunit } from '../../src/report/files/junit.ts';
 import { registry } from '../../src/schema/registry.ts';
 import type { AnswerCounts } from '../../src/engine/answer-tally.ts';
 
-const facts: RunFacts = { baseUrl: 'http://127.0.0.1:4010', embedded: false, fiatAccountIds: ['8d3b1c2e-7f4a-4e0b-9c51-2a6f0d9e1b37'], seed: 7, profile: 'quick', runs: 10, strict: false };
+const facts: RunFacts = {
+  baseUrl: 'http://127.0.0.1:4010',
+  embedded: false,
+  fiatAccountIds: ['8d3b1c2e-7f4a-4e0b-9c51-2a6f0d9e1b37'],
+  seed: 7,
+  profile: 'quick',
+  runs: 10,
+  strict: false,
+};
 const judgedEnough = { fixed: 5, random: 10, distinctInputs: 15, minimum: { fixed: 1, random: 1 } };
-const passedRules = (strict = false) => RULES.map((rule) => toReportRule({ rule, cases: 15, findings: [], crashed: false, coverage: judgedEnough }, { seed: 7, strict }));
-const counts = (exchanges: number, timeout: number, connection: number, other: number): AnswerCounts => ({ exchanges, unanswered: timeout + connection + other, byKind: { timeout, connection, other } });
+const passedRules = (strict = false) =>
+  RULES.map((rule) => toReportRule({ rule, cases: 15, findings: [], crashed: false, coverage: judgedEnough }, { seed: 7, strict }));
+const counts = (exchanges: number, timeout: number, connection: number, other: number): AnswerCounts => ({
+  exchanges,
+  unanswered: timeout + connection + other,
+  byKind: { timeout, connection, other },
+});
 const report = (transport: AnswerCounts | undefined, rules = passedRules(), extra: object = {}): ConformanceReport =>
-  buildReport(facts, rules, { startedAt: '2026-01-01T00:00:00Z', durationMs: 1000, requests: transport?.exchanges ?? 100, undocumentedFields: [], ...(transport ? { transport } : {}), ...extra });
+  buildReport(facts, rules, {
+    startedAt: '2026-01-01T00:00:00Z',
+    durationMs: 1000,
+    requests: transport?.exchanges ?? 100,
+    undocumentedFields: [],
+    ...(transport ? { transport } : {}),
+    ...extra,
+  });
 const schemaErrors = (r: ConformanceReport) => registry().validate('conformance-report', r);
 
 describe('the unanswered share', () => {
@@ -29,8 +49,12 @@ describe('the unanswered share', () => {
     expect(unansweredReason(counts(100, 5, 0, 0))).toBeUndefined();
     expect(unansweredReason(counts(100, 0, 0, 0))).toBeUndefined();
     expect(unansweredReason(counts(0, 0, 0, 0))).toBeUndefined();
-    expect(unansweredReason(counts(100, 3, 2, 1))).toBe('6 of 100 requests (6%) got no usable HTTP answer (3 timed out, 2 dropped or reset, 1 broke HTTP framing or failed otherwise): above 5% a run cannot be conformant');
-    expect(unansweredReason(counts(98, 0, 15, 0))).toBe('15 of 98 requests (15.3%) got no usable HTTP answer (15 dropped or reset): above 5% a run cannot be conformant');
+    expect(unansweredReason(counts(100, 3, 2, 1))).toBe(
+      '6 of 100 requests (6%) got no usable HTTP answer (3 timed out, 2 dropped or reset, 1 broke HTTP framing or failed otherwise): above 5% a run cannot be conformant',
+    );
+    expect(unansweredReason(counts(98, 0, 15, 0))).toBe(
+      '15 of 98 requests (15.3%) got no usable HTTP answer (15 dropped or reset): above 5% a run cannot be conformant',
+    );
   });
 });
 
@@ -56,7 +80,13 @@ describe('the verdict', () => {
   it('leaves a run with a failed documented rule non-conformant (exit 1), the reason said as well', () => {
     const rules = passedRules();
     const at = rules.findIndex((x) => x.id === 'fa.status.enum');
-    const failure = { message: 'x', case: { operation: 'updateFiatAccount' as const, label: 'x', mode: 'valid' }, request: { method: 'PUT', url: 'http://127.0.0.1:4010/v2/x', headers: {} }, curl: 'curl', seed: 7 };
+    const failure = {
+      message: 'x',
+      case: { operation: 'updateFiatAccount' as const, label: 'x', mode: 'valid' },
+      request: { method: 'PUT', url: 'http://127.0.0.1:4010/v2/x', headers: {} },
+      curl: 'curl',
+      seed: 7,
+    };
     rules[at] = { ...rules[at], status: 'failed', blocking: true, failures: [failure] };
     const r = report(counts(100, 20, 0, 0), rules);
     expect(r.summary.verdict).toBe('non-conformant');

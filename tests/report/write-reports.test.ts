@@ -39,7 +39,12 @@ describe('writeReports', () => {
     withCredentials.target.baseUrl = 'https://user:pass@api.example.com';
     expect(registry().validate('conformance-report', withCredentials)).not.toEqual([]);
     const { seed: _seed, ...withoutSeed } = sampleReport();
-    expect(registry().validate('conformance-report', withoutSeed).map((e) => e.message).join()).toMatch(/seed/);
+    expect(
+      registry()
+        .validate('conformance-report', withoutSeed)
+        .map((e) => e.message)
+        .join(),
+    ).toMatch(/seed/);
   });
 
   it('writes every file for a response nested 5,000 levels deep', async () => {
@@ -88,11 +93,26 @@ describe('redaction across every format', () => {
     failure.request.headers = { ...failure.request.headers, Authorization: `Bearer ${ISSUED}`, Cookie: 'session=s3ss10n' };
     failure.request.body = { note: TOKEN, client_secret: SECRET };
     failure.curl = `curl -H 'Authorization: Bearer ${TOKEN}' ${report.target.baseUrl}`;
-    failure.response = { status: 200, headers: { 'set-cookie': 'sid=abc123' }, rawBody: `{"access_token":"${ISSUED}","echo":"${TOKEN}"}`, json: true, body: { access_token: ISSUED, echo: TOKEN } };
+    failure.response = {
+      status: 200,
+      headers: { 'set-cookie': 'sid=abc123' },
+      rawBody: `{"access_token":"${ISSUED}","echo":"${TOKEN}"}`,
+      json: true,
+      body: { access_token: ISSUED, echo: TOKEN },
+    };
     report.rules.find((r) => r.status === 'skipped')!.reason = `token ${TOKEN} refused`;
     const exchanges = sampleExchanges();
-    exchanges[0].request = { ...exchanges[0].request, headers: { authorization: `Bearer ${TOKEN}` }, rawBody: `grant_type=client_credentials&client_secret=${encodeURIComponent(SECRET)}` };
-    exchanges[1].response = { status: 200, headers: { 'content-type': 'application/json' }, rawBody: `{"access_token":"${ISSUED}","token_type":"bearer"}`, json: true };
+    exchanges[0].request = {
+      ...exchanges[0].request,
+      headers: { authorization: `Bearer ${TOKEN}` },
+      rawBody: `grant_type=client_credentials&client_secret=${encodeURIComponent(SECRET)}`,
+    };
+    exchanges[1].response = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      rawBody: `{"access_token":"${ISSUED}","token_type":"bearer"}`,
+      json: true,
+    };
     exchanges[2].error = { kind: 'other', message: `refused Bearer ${ISSUED}` };
     return { report, exchanges };
   }
@@ -141,10 +161,12 @@ describe('junit.xml', () => {
     // id.answers is a convention rule: outside --strict its failure does not fail the run, but it
     // is a failure all the same, red on a dashboard, its type saying it is fatal only with --strict.
     expect(xml).toMatch(new RegExp(`<testsuites [^>]*tests="${report.rules.length}" failures="3" errors="0" time="12.345"`));
-    expect(xml).toMatch(/<failure message="convention rule failed \(fatal only with --strict\): no answer within 10000 ms[^"]*" type="convention §1, fatal only with --strict">/);
+    expect(xml).toMatch(
+      /<failure message="convention rule failed \(fatal only with --strict\): no answer within 10000 ms[^"]*" type="convention §1, fatal only with --strict">/,
+    );
     expect(xml).not.toMatch(/<skipped message="convention rule failed/);
     const strictXml = renderJunit(sampleReport({ strict: true }));
-    expect(strictXml).toMatch(new RegExp(`<testsuites [^>]*failures="3" errors="0"`));
+    expect(strictXml).toMatch(/<testsuites [^>]*failures="3" errors="0"/);
     expect(strictXml).toMatch(/<failure message="no answer within 10000 ms[^"]*" type="convention §1">/);
     expect(xml).toContain('<testcase classname="updateFiatAccount" name="fa.metadata.over-pairs-rejected Metadata with 7 or more pairs is rejected"');
     expect(xml).toMatch(/<failure message="7 pairs accepted \(200\) — target said: &quot;\{&quot;id&quot;:&quot;8d3b1c2e-[^"]*…&quot;" type="documented §8">/);
@@ -168,7 +190,7 @@ describe('summary.md', () => {
   });
 });
 
-describe('1.3.0: inconclusive rules, a stopped run, the target\'s words', () => {
+describe("1.3.0: inconclusive rules, a stopped run, the target's words", () => {
   it('the schema takes 1.3.0 reports (inconclusive, coverage, stopped, new auth kinds) and still takes a 1.2.0 one', () => {
     expect(registry().validate('conformance-report', inconclusiveReport())).toEqual([]);
     expect(registry().validate('conformance-report', stoppedReport())).toEqual([]);
@@ -221,9 +243,12 @@ describe('1.3.0: inconclusive rules, a stopped run, the target\'s words', () => 
   it('junit.xml: a failure carries what the target said; a stopped run says where, in a property and system-out', () => {
     const xml = renderJunit(stoppedReport());
     expect(xmlProblems(xml)).toEqual([]);
-    expect(xml).toContain(`<failure message="person with a Hebrew first name: a valid request was not accepted (HTTP 422) — target said: &quot;${REFUSAL_WORDS}&quot;"`);
+    expect(xml).toContain(
+      `<failure message="person with a Hebrew first name: a valid request was not accepted (HTTP 422) — target said: &quot;${REFUSAL_WORDS}&quot;"`,
+    );
     expect(xml).toContain(`target said: ${REFUSAL_WORDS}`);
-    const stopped = 'stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering: connection: connect ECONNREFUSED 127.0.0.1:4010; partial report, exit 3';
+    const stopped =
+      'stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering: connection: connect ECONNREFUSED 127.0.0.1:4010; partial report, exit 3';
     expect(xml).toContain(`<property name="stopped" value="${stopped}"/>`);
     expect(xml).toContain(`<system-out>${stopped}</system-out>`);
     expect(xml).toContain('<property name="verdict" value="error"/>');
@@ -247,12 +272,17 @@ describe('1.3.0: inconclusive rules, a stopped run, the target\'s words', () => 
     expect(md).toContain(
       '⛔ **Stopped**: stopped after 212 requests while judging id.dob.midnight-utc: the target stopped answering: connection: connect ECONNREFUSED 127.0.0.1:4010; partial report, exit 3',
     );
-    expect(md).toContain(`| \`id.valid-accepted\` | §4.2 | documented | person with a Hebrew first name: a valid request was not accepted (HTTP 422) — target said: "${REFUSAL_WORDS}" |`);
+    expect(md).toContain(
+      `| \`id.valid-accepted\` | §4.2 | documented | person with a Hebrew first name: a valid request was not accepted (HTTP 422) — target said: "${REFUSAL_WORDS}" |`,
+    );
     expect(renderMarkdownSummary(sampleReport())).not.toContain('Stopped');
   });
 
   it('writes every file for an inconclusive and a stopped report, and they validate', async () => {
-    for (const [name, report] of [['inconclusive', inconclusiveReport()], ['stopped', stoppedReport()]] as const) {
+    for (const [name, report] of [
+      ['inconclusive', inconclusiveReport()],
+      ['stopped', stoppedReport()],
+    ] as const) {
       const dir = path.join(root, `v13-${name}`);
       const { written, errors } = await writeReports(dir, report, sampleExchanges(), { secrets: [] });
       expect(errors).toEqual([]);

@@ -8,7 +8,11 @@ import type { Exchange } from '../../src/core/exchange.ts';
 import { ACCOUNT_ID, exchange, fiatAccountBody, identityBody, identityRequest } from './exchange-builders.ts';
 
 const context = { fiatAccountIds: [ACCOUNT_ID], mergeMayExceedLimit: () => false };
-const failing = (e: Exchange) => judge(e, context).filter((j) => j.problems.length).map((j) => j.rule).sort();
+const failing = (e: Exchange) =>
+  judge(e, context)
+    .filter((j) => j.problems.length)
+    .map((j) => j.rule)
+    .sort();
 const judged = (e: Exchange) => judge(e, context).map((j) => j.rule);
 
 const update = (body: unknown = {}, extra: object = {}) => ({ operation: 'updateFiatAccount' as const, body, ...extra });
@@ -23,25 +27,65 @@ const person = (changes: Record<string, unknown>) => identityBody({ person_detai
 
 const rows: [string, Exchange, string[]][] = [
   ['faithful update, nested placement', exchange(update(), 200, nested), []],
-  ['faithful update, top-level placement', exchange(update(), 200, fiatAccountBody({ status: 'APPROVED', metadata: { a: 'b' }, fiat_account_owner: undefined, fiat_network_instructions: { wire: {} } })), []],
+  [
+    'faithful update, top-level placement',
+    exchange(
+      update(),
+      200,
+      fiatAccountBody({ status: 'APPROVED', metadata: { a: 'b' }, fiat_account_owner: undefined, fiat_network_instructions: { wire: {} } }),
+    ),
+    [],
+  ],
   ['status in lower case', exchange(update(), 200, withNested({ status: 'pending' })), ['fa.status.enum']],
   ['status in no place', exchange(update(), 200, withNested({ status: undefined })), ['fa.status.present']],
   ['created_at without offset', exchange(update(), 200, fiatAccountBody({ created_at: '2024-01-02T03:04:05' })), ['fa.timestamps.rfc3339']],
   ['id missing', exchange(update(), 200, fiatAccountBody({ id: undefined })), ['fa.response.required']],
   ['routing_details a string', exchange(update(), 200, withNested({ wire: { routing_details: 'ABA' } })), ['fa.response.schema']],
   ['text/plain success', exchange(update(), 200, nested, { 'content-type': 'text/plain' }), ['fa.content-type']],
-  ['7 pairs accepted', exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 200, nested), ['fa.metadata.over-pairs-rejected']],
-  ['7 pairs rejected with 422', exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 422, { title: 'no' }), []],
-  ['7 pairs answered 500', exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 500, 'oops'), ['fa.metadata.over-pairs-rejected', 'fa.no-5xx']],
-  ['6 pairs rejected', exchange(update({ metadata: sixPairs }, { mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted' }), 400, {}), ['fa.metadata.max-pairs-accepted']],
-  ['6 pairs sent, 7 returned', exchange(update({ metadata: sixPairs }, { mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted' }), 200, withNested({ metadata: sevenPairs })), ['fa.response.metadata-limits']],
-  ['response id differs from the path', exchange(update(), 200, fiatAccountBody({ id: 'aaaaaaaa-8a3d-4c5e-9f70-1a2b3c4d5e6f' })), ['fa.response.id-matches-path']],
+  [
+    '7 pairs accepted',
+    exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 200, nested),
+    ['fa.metadata.over-pairs-rejected'],
+  ],
+  [
+    '7 pairs rejected with 422',
+    exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 422, { title: 'no' }),
+    [],
+  ],
+  [
+    '7 pairs answered 500',
+    exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 500, 'oops'),
+    ['fa.metadata.over-pairs-rejected', 'fa.no-5xx'],
+  ],
+  [
+    '6 pairs rejected',
+    exchange(update({ metadata: sixPairs }, { mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted' }), 400, {}),
+    ['fa.metadata.max-pairs-accepted'],
+  ],
+  [
+    '6 pairs sent, 7 returned',
+    exchange(update({ metadata: sixPairs }, { mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted' }), 200, withNested({ metadata: sevenPairs })),
+    ['fa.response.metadata-limits'],
+  ],
+  [
+    'response id differs from the path',
+    exchange(update(), 200, fiatAccountBody({ id: 'aaaaaaaa-8a3d-4c5e-9f70-1a2b3c4d5e6f' })),
+    ['fa.response.id-matches-path'],
+  ],
   ['updated_at before created_at', exchange(update(), 200, fiatAccountBody({ updated_at: '2023-01-01T00:00:00Z' })), ['fa.updated-after-created']],
   ['names not applied', exchange(update({ fiat_account_owner: { person_details: { first_name: 'Grace' } } }), 200, nested), ['fa.update-reflected']],
   ['metadata merged with more pairs is still reflected', exchange(update({ metadata: { a: '1' } }), 200, withNested({ metadata: { a: '1', old: '2' } })), []],
   ['unknown id answered 400', exchange(update({}, { fiatAccountId: '11111111-1111-4111-8111-111111111111' }), 400, {}), ['fa.unknown-id-404']],
-  ['malformed id answered 200', exchange(update({}, { fiatAccountId: 'not-a-uuid', mode: 'invalid', violates: 'fa.malformed-id-4xx' }), 200, nested), ['fa.malformed-id-4xx']],
-  ['malformed JSON answered 500', exchange({ operation: 'updateFiatAccount', rawBody: '{', mode: 'invalid', violates: 'fa.rejection-4xx' }, 500, 'oops'), ['fa.no-5xx']],
+  [
+    'malformed id answered 200',
+    exchange(update({}, { fiatAccountId: 'not-a-uuid', mode: 'invalid', violates: 'fa.malformed-id-4xx' }), 200, nested),
+    ['fa.malformed-id-4xx'],
+  ],
+  [
+    'malformed JSON answered 500',
+    exchange({ operation: 'updateFiatAccount', rawBody: '{', mode: 'invalid', violates: 'fa.rejection-4xx' }, 500, 'oops'),
+    ['fa.no-5xx'],
+  ],
   ['invalid rejected with 303', exchange(update({ metadata: 'x' }, { mode: 'invalid', violates: 'fa.wrong-types-rejected' }), 303, ''), ['fa.rejection-4xx']],
   ['update without credentials accepted', exchange(update({}, { auth: 'none' }), 200, nested), ['fa.auth-401']],
   ['faithful identity', exchange(create(), 201, identityBody()), []],
@@ -54,22 +98,69 @@ const rows: [string, Exchange, string[]][] = [
   ['date_of_birth of another day', exchange(create(), 201, person({ date_of_birth: '1990-01-02T00:00:00Z' })), ['id.dob.midnight-utc']],
   ['govt_id differs from cip_id', exchange(create(), 201, person({ govt_id: 'other' })), ['id.govt-id.mirrors-cip']],
   ['a sent person field dropped', exchange(create(), 201, person({ cip_id: undefined })), ['id.person-details.returned']],
-  ['names returned in Unicode normal form C', exchange(create(identityRequest({ person_details: { first_name: 'Zoe\u0308' } })), 201, person({ first_name: 'Zo\u00eb' })), []],
-  ['passthrough_verified_at returned with +00:00 for Z', exchange(create(identityRequest({ person_details: { passthrough_verified_at: '2024-01-02T03:04:05Z' } })), 201, person({ passthrough_verified_at: '2024-01-02T03:04:05+00:00' })), []],
-  ['an empty address2 returned absent', exchange(create(identityRequest({ person_details: { address: { address1: '1 Main St', address2: '' } } })), 201, person({ address: { address1: '1 Main St' } })), []],
-  ['passthrough_verified_at returned as another instant', exchange(create(identityRequest({ person_details: { passthrough_verified_at: '2024-01-02T03:04:05Z' } })), 201, person({ passthrough_verified_at: '2024-01-02T04:04:05+00:00' })), ['id.person-details.returned']],
+  [
+    'names returned in Unicode normal form C',
+    exchange(create(identityRequest({ person_details: { first_name: 'Zoe\u0308' } })), 201, person({ first_name: 'Zo\u00eb' })),
+    [],
+  ],
+  [
+    'passthrough_verified_at returned with +00:00 for Z',
+    exchange(
+      create(identityRequest({ person_details: { passthrough_verified_at: '2024-01-02T03:04:05Z' } })),
+      201,
+      person({ passthrough_verified_at: '2024-01-02T03:04:05+00:00' }),
+    ),
+    [],
+  ],
+  [
+    'an empty address2 returned absent',
+    exchange(
+      create(identityRequest({ person_details: { address: { address1: '1 Main St', address2: '' } } })),
+      201,
+      person({ address: { address1: '1 Main St' } }),
+    ),
+    [],
+  ],
+  [
+    'passthrough_verified_at returned as another instant',
+    exchange(
+      create(identityRequest({ person_details: { passthrough_verified_at: '2024-01-02T03:04:05Z' } })),
+      201,
+      person({ passthrough_verified_at: '2024-01-02T04:04:05+00:00' }),
+    ),
+    ['id.person-details.returned'],
+  ],
   ['summary_status not PENDING (undocumented field)', exchange(create(), 201, identityBody({ summary_status: 'IN_REVIEW' })), []],
   ['a screening status of a value the document does not list', exchange(create(), 201, person({ sanctions_verification_status: 'NOT_STARTED' })), []],
   ['a screening status already APPROVED', exchange(create(), 201, person({ sanctions_verification_status: 'APPROVED' })), ['id.initial-statuses']],
   ['govt_id and govt_id_type absent (optional fields)', exchange(create(), 201, person({ govt_id: undefined, govt_id_type: undefined })), []],
   ['created_at on a leap second', exchange(create(), 201, identityBody({ created_at: '2016-12-31T23:59:60Z' })), []],
   ['date_of_birth with a lower-case t', exchange(create(), 201, person({ date_of_birth: '1990-01-01t00:00:00Z' })), []],
-  ['a valid update still 429 after the retries', { ...exchange(update({ metadata: sixPairs }, { mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted' }), 429, {}), error: { kind: 'rate-limited', message: 'still 429' } }, ['fa.answers']],
+  [
+    'a valid update still 429 after the retries',
+    {
+      ...exchange(update({ metadata: sixPairs }, { mode: 'boundary', exercises: 'fa.metadata.max-pairs-accepted' }), 429, {}),
+      error: { kind: 'rate-limited', message: 'still 429' },
+    },
+    ['fa.answers'],
+  ],
   ['is_merchant true returned false', exchange(create(identityRequest({ is_merchant: true })), 201, identityBody()), ['id.is-merchant.returned']],
   ['starts APPROVED', exchange(create(), 201, identityBody({ status: 'APPROVED' })), ['id.initial-statuses']],
   ['person typed INSTITUTION', exchange(create(), 201, identityBody({ type: 'INSTITUTION' })), ['id.type-person']],
-  ['tax rule ignored', exchange(create({ person_details: {} }, { mode: 'invalid', violates: 'id.tax.absent-rejected' }), 201, identityBody()), ['id.tax.absent-rejected']],
-  ['invalid date_of_birth accepted', exchange(create(identityRequest({ person_details: { date_of_birth: '1990-02-30' } }), { mode: 'invalid', violates: 'id.dob.invalid-rejected' }), 201, person({ date_of_birth: '1990-02-30' })), ['id.dob.invalid-rejected']],
+  [
+    'tax rule ignored',
+    exchange(create({ person_details: {} }, { mode: 'invalid', violates: 'id.tax.absent-rejected' }), 201, identityBody()),
+    ['id.tax.absent-rejected'],
+  ],
+  [
+    'invalid date_of_birth accepted',
+    exchange(
+      create(identityRequest({ person_details: { date_of_birth: '1990-02-30' } }), { mode: 'invalid', violates: 'id.dob.invalid-rejected' }),
+      201,
+      person({ date_of_birth: '1990-02-30' }),
+    ),
+    ['id.dob.invalid-rejected'],
+  ],
   ['identity without credentials answered 403', exchange(create(identityRequest(), { auth: 'invalid' }), 403, {}), ['id.auth-401']],
   ['identity success with JSON null', exchange(create(), 201, 'null'), ['id.response.schema']],
   ['update success with a JSON array', exchange(update(), 200, [nested]), ['fa.response.schema']],
@@ -96,15 +187,28 @@ describe('checks on recorded exchanges', () => {
   it.each([401, 403, 429])('does not count an invalid request refused with %i as rejected: the refusal is about access', (status) => {
     const e = exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), status, {});
     expect(judged(e)).not.toContain('fa.metadata.over-pairs-rejected');
-    expect(judged(exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 422, {}))).toContain('fa.metadata.over-pairs-rejected');
+    expect(judged(exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 422, {}))).toContain(
+      'fa.metadata.over-pairs-rejected',
+    );
   });
 
   it('judges no response rule on a near-empty identity: nothing there is no pass', () => {
     const e = exchange(create(), 201, { id: '0b8e7c52-44c1-4d4b-9b0a-2f3e4d5c6b7a', summary_status: 'PENDING' });
     const rules = judged(e);
-    for (const rule of ['id.enums', 'id.booleans', 'id.timestamps.rfc3339', 'id.initial-statuses', 'id.dob.midnight-utc', 'id.govt-id.mirrors-cip', 'id.type-person']) expect(rules).not.toContain(rule);
+    for (const rule of [
+      'id.enums',
+      'id.booleans',
+      'id.timestamps.rfc3339',
+      'id.initial-statuses',
+      'id.dob.midnight-utc',
+      'id.govt-id.mirrors-cip',
+      'id.type-person',
+    ])
+      expect(rules).not.toContain(rule);
     expect(failing(e)).toEqual(['id.person-details.returned']);
-    expect(judged(exchange(create(), 201, identityBody()))).toEqual(expect.arrayContaining(['id.enums', 'id.booleans', 'id.timestamps.rfc3339', 'id.initial-statuses']));
+    expect(judged(exchange(create(), 201, identityBody()))).toEqual(
+      expect.arrayContaining(['id.enums', 'id.booleans', 'id.timestamps.rfc3339', 'id.initial-statuses']),
+    );
   });
 
   it('judges no fiat account rule on fields the response does not carry', () => {
@@ -139,7 +243,12 @@ describe('checks on recorded exchanges', () => {
 
   it('turns a crashing check into a finding instead of throwing', () => {
     const e = exchange(update(), 200, nested);
-    const crashing = { ...context, get fiatAccountIds(): string[] { throw new Error('boom'); } };
+    const crashing = {
+      ...context,
+      get fiatAccountIds(): string[] {
+        throw new Error('boom');
+      },
+    };
     const result = judge(e, crashing);
     expect(result.some((j) => j.crashed && j.problems[0].message.includes('boom'))).toBe(true);
   });

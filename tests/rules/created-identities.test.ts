@@ -28,7 +28,9 @@ describe('CreatedIdentities', () => {
     const created = new CreatedIdentities();
     created.observe(create('ref-a', 'shared'));
     for (let i = 0; i < 100; i++) created.observe(create(`ref-${i}`, `id-${i}`));
-    expect(created.observe(create('ref-b', 'shared'))).toEqual([{ message: 'ref_id ref-b got identity shared, already created for ref_id ref-a', instancePath: '/id' }]);
+    expect(created.observe(create('ref-b', 'shared'))).toEqual([
+      { message: 'ref_id ref-b got identity shared, already created for ref_id ref-a', instancePath: '/id' },
+    ]);
     expect(created.distinctIds).toBeLessThan(created.size);
   });
 

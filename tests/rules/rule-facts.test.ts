@@ -25,6 +25,13 @@ describe('rule facts', () => {
     expect(judgesSuccessBody('id.initial-statuses')).toBe(true);
     expect(judgesSuccessBody('id.content-type')).toBe(false);
     expect(judgesSuccessBody('fa.valid-accepted')).toBe(false);
-    expect(rulesOfAnswersAlone('createIdentity').sort()).toEqual(['id.booleans', 'id.content-type', 'id.enums', 'id.response.id', 'id.response.schema', 'id.timestamps.rfc3339']);
+    expect(rulesOfAnswersAlone('createIdentity').sort()).toEqual([
+      'id.booleans',
+      'id.content-type',
+      'id.enums',
+      'id.response.id',
+      'id.response.schema',
+      'id.timestamps.rfc3339',
+    ]);
   });
 });

@@ -10,7 +10,10 @@ import { ACCOUNT_ID, exchange, fiatAccountBody, identityBody, identityRequest } 
 
 const context = { fiatAccountIds: [ACCOUNT_ID], mergeMayExceedLimit: () => false };
 const findings = (e: Exchange) => judge(e, context).filter((j) => j.problems.length);
-const failing = (e: Exchange) => findings(e).map((j) => j.rule).sort();
+const failing = (e: Exchange) =>
+  findings(e)
+    .map((j) => j.rule)
+    .sort();
 const messages = (e: Exchange) => findings(e).flatMap((j) => j.problems.map((p) => p.message));
 
 const update = { operation: 'updateFiatAccount' as const, body: {} };

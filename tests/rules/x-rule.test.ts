@@ -15,7 +15,9 @@ import { judgedByTag } from '../../src/rules/checks/schema-errors.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const names = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.schema.json')).map((f) => f.slice(0, -'.schema.json'.length));
+const names = readdirSync(SCHEMA_DIR)
+  .filter((f) => f.endsWith('.schema.json'))
+  .map((f) => f.slice(0, -'.schema.json'.length));
 const load = (name: string): Json => JSON.parse(readFileSync(path.join(SCHEMA_DIR, `${name}.schema.json`), 'utf8'));
 
 /** Every object inside a schema document (enum and const values hold data, not schemas). */
@@ -58,7 +60,10 @@ describe('x-rule tags', () => {
   });
 
   it('come back on the errors of the tagged subschemas (required, anyOf, maxProperties, propertyNames, type)', () => {
-    const rules = (name: string, data: unknown) => registry().validate(name, data).map((e) => `${e.instancePath} ${e.keyword} ${e.rule ?? '-'}`);
+    const rules = (name: string, data: unknown) =>
+      registry()
+        .validate(name, data)
+        .map((e) => `${e.instancePath} ${e.keyword} ${e.rule ?? '-'}`);
     expect(rules('identity', { status: 'pending', user_disabled: 'no', metadata: [] })).toEqual(
       expect.arrayContaining(['/status enum id.enums', '/user_disabled type id.booleans', ' required id.response.id', '/metadata type -']),
     );
@@ -85,7 +90,9 @@ describe('x-rule tags', () => {
       }
       const untagged = createRegistry(dir);
       const cases = readdirSync('fixtures/schema-cases').flatMap((file) =>
-        (JSON.parse(readFileSync(path.join('fixtures/schema-cases', file), 'utf8')) as { tests: { data: unknown }[] }[]).flatMap((g) => g.tests.map((t) => t.data)),
+        (JSON.parse(readFileSync(path.join('fixtures/schema-cases', file), 'utf8')) as { tests: { data: unknown }[] }[]).flatMap((g) =>
+          g.tests.map((t) => t.data),
+        ),
       );
       for (const data of cases) {
         for (const name of OPERATION_IDS.flatMap((op) => [OPERATIONS[op].requestSchema, OPERATIONS[op].responseSchema])) {

@@ -35,14 +35,27 @@ describe('fault matrix', () => {
 });
 
 describe('fault matrix, one rule at a time (--rule)', () => {
-  it.each(FAULTS.filter((f) => (f.expect ?? 'failed') === 'failed').map((f) => [f.name, f] as const))('%s is detected by its rule alone', async (_name, fault) => {
-    const { report } = await runEmbedded({ fault: fault.name, runs: 3, seed: SEED, ruleFilter: [fault.ruleId] });
-    expect(report.rules.find((r) => r.id === fault.ruleId)?.status).toBe('failed');
-  });
+  it.each(FAULTS.filter((f) => (f.expect ?? 'failed') === 'failed').map((f) => [f.name, f] as const))(
+    '%s is detected by its rule alone',
+    async (_name, fault) => {
+      const { report } = await runEmbedded({ fault: fault.name, runs: 3, seed: SEED, ruleFilter: [fault.ruleId] });
+      expect(report.rules.find((r) => r.id === fault.ruleId)?.status).toBe('failed');
+    },
+  );
 });
 
 describe('faithful server in every allowed reading', () => {
-  it.each(READINGS.map((r) => [Object.entries(r).map(([k, v]) => `${k}=${v}`).join(' '), r] as const))('%s: zero failures, even strict', async (_name, reading) => {
+  it.each(
+    READINGS.map(
+      (r) =>
+        [
+          Object.entries(r)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' '),
+          r,
+        ] as const,
+    ),
+  )('%s: zero failures, even strict', async (_name, reading) => {
     const outcome = await runReading(reading, RUNS, SEED);
     expect(outcome.failedRules).toEqual([]);
     expect(outcome.verdict, 'a faithful server earns conformant: every rule judged enough').toBe('conformant');

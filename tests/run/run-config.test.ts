@@ -30,12 +30,34 @@ describe('run settings', () => {
   });
 
   it('reads a remote target with a token and several account ids from the environment', () => {
-    const c = resolve([], { CONFORMANCE_BASE_URL: 'https://x.example/', CONFORMANCE_TOKEN: 't', CONFORMANCE_FIAT_ACCOUNT_IDS: '0f8fad5b-d9cb-469f-a165-70867728950e, 7c9e6679-7425-40de-944b-e07fc1f90ae7' });
-    expect(c).toMatchObject({ baseUrl: 'https://x.example', fiatAccountIds: ['0f8fad5b-d9cb-469f-a165-70867728950e', '7c9e6679-7425-40de-944b-e07fc1f90ae7'], auth: { kind: 'static', token: 't' }, rateLimitPerSecond: 10 });
+    const c = resolve([], {
+      CONFORMANCE_BASE_URL: 'https://x.example/',
+      CONFORMANCE_TOKEN: 't',
+      CONFORMANCE_FIAT_ACCOUNT_IDS: '0f8fad5b-d9cb-469f-a165-70867728950e, 7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    });
+    expect(c).toMatchObject({
+      baseUrl: 'https://x.example',
+      fiatAccountIds: ['0f8fad5b-d9cb-469f-a165-70867728950e', '7c9e6679-7425-40de-944b-e07fc1f90ae7'],
+      auth: { kind: 'static', token: 't' },
+      rateLimitPerSecond: 10,
+    });
   });
 
   it('takes client credentials', () => {
-    const c = resolve(['--base-url', 'http://127.0.0.1:9', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e', '--auth-url', 'http://127.0.0.1:9/token', '--client-id', 'id', '--client-secret', 's', '--scope', 'a b']);
+    const c = resolve([
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--fiat-account-id',
+      '0f8fad5b-d9cb-469f-a165-70867728950e',
+      '--auth-url',
+      'http://127.0.0.1:9/token',
+      '--client-id',
+      'id',
+      '--client-secret',
+      's',
+      '--scope',
+      'a b',
+    ]);
     expect(c.auth).toEqual({ kind: 'client-credentials', tokenUrl: 'http://127.0.0.1:9/token', clientId: 'id', clientSecret: 's', scope: 'a b' });
     expect(c.rateLimitPerSecond).toBeNull();
   });
@@ -44,7 +66,9 @@ describe('run settings', () => {
     expect(usageError(['--frobnicate'])).toMatch(/frobnicate.*--help/);
     expect(usageError(['--base-url', 'https://x.example', '--token', 't'])).toMatch(/--fiat-account-id/);
     expect(usageError(['--base-url', 'https://x.example', '--token', 't', '--fiat-account-id', 'not-a-uuid'])).toMatch(/"not-a-uuid" is not a UUID/);
-    expect(usageError(['--base-url', 'https://x.example/api/v2/', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'])).toMatch(/ends with the version segment \/v2.*give https:\/\/x\.example\/api instead/);
+    expect(usageError(['--base-url', 'https://x.example/api/v2/', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'])).toMatch(
+      /ends with the version segment \/v2.*give https:\/\/x\.example\/api instead/,
+    );
     expect(usageError(['--base-url', 'not a url', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'])).toMatch(/not a URL/);
     expect(usageError(['--base-url', 'ftp://x', '--token', 't', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'])).toMatch(/http or https/);
     expect(usageError(['--base-url', 'https://x.example', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e'])).toMatch(/credentials/);
@@ -63,7 +87,8 @@ describe('run settings', () => {
   });
 
   it('whole numbers are decimal digits within range: no hex, exponent, fraction or timer overflow', () => {
-    for (const value of ['0x10', '1e3', '1.5', '12abc', '99999999999999999999']) expect(usageError(['--runs', value])).toMatch(/^--runs must be a whole number >= 0, got/);
+    for (const value of ['0x10', '1e3', '1.5', '12abc', '99999999999999999999'])
+      expect(usageError(['--runs', value])).toMatch(/^--runs must be a whole number >= 0, got/);
     expect(usageError(['--timeout', '2147483648'])).toMatch(/^--timeout must be a whole number from 1 to 2147483647/);
     expect(usageError(['--concurrency', '0'])).toMatch(/>= 1/);
     expect(resolve(['--seed=-3', '--runs', ' 7 ', '--timeout', '2147483647'])).toMatchObject({ seed: -3, runs: 7, timeoutMs: 2147483647 });

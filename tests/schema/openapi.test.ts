@@ -100,7 +100,16 @@ describe('the OpenAPI export', () => {
 describe('conformance export', () => {
   it('writes the document to --out and exits 0; an unknown kind is exit 2', async () => {
     const out = path.join(mkdtempSync(path.join(tmpdir(), 'openapi-')), 'api.json');
-    const run = await conformance(['export', 'openapi', '--out', out, '--base-url', 'https://sandbox.example.com', '--auth-url', 'https://auth.example.com/token']);
+    const run = await conformance([
+      'export',
+      'openapi',
+      '--out',
+      out,
+      '--base-url',
+      'https://sandbox.example.com',
+      '--auth-url',
+      'https://auth.example.com/token',
+    ]);
     expect(run.code).toBe(0);
     const written = JSON.parse(readFileSync(out, 'utf8'));
     expect(written.servers).toEqual([{ url: 'https://sandbox.example.com' }]);

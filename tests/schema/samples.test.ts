@@ -52,7 +52,7 @@ describe('samples of the document', () => {
     walker.observe(successExchange('createIdentity', sample('identity')));
     walker.observe(successExchange('updateFiatAccount', sample('fiat-account')));
     expect(walker.list().map((f) => `${f.operation} ${f.path}`)).toEqual([
-    "createIdentity /person_details/passthrough_verifier_type'",
+      "createIdentity /person_details/passthrough_verifier_type'",
       'createIdentity /summary_status',
     ]);
   });

@@ -79,7 +79,11 @@ describe('errors as data', () => {
   });
 
   it('reports a status in neither place as a root anyOf of section 2.1', () => {
-    const errors = registry().validate('fiat-account', { id: '3f2b9c1e-5d4a-4e7b-8c6d-1a2b3c4d5e6f', created_at: '2024-01-01T00:00:00Z', fiat_network_instructions: {} });
+    const errors = registry().validate('fiat-account', {
+      id: '3f2b9c1e-5d4a-4e7b-8c6d-1a2b3c4d5e6f',
+      created_at: '2024-01-01T00:00:00Z',
+      fiat_network_instructions: {},
+    });
     expect(errors.filter((e) => e.instancePath === '' && e.keyword === 'anyOf')).toEqual([expect.objectContaining({ section: '2.1' })]);
   });
 });

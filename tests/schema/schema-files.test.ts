@@ -39,9 +39,20 @@ describe('schema files', () => {
   it('include every resource and request the document describes', () => {
     expect(files).toEqual(
       expect.arrayContaining([
-        'address', 'routing-details', 'wire', 'fiat-network-instructions', 'fiat-account-person-details', 'fiat-account-owner',
-        'fiat-account-metadata', 'fiat-account', 'update-fiat-account-request', 'tax-detail', 'identity-person-details',
-        'identity-person-details-request', 'create-identity-request', 'identity',
+        'address',
+        'routing-details',
+        'wire',
+        'fiat-network-instructions',
+        'fiat-account-person-details',
+        'fiat-account-owner',
+        'fiat-account-metadata',
+        'fiat-account',
+        'update-fiat-account-request',
+        'tax-detail',
+        'identity-person-details',
+        'identity-person-details-request',
+        'create-identity-request',
+        'identity',
       ]),
     );
     for (const name of files) expect(registry().has(name)).toBe(true);

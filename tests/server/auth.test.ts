@@ -68,7 +68,11 @@ describe('authentication', () => {
   });
 
   it('refuses Basic credentials on the API (bearer only)', async () => {
-    const reply = await call(server, 'PUT', accountPath(server.fiatAccountIds[0]), { body: {}, token: null, headers: basic(server.clientId, server.clientSecret) });
+    const reply = await call(server, 'PUT', accountPath(server.fiatAccountIds[0]), {
+      body: {},
+      token: null,
+      headers: basic(server.clientId, server.clientSecret),
+    });
     expect(reply.status).toBe(401);
   });
 

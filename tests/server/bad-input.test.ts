@@ -8,10 +8,14 @@ import { accountPath, call, create, IDENTITIES, identityBody, update } from './h
 /** Sends `size` bytes without a Content-Length (chunked), so the server must count while reading. */
 function chunkedPut(server: ReferenceServer, path: string, size: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${server.baseUrl}${path}`, { method: 'PUT', agent: false, headers: { authorization: `Bearer ${server.staticToken}`, 'transfer-encoding': 'chunked' } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = http.request(
+      `${server.baseUrl}${path}`,
+      { method: 'PUT', agent: false, headers: { authorization: `Bearer ${server.staticToken}`, 'transfer-encoding': 'chunked' } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     for (let sent = 0; sent < size; sent += chunk.length) req.write(chunk);

@@ -28,7 +28,10 @@ describe('creating an identity', () => {
       address: { country: 'USA', address1: '1 Main St', address2: '', city: 'Austin', province: 'TX', zip_code: '73301' },
       metadata: { source: 'test' },
     };
-    const sent = identityBody({ tax_details: [{ tax_payer_country: 'USA', tax_payer_id: '123456789' }], is_merchant: true, metadata: { a: 1 }, customer_due_diligence: {} }, person);
+    const sent = identityBody(
+      { tax_details: [{ tax_payer_country: 'USA', tax_payer_id: '123456789' }], is_merchant: true, metadata: { a: 1 }, customer_due_diligence: {} },
+      person,
+    );
     delete sent.tax_details_not_required;
     const reply = await create(server, sent);
     expect(reply.status).toBe(201);

@@ -54,7 +54,18 @@ describe.each([400, 422] as const)('what the document allows, rejections with %i
   });
 
   it('empty strings in every free-text field and the address are accepted', async () => {
-    const empty = { ...FULL_PERSON, first_name: '', last_name: '', phone_number: '', cip_id: '', cip_id_type: '', cip_id_country: '', nationality: '', verifier_type: '', passthrough_verifier_type: '' };
+    const empty = {
+      ...FULL_PERSON,
+      first_name: '',
+      last_name: '',
+      phone_number: '',
+      cip_id: '',
+      cip_id_type: '',
+      cip_id_country: '',
+      nationality: '',
+      verifier_type: '',
+      passthrough_verifier_type: '',
+    };
     const reply = await createPerson({ ...empty, address: Object.fromEntries(Object.keys(ADDRESS).map((k) => [k, ''])) });
     expect(reply.status).toBe(201);
     expect(reply.json.person_details).toMatchObject({ govt_id: '', govt_id_type: '' });
@@ -67,16 +78,21 @@ describe.each([400, 422] as const)('what the document allows, rejections with %i
   });
 
   it.each(['ABA', 'aba', 'Aba', 'SWIFT', 'iban', ''])('routing_number_type %j is accepted', async (kind) => {
-    const reply = await update(server, { fiat_network_instructions: { wire: { routing_details: { routing_number_type: kind, routing_number: '021000021' } } } });
+    const reply = await update(server, {
+      fiat_network_instructions: { wire: { routing_details: { routing_number_type: kind, routing_number: '021000021' } } },
+    });
     expect(reply.status).toBe(200);
     expect(nested(reply.json).wire?.routing_details).toMatchObject({ routing_number_type: kind });
   });
 
-  it.each(['1992-02-29', '2000-02-29', '2024-02-29', '1600-02-29', '1990-12-31', '1990-01-01', '0004-02-29'])('date_of_birth %s is accepted as midnight UTC', async (dob) => {
-    const reply = await createPerson({ first_name: 'Ada', date_of_birth: dob });
-    expect(reply.status).toBe(201);
-    expect(reply.json.person_details.date_of_birth).toBe(`${dob}T00:00:00Z`);
-  });
+  it.each(['1992-02-29', '2000-02-29', '2024-02-29', '1600-02-29', '1990-12-31', '1990-01-01', '0004-02-29'])(
+    'date_of_birth %s is accepted as midnight UTC',
+    async (dob) => {
+      const reply = await createPerson({ first_name: 'Ada', date_of_birth: dob });
+      expect(reply.status).toBe(201);
+      expect(reply.json.person_details.date_of_birth).toBe(`${dob}T00:00:00Z`);
+    },
+  );
 
   it.each(['1900-02-29', '2100-02-29', '2023-02-29'])('date_of_birth %s (no leap day that year) is rejected', async (dob) => {
     expect((await createPerson({ date_of_birth: dob })).status).toBe(rejectStatus);
@@ -89,9 +105,12 @@ describe.each([400, 422] as const)('what the document allows, rejections with %i
     expect(reply.json.person_details).not.toHaveProperty(key);
   });
 
-  it.each([[{}], [{ last_name: 'Lovelace' }], [{ address: {} }], [{ address: { address2: '' } }], [{ metadata: {} }]])('person_details %j is accepted', async (person) => {
-    expect((await createPerson(person)).status).toBe(201);
-  });
+  it.each([[{}], [{ last_name: 'Lovelace' }], [{ address: {} }], [{ address: { address2: '' } }], [{ metadata: {} }]])(
+    'person_details %j is accepted',
+    async (person) => {
+      expect((await createPerson(person)).status).toBe(201);
+    },
+  );
 
   it.each([
     ['an entry without tax_payer_id', [{ tax_payer_country: 'USA' }]],

@@ -28,27 +28,33 @@ describe('fault details', () => {
     });
   });
 
-  it.each(['conflict', 'same'] as const)('id-same-identity: a new ref_id gets the first identity with the created status (reading %s)', async (duplicateRefId) => {
-    await withServer({ fault: 'id-same-identity', reading: { duplicateRefId } }, async (s) => {
-      const first = await create(s, identityBody());
-      const second = await create(s, identityBody({ ref_id: `x-${randomUUID()}` }, { first_name: 'Grace' }));
-      expect(second.status).toBe(201);
-      expect(second.json).toEqual(first.json);
-    });
-  });
+  it.each(['conflict', 'same'] as const)(
+    'id-same-identity: a new ref_id gets the first identity with the created status (reading %s)',
+    async (duplicateRefId) => {
+      await withServer({ fault: 'id-same-identity', reading: { duplicateRefId } }, async (s) => {
+        const first = await create(s, identityBody());
+        const second = await create(s, identityBody({ ref_id: `x-${randomUUID()}` }, { first_name: 'Grace' }));
+        expect(second.status).toBe(201);
+        expect(second.json).toEqual(first.json);
+      });
+    },
+  );
 
-  it.each(['conflict', 'same'] as const)('id-duplicate-bad-timestamp: only the repeat loses the offset, the stored identity keeps it (reading %s)', async (duplicateRefId) => {
-    await withServer({ fault: 'id-duplicate-bad-timestamp', reading: { duplicateRefId } }, async (s) => {
-      const body = identityBody();
-      const first = await create(s, body);
-      const [again, third] = [await create(s, body), await create(s, body)];
-      expect(first.json.created_at).toMatch(/Z$/);
-      for (const repeat of [again, third]) {
-        expect(repeat.status).toBe(201);
-        expect(repeat.json).toEqual({ ...first.json, created_at: first.json.created_at.slice(0, 19) });
-      }
-    });
-  });
+  it.each(['conflict', 'same'] as const)(
+    'id-duplicate-bad-timestamp: only the repeat loses the offset, the stored identity keeps it (reading %s)',
+    async (duplicateRefId) => {
+      await withServer({ fault: 'id-duplicate-bad-timestamp', reading: { duplicateRefId } }, async (s) => {
+        const body = identityBody();
+        const first = await create(s, body);
+        const [again, third] = [await create(s, body), await create(s, body)];
+        expect(first.json.created_at).toMatch(/Z$/);
+        for (const repeat of [again, third]) {
+          expect(repeat.status).toBe(201);
+          expect(repeat.json).toEqual({ ...first.json, created_at: first.json.created_at.slice(0, 19) });
+        }
+      });
+    },
+  );
 
   it('id-ref-id-remembers-last: ref_ids are still told apart per API user', async () => {
     await withServer({ fault: 'id-ref-id-remembers-last', reading: { duplicateRefId: 'same' } }, async (s) => {

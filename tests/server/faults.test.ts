@@ -35,7 +35,11 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
   'fa-routing-details-string': [async (s) => typeof nested(await updated(s)).wire?.routing_details, 'object', 'string'],
   'fa-content-type-text': [async (s) => (await update(s, {})).headers['content-type']?.split(';')[0], 'application/json', 'text/plain'],
   'fa-response-metadata-extra-pair': [async (s) => Object.keys(nested(await updated(s, { metadata: pairs(6) })).metadata ?? {}).length, 6, 7],
-  'fa-wrong-types-accepted': [async (s) => [status(await update(s, { metadata: 'x' })), status(await update(s, { metadata: pairs(7) }))], [400, 400], [200, 400]],
+  'fa-wrong-types-accepted': [
+    async (s) => [status(await update(s, { metadata: 'x' })), status(await update(s, { metadata: pairs(7) }))],
+    [400, 400],
+    [200, 400],
+  ],
   'fa-non-ascii-name-rejected': [async (s) => status(await update(s, { fiat_account_owner: { person_details: { first_name: 'Zoë' } } })), 200, 400],
 
   'id-tax-absent-accepted': [async (s) => status(await create(s, noTax())), 400, 201],
@@ -68,28 +72,63 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
   'id-boolean-as-string': [async (s) => (await created(s)).user_disabled, false, 'false'],
   'id-created-at-no-offset': [async (s) => /(Z|[+-]\d\d:\d\d)$/.test((await created(s)).created_at), true, false],
   'id-id-missing': [async (s) => 'id' in (await created(s)), true, false],
-  'id-tax-details-object': [async (s) => Array.isArray((await created(s, { tax_details: [{ tax_payer_country: 'USA', tax_payer_id: '1' }] })).tax_details), true, false],
-  'id-wrong-types-accepted': [async (s) => [status(await create(s, identityBody({ is_merchant: 'true' }))), status(await create(s, noTax()))], [400, 400], [201, 400]],
+  'id-tax-details-object': [
+    async (s) => Array.isArray((await created(s, { tax_details: [{ tax_payer_country: 'USA', tax_payer_id: '1' }] })).tax_details),
+    true,
+    false,
+  ],
+  'id-wrong-types-accepted': [
+    async (s) => [status(await create(s, identityBody({ is_merchant: 'true' }))), status(await create(s, noTax()))],
+    [400, 400],
+    [201, 400],
+  ],
   'id-content-type-text': [async (s) => (await create(s, identityBody())).headers['content-type']?.split(';')[0], 'application/json', 'text/plain'],
   'id-astral-name-rejected': [async (s) => status(await create(s, identityBody({}, { first_name: 'Ada 😀' }))), 201, 400],
 
   'fa-unknown-id-400': [async (s) => status(await update(s, {}, {}, randomUUID())), 404, 400],
   'fa-id-mismatch': [async (s) => (await updated(s)).id === s.fiatAccountIds[0], true, false],
-  'fa-update-not-applied': [async (s) => (await updated(s, { fiat_account_owner: { person_details: { first_name: 'Zed' } } })).fiat_account_owner.person_details.first_name, 'Zed', 'Ada'],
+  'fa-update-not-applied': [
+    async (s) => (await updated(s, { fiat_account_owner: { person_details: { first_name: 'Zed' } } })).fiat_account_owner.person_details.first_name,
+    'Zed',
+    'Ada',
+  ],
   'fa-updated-before-created': [async (s) => ((b) => Date.parse(b.updated_at) >= Date.parse(b.created_at))(await updated(s)), true, false],
-  'fa-malformed-json-500': [async (s) => [status(await call(s, 'PUT', accountPath(s.fiatAccountIds[0]), { raw: '{' })), status(await call(s, 'POST', IDENTITIES, { raw: '{' }))], [400, 400], [500, 400]],
+  'fa-malformed-json-500': [
+    async (s) => [status(await call(s, 'PUT', accountPath(s.fiatAccountIds[0]), { raw: '{' })), status(await call(s, 'POST', IDENTITIES, { raw: '{' }))],
+    [400, 400],
+    [500, 400],
+  ],
   'fa-no-auth-accepted': [async (s) => [status(await update(s, {}, { token: null })), status(await update(s, {}, { token: 'wrong' }))], [401, 401], [200, 401]],
   'fa-drops-astral': [
     async (s) => update(s, { fiat_account_owner: { person_details: { first_name: '😀' } } }).then(status, () => 'connection dropped'),
     200,
     'connection dropped',
   ],
-  'id-wrong-token-403': [async (s) => [status(await create(s, identityBody(), { token: 'wrong' })), status(await create(s, identityBody(), { token: null }))], [401, 401], [403, 401]],
+  'id-wrong-token-403': [
+    async (s) => [status(await create(s, identityBody(), { token: 'wrong' })), status(await create(s, identityBody(), { token: null }))],
+    [401, 401],
+    [403, 401],
+  ],
   'id-type-institution': [async (s) => (await created(s)).type, 'PERSON', 'INSTITUTION'],
-  'id-invalid-dob-accepted': [async (s) => [status(await create(s, identityBody({}, { date_of_birth: '1990-02-30' }))), status(await create(s, identityBody({}, { date_of_birth: 'soon' })))], [400, 400], [201, 201]],
-  'id-malformed-json-500': [async (s) => [status(await call(s, 'POST', IDENTITIES, { raw: '{' })), status(await call(s, 'PUT', accountPath(s.fiatAccountIds[0]), { raw: '{' }))], [400, 400], [500, 400]],
+  'id-invalid-dob-accepted': [
+    async (s) => [
+      status(await create(s, identityBody({}, { date_of_birth: '1990-02-30' }))),
+      status(await create(s, identityBody({}, { date_of_birth: 'soon' }))),
+    ],
+    [400, 400],
+    [201, 201],
+  ],
+  'id-malformed-json-500': [
+    async (s) => [status(await call(s, 'POST', IDENTITIES, { raw: '{' })), status(await call(s, 'PUT', accountPath(s.fiatAccountIds[0]), { raw: '{' }))],
+    [400, 400],
+    [500, 400],
+  ],
 
-  'id-near-empty-body': [async (s) => Object.keys(await created(s)).sort(), expect.arrayContaining(['id', 'person_details', 'status', 'summary_status', 'type']), ['id', 'summary_status']],
+  'id-near-empty-body': [
+    async (s) => Object.keys(await created(s)).sort(),
+    expect.arrayContaining(['id', 'person_details', 'status', 'summary_status', 'type']),
+    ['id', 'summary_status'],
+  ],
   'id-same-identity': [
     async (s) => {
       const [a, b] = [await created(s), await created(s, { ref_id: `other-${randomUUID()}`, is_merchant: true })];
@@ -116,12 +155,19 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     [200, 500, { error: 'internal' }],
   ],
   'id-long-name-rejected': [
-    async (s) => [status(await create(s, identityBody({}, { first_name: 'ä'.repeat(65) }))), status(await create(s, identityBody({}, { last_name: 'ä'.repeat(64) })))],
+    async (s) => [
+      status(await create(s, identityBody({}, { first_name: 'ä'.repeat(65) }))),
+      status(await create(s, identityBody({}, { last_name: 'ä'.repeat(64) }))),
+    ],
     [201, 201],
     [422, 201],
   ],
   'id-names-truncated': [async (s) => [...(await created(s, {}, { first_name: '😀'.repeat(300) })).person_details.first_name].length, 300, 64],
-  'id-empty-name-rejected': [async (s) => [status(await create(s, identityBody({}, { last_name: '' }))), status(await create(s, identityBody({}, { last_name: ' ' })))], [201, 201], [400, 201]],
+  'id-empty-name-rejected': [
+    async (s) => [status(await create(s, identityBody({}, { last_name: '' }))), status(await create(s, identityBody({}, { last_name: ' ' })))],
+    [201, 201],
+    [400, 201],
+  ],
   'id-ref-id-remembers-last': [
     async (s) => {
       const [a, b] = [identityBody(), identityBody()];
@@ -139,7 +185,10 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     [200, 422, 422],
   ],
   'id-leap-day-rejected': [
-    async (s) => [status(await create(s, identityBody({}, { date_of_birth: '1992-02-29' }))), status(await create(s, identityBody({}, { date_of_birth: '1991-02-28' })))],
+    async (s) => [
+      status(await create(s, identityBody({}, { date_of_birth: '1992-02-29' }))),
+      status(await create(s, identityBody({}, { date_of_birth: '1991-02-28' }))),
+    ],
     [201, 201],
     [400, 201],
   ],
@@ -171,7 +220,11 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     ['123-45-6789', '987-65-4321', '111-22-3333'],
   ],
   'id-person-details-missing': [async (s) => 'person_details' in (await created(s)), true, false],
-  'id-empty-bearer-accepted': [async (s) => [status(await create(s, identityBody(), { token: '' })), status(await update(s, {}, { token: '' }))], [401, 401], [201, 401]],
+  'id-empty-bearer-accepted': [
+    async (s) => [status(await create(s, identityBody(), { token: '' })), status(await update(s, {}, { token: '' }))],
+    [401, 401],
+    [201, 401],
+  ],
   'fa-basic-scheme-accepted': [
     async (s) => {
       const basic = { token: null, headers: { authorization: `Basic ${Buffer.from('someone:secret').toString('base64')}` } };

@@ -16,7 +16,13 @@ describe('READINGS', () => {
 
   it('names only values the serve and run flags accept', () => {
     for (const reading of READINGS) {
-      const flags = { placement: reading.placement, 'reject-status': String(reading.rejectStatus), 'duplicate-ref-id': reading.duplicateRefId, 'created-status': String(reading.createdStatus), 'metadata-update': reading.metadataUpdate };
+      const flags = {
+        placement: reading.placement,
+        'reject-status': String(reading.rejectStatus),
+        'duplicate-ref-id': reading.duplicateRefId,
+        'created-status': String(reading.createdStatus),
+        'metadata-update': reading.metadataUpdate,
+      };
       expect(parseReading(flags)).toEqual(reading);
     }
   });

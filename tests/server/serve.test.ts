@@ -63,7 +63,10 @@ describe('conformance serve', () => {
       expect(stdout.join('') + stderr.join('')).not.toContain(secret); // no secret in a console line
     }
     // The file is a ready .env: `conformance run` tests this server with it.
-    const run = await conformance(['run', '--profile', 'quick', '--rule', 'fa.valid', '--report-dir', path.join(tmpdir(), `serve-run-${process.pid}`)], credentials);
+    const run = await conformance(
+      ['run', '--profile', 'quick', '--rule', 'fa.valid', '--report-dir', path.join(tmpdir(), `serve-run-${process.pid}`)],
+      credentials,
+    );
     expect(run.stdout).toContain(`target ${baseUrl}`);
     expect(run.code, run.stdout + run.stderr).toBe(0);
 
@@ -87,7 +90,8 @@ describe('conformance serve', () => {
     const io = memoryIO();
     expect(await serve(['--list-faults'], io)).toBe(0);
     const text = io.lines.join('\n');
-    for (const fault of FAULTS) expect(text).toMatch(new RegExp(`^${fault.name}\\s+${fault.ruleId.replace(/\./g, '\\.')}\\s+(documented|convention)\\s+\\S`, 'm'));
+    for (const fault of FAULTS)
+      expect(text).toMatch(new RegExp(`^${fault.name}\\s+${fault.ruleId.replace(/\./g, '\\.')}\\s+(documented|convention)\\s+\\S`, 'm'));
   });
 
   it('serves in process until stopped, printing no secret', async () => {

@@ -20,7 +20,11 @@ describe.each<Reading['placement']>(['nested', 'top', 'both'])('a valid update, 
 
   it('answers 200 with a FiatAccount that matches the schema and reflects the update', async () => {
     const id = server.fiatAccountIds[1];
-    const sent = { fiat_account_owner: { person_details: { first_name: 'Zoë 中', last_name: '' } }, fiat_network_instructions: { wire: WIRE }, metadata: { note: 'é😀' } };
+    const sent = {
+      fiat_account_owner: { person_details: { first_name: 'Zoë 中', last_name: '' } },
+      fiat_network_instructions: { wire: WIRE },
+      metadata: { note: 'é😀' },
+    };
     const reply = await update(server, sent, {}, id);
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toMatch(/^application\/json/);
@@ -91,7 +95,7 @@ describe('metadata update readings', () => {
     }
   });
 
-  it('merge: keys are merged, and a merge past 6 pairs is rejected with the reading\'s status', async () => {
+  it("merge: keys are merged, and a merge past 6 pairs is rejected with the reading's status", async () => {
     const server = await createReferenceServer({ reading: { metadataUpdate: 'merge', rejectStatus: 422 } });
     try {
       await update(server, { metadata: { a: '1', b: '2' } });

@@ -37,9 +37,7 @@ const identityWithoutTax = fc.record(
 const satisfiedTax: fc.Arbitrary<Body> = fc.oneof(
   taxDetails.map((tax_details) => ({ tax_details })),
   fc.constant({ tax_details_not_required: true }),
-  fc
-    .tuple(taxDetails, fc.boolean())
-    .map(([tax_details, tax_details_not_required]) => ({ tax_details, tax_details_not_required })),
+  fc.tuple(taxDetails, fc.boolean()).map(([tax_details, tax_details_not_required]) => ({ tax_details, tax_details_not_required })),
 );
 
 export const validIdentityBody: fc.Arbitrary<Body> = fc.tuple(identityWithoutTax, satisfiedTax).map(([body, tax]) => ({ ...body, ...tax }));
@@ -84,7 +82,10 @@ const valid: CaseFamily = {
 function taxFamily(rule: RuleId, mode: 'invalid' | 'boundary', flag: boolean | undefined): CaseFamily {
   const withFlag = (body: Record<string, unknown>) => (flag === undefined ? body : { ...body, tax_details_not_required: flag });
   const described = flag === undefined ? 'no tax_details and no tax_details_not_required' : `no tax_details with tax_details_not_required ${flag}`;
-  const random = flag === undefined ? 'random identity without tax_details nor tax_details_not_required' : `random identity without tax_details, tax_details_not_required ${flag}`;
+  const random =
+    flag === undefined
+      ? 'random identity without tax_details nor tax_details_not_required'
+      : `random identity without tax_details, tax_details_not_required ${flag}`;
   // The twin: the same body with one valid tax_details entry, the flag unchanged.
   const taxCase = (label: string, body: Body, entry: Body) =>
     withControl(create(label, mode, withFlag(body), rule), { ...withFlag(body), tax_details: [entry] });
@@ -153,7 +154,18 @@ const wrongTypes = wrongTypeFamily(
  * 1900 included; day 31 of a 30-day month), month and day 00 or past the end, other layouts, and
  * a date with a time part or white space around it.
  */
-const INVALID_DATES = ['1990-02-30', '2023-02-29', '1900-02-29', '1990-04-31', '1990-13-01', '1990-00-10', '01/02/1990', '1990-1-1', '1990-01-01T00:00:00Z', ' 1990-01-01'];
+const INVALID_DATES = [
+  '1990-02-30',
+  '2023-02-29',
+  '1900-02-29',
+  '1990-04-31',
+  '1990-13-01',
+  '1990-00-10',
+  '01/02/1990',
+  '1990-1-1',
+  '1990-01-01T00:00:00Z',
+  ' 1990-01-01',
+];
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -161,32 +173,37 @@ const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 /** Random strings that are not a calendar date, each kind of mistake a parser may let through. */
 const invalidDate: fc.Arbitrary<string> = fc.oneof(
   // No such month, no such day, day 00.
-  fc.tuple(fc.integer({ min: 1900, max: LAST_BIRTH_YEAR }), fc.integer({ min: 13, max: 99 }), fc.integer({ min: 1, max: 28 })).map(([y, m, d]) => `${y}-${pad(m)}-${pad(d)}`),
-  fc.tuple(fc.integer({ min: 1900, max: LAST_BIRTH_YEAR }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 32, max: 99 })).map(([y, m, d]) => `${y}-${pad(m)}-${pad(d)}`),
+  fc
+    .tuple(fc.integer({ min: 1900, max: LAST_BIRTH_YEAR }), fc.integer({ min: 13, max: 99 }), fc.integer({ min: 1, max: 28 }))
+    .map(([y, m, d]) => `${y}-${pad(m)}-${pad(d)}`),
+  fc
+    .tuple(fc.integer({ min: 1900, max: LAST_BIRTH_YEAR }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 32, max: 99 }))
+    .map(([y, m, d]) => `${y}-${pad(m)}-${pad(d)}`),
   fc.tuple(fc.integer({ min: 1900, max: LAST_BIRTH_YEAR }), fc.integer({ min: 0, max: 12 })).map(([y, m]) => `${y}-${pad(m)}-00`),
   fc.integer({ min: 1900, max: LAST_BIRTH_YEAR }).map((y) => `${y}-00-15`),
   // February 30th and 31st, Feb 29 of a common year, day 31 of a 30-day month.
   fc.tuple(fc.integer({ min: 1900, max: LAST_BIRTH_YEAR }), fc.constantFrom(30, 31)).map(([y, d]) => `${y}-02-${d}`),
-  fc.integer({ min: 1900, max: LAST_BIRTH_YEAR }).filter((y) => !isLeap(y)).map((y) => `${y}-02-29`),
+  fc
+    .integer({ min: 1900, max: LAST_BIRTH_YEAR })
+    .filter((y) => !isLeap(y))
+    .map((y) => `${y}-02-29`),
   fc.tuple(fc.integer({ min: 1900, max: LAST_BIRTH_YEAR }), fc.constantFrom(4, 6, 9, 11)).map(([y, m]) => `${y}-${pad(m)}-31`),
   // A real date written otherwise: separators, no padding, a time part, white space.
-  fc
-    .tuple(dateOfBirth, fc.constantFrom('/', '.', ' ', '', '_'))
-    .map(([date, sep]) => date.replace(/-/g, sep)),
+  fc.tuple(dateOfBirth, fc.constantFrom('/', '.', ' ', '', '_')).map(([date, sep]) => date.replace(/-/g, sep)),
   dateOfBirth.map((date) => date.replace(/-0(\d)/g, '-$1')).filter((d) => d.length < 10),
-  fc
-    .tuple(dateOfBirth, fc.constantFrom('T00:00:00Z', 'T00:00:00', ' 00:00:00', 'T12:30:00+02:00', 'Z'))
-    .map(([date, time]) => date + time),
+  fc.tuple(dateOfBirth, fc.constantFrom('T00:00:00Z', 'T00:00:00', ' 00:00:00', 'T12:30:00+02:00', 'Z')).map(([date, time]) => date + time),
   fc.tuple(dateOfBirth, fc.constantFrom(' ', '\t', '\n')).chain(([date, ws]) => fc.constantFrom(`${ws}${date}`, `${date}${ws}`)),
-  fc.tuple(fc.integer({ min: 1, max: 28 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1900, max: LAST_BIRTH_YEAR })).map(([d, m, y]) => `${pad(d)}-${pad(m)}-${y}`),
+  fc
+    .tuple(fc.integer({ min: 1, max: 28 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1900, max: LAST_BIRTH_YEAR }))
+    .map(([d, m, y]) => `${pad(d)}-${pad(m)}-${y}`),
 );
 
 /** The twin: the same body with a real date of birth. */
 const withDateOfBirth = (label: string, date_of_birth: string, twinDate: string, person: Body = ADA) =>
-  withControl(
-    create(label, 'invalid', { person_details: { ...person, date_of_birth }, tax_details_not_required: true }, 'id.dob.invalid-rejected'),
-    { person_details: { ...person, date_of_birth: twinDate }, tax_details_not_required: true },
-  );
+  withControl(create(label, 'invalid', { person_details: { ...person, date_of_birth }, tax_details_not_required: true }, 'id.dob.invalid-rejected'), {
+    person_details: { ...person, date_of_birth: twinDate },
+    tax_details_not_required: true,
+  });
 
 const invalidDateOfBirth: CaseFamily = {
   rule: 'id.dob.invalid-rejected',

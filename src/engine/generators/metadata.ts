@@ -35,8 +35,7 @@ export function metadataArbitrary(min: number, max: number, key: fc.Arbitrary<st
 }
 
 /** `count` ASCII pairs k1..kN, the plainest metadata of that size. */
-export const plainPairs = (count: number): Metadata =>
-  Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i + 1}`, `v${i + 1}`]));
+export const plainPairs = (count: number): Metadata => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i + 1}`, `v${i + 1}`]));
 
 export const CLASSES = Object.keys(CHARACTER_CLASSES) as CharacterClass[];
 
@@ -69,7 +68,12 @@ export function metadataWithLongPart(length: number): fc.Arbitrary<LongPartMetad
     .record({
       part: fc.constantFrom('key' as const, 'value' as const),
       long: fc.oneof(text(length, length, anyCharacter), ...CLASSES.map((cls) => text(length, length, characterOf(cls)))),
-      others: metadataArbitrary(0, METADATA_LIMITS.maxPairs - 1, text(1, 10).map((k) => `o-${k}`), text(0, 10)),
+      others: metadataArbitrary(
+        0,
+        METADATA_LIMITS.maxPairs - 1,
+        text(1, 10).map((k) => `o-${k}`),
+        text(0, 10),
+      ),
     })
     .map(({ part, long, others }) => ({ part, long, others, metadata: placeLongPart(part, long, others) }));
 }

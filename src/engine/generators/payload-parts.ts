@@ -41,11 +41,25 @@ const routing = fc.oneof(
     weight: 1,
     arbitrary: fc.record({
       routing_number_type: anyCase(fc.constantFrom('SWIFT', 'BIC')),
-      routing_number: fc.tuple(upperAlnum(4, 4), fc.constantFrom('US', 'GB', 'DE', 'FR'), upperAlnum(2, 2), fc.constantFrom('', 'XXX', '500')).map((p) => p.join('')),
+      routing_number: fc
+        .tuple(upperAlnum(4, 4), fc.constantFrom('US', 'GB', 'DE', 'FR'), upperAlnum(2, 2), fc.constantFrom('', 'XXX', '500'))
+        .map((p) => p.join('')),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ routing_number_type: anyCase(fc.constant('IBAN')), routing_number: fc.tuple(fc.constantFrom('GB', 'DE', 'FR'), digits(2, 2), upperAlnum(10, 26)).map((p) => p.join('')) }) },
-  { weight: 1, arbitrary: fc.record({ routing_number_type: anyCase(fc.constantFrom('SORT_CODE', 'BSB', 'IFSC')), routing_number: digits(6, 6).map((d) => `${d.slice(0, 2)}-${d.slice(2, 4)}-${d.slice(4)}`) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      routing_number_type: anyCase(fc.constant('IBAN')),
+      routing_number: fc.tuple(fc.constantFrom('GB', 'DE', 'FR'), digits(2, 2), upperAlnum(10, 26)).map((p) => p.join('')),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      routing_number_type: anyCase(fc.constantFrom('SORT_CODE', 'BSB', 'IFSC')),
+      routing_number: digits(6, 6).map((d) => `${d.slice(0, 2)}-${d.slice(2, 4)}-${d.slice(4)}`),
+    }),
+  },
 );
 
 /** Postal codes of several countries (letters, spaces, dashes), and none at all. */
@@ -106,7 +120,12 @@ const ymd = (y: number, m: number, d: number) => `${y}-${pad(m)}-${pad(d)}`;
  * Jan 1, Dec 31 and other month ends).
  */
 export const dateOfBirth: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: fc.date({ min: new Date(Date.UTC(1900, 0, 1)), max: new Date(Date.UTC(LAST_BIRTH_YEAR, 11, 31)), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .date({ min: new Date(Date.UTC(1900, 0, 1)), max: new Date(Date.UTC(LAST_BIRTH_YEAR, 11, 31)), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10)),
+  },
   { weight: 1, arbitrary: fc.constantFrom(...LEAP_YEARS, 2000).map((y) => ymd(y, 2, 29)) },
   { weight: 1, arbitrary: fc.constantFrom('1900-02-28', '1900-01-01', '2000-01-01', '1999-12-31', `${LAST_BIRTH_YEAR}-12-31`) },
   {
@@ -164,7 +183,10 @@ export const fullTaxDetail = fc.record({ tax_payer_country: country, tax_payer_i
  */
 export const taxDetail = fc.oneof(
   { weight: 6, arbitrary: fullTaxDetail },
-  { weight: 1, arbitrary: fc.record({ tax_payer_country: country, tax_payer_id: taxPayerId }, { requiredKeys: [] }).filter((t) => Object.keys(t).length === 1) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ tax_payer_country: country, tax_payer_id: taxPayerId }, { requiredKeys: [] }).filter((t) => Object.keys(t).length === 1),
+  },
 );
 
 /** One to three entries. */

@@ -99,6 +99,6 @@ export function anyCase(word: fc.Arbitrary<string>): fc.Arbitrary<string> {
     if (kind === 'lower') return w.toLowerCase();
     if (kind === 'capital') return w.charAt(0).toUpperCase() + w.slice(1).toLowerCase();
     // Mixed: the letters' case from the bits, so "aBa" and "AbA" both occur.
-    return [...w].map((c, i) => ((bits >> i % 16) & 1 ? c.toUpperCase() : c.toLowerCase())).join('');
+    return [...w].map((c, i) => ((bits >> (i % 16)) & 1 ? c.toUpperCase() : c.toLowerCase())).join('');
   });
 }

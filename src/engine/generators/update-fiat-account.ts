@@ -19,7 +19,12 @@ const update = caseBuilder('updateFiatAccount');
  * Metadata within the limits (at most 6 pairs, keys and values of at most 100 characters), with
  * keys and values of every length band up to the limit.
  */
-export const validUpdateMetadata = metadataArbitrary(0, maxPairs, freeText(maxLength).filter((k) => k !== ''), freeText(maxLength));
+export const validUpdateMetadata = metadataArbitrary(
+  0,
+  maxPairs,
+  freeText(maxLength).filter((k) => k !== ''),
+  freeText(maxLength),
+);
 
 /** Any valid update: every field optional, each sometimes present. */
 export const validUpdateBody = fc.record(
@@ -37,8 +42,7 @@ const withoutLastPair = (metadata: Metadata): Metadata => Object.fromEntries(Obj
 const firstPairs = (metadata: Metadata, count: number): Metadata => Object.fromEntries(Object.entries(metadata).slice(0, count));
 const firstCodePoints = (s: string, count: number) => [...s].slice(0, count).join('');
 
-const describeBody = (body: Record<string, unknown>): string =>
-  Object.keys(body).length ? `update with ${Object.keys(body).join(', ')}` : 'empty update';
+const describeBody = (body: Record<string, unknown>): string => (Object.keys(body).length ? `update with ${Object.keys(body).join(', ')}` : 'empty update');
 
 const valid: CaseFamily = {
   rule: 'fa.valid-accepted',
@@ -94,7 +98,15 @@ const overPairsMetadata: fc.Arbitrary<Metadata> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fc.array(text(0, 20), { minLength: maxPairs, maxLength: maxPairs }), metadataArbitrary(1, 6, text(1, 20).map((k) => `x-${k}`), text(0, 20)))
+      .tuple(
+        fc.array(text(0, 20), { minLength: maxPairs, maxLength: maxPairs }),
+        metadataArbitrary(
+          1,
+          6,
+          text(1, 20).map((k) => `x-${k}`),
+          text(0, 20),
+        ),
+      )
       .map(([values, extra]) => ({ ...Object.fromEntries(values.map((v, i) => [`k${i + 1}`, v])), ...extra })),
   },
   { weight: 1, arbitrary: metadataArbitrary(maxPairs + 1, maxPairs + 6, text(1, 20), text(0, 20)) },
@@ -121,16 +133,20 @@ const maxLengthAccepted: CaseFamily = {
   examples: parts.flatMap((part) =>
     CLASSES.map((cls) =>
       withControl(
-        update(`metadata ${part} of exactly ${maxLength} ${cls} characters`, 'boundary', { metadata: pairWithLongPart(part, cls, maxLength) }, 'fa.metadata.max-length-accepted'),
+        update(
+          `metadata ${part} of exactly ${maxLength} ${cls} characters`,
+          'boundary',
+          { metadata: pairWithLongPart(part, cls, maxLength) },
+          'fa.metadata.max-length-accepted',
+        ),
         { metadata: shortPart(part) },
       ),
     ),
   ),
   arbitrary: metadataWithLongPart(maxLength).map(({ part, others, metadata }) =>
-    withControl(
-      update(`random metadata with a key or value of exactly ${maxLength} characters`, 'boundary', { metadata }, 'fa.metadata.max-length-accepted'),
-      { metadata: shortPart(part, others) },
-    ),
+    withControl(update(`random metadata with a key or value of exactly ${maxLength} characters`, 'boundary', { metadata }, 'fa.metadata.max-length-accepted'), {
+      metadata: shortPart(part, others),
+    }),
   ),
 };
 
@@ -140,7 +156,12 @@ const overLengthRejected: CaseFamily = {
   examples: parts.flatMap((part) =>
     CLASSES.map((cls) =>
       withControl(
-        update(`metadata ${part} of ${maxLength + 1} ${cls} characters`, 'invalid', { metadata: pairWithLongPart(part, cls, maxLength + 1) }, 'fa.metadata.over-length-rejected'),
+        update(
+          `metadata ${part} of ${maxLength + 1} ${cls} characters`,
+          'invalid',
+          { metadata: pairWithLongPart(part, cls, maxLength + 1) },
+          'fa.metadata.over-length-rejected',
+        ),
         { metadata: placeLongPart(part, repeatCodePoints(cls, maxLength)) },
         { exercises: 'fa.metadata.max-length-accepted', twinOfTwin: { metadata: shortPart(part) } },
       ),
@@ -202,7 +223,9 @@ const MALFORMED_IDS = ['not-a-uuid', '12345', '0f8fad5b-d9cb-469f-a165-708677289
 const malformedId: CaseFamily = {
   rule: 'fa.malformed-id-4xx',
   // The twin: the same body to a real account (the runner fills the id).
-  examples: MALFORMED_IDS.map((id) => withControl(update(`malformed fiat account id "${id}"`, 'invalid', {}, 'fa.malformed-id-4xx', { fiatAccountId: id }), {})),
+  examples: MALFORMED_IDS.map((id) =>
+    withControl(update(`malformed fiat account id "${id}"`, 'invalid', {}, 'fa.malformed-id-4xx', { fiatAccountId: id }), {}),
+  ),
 };
 
 /** A well-formed id that no account has (version 4 UUIDs collide with nothing in practice). */

@@ -19,7 +19,8 @@ export interface WrongType {
   also?: Body;
 }
 
-const typeName = (value: unknown) => (Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+const typeName = (value: unknown) =>
+  Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 
 export const describeWrongType = (w: WrongType) => `${w.path.join('.')} as ${typeName(w.value)}`;
 

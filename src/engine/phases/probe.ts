@@ -22,17 +22,32 @@ export const probe: Phase = {
     };
     const missing: Exchange[] = [];
     for (const id of pool.ids) {
-      const { exchange } = await context.exercise(read({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id }));
+      const { exchange } = await context.exercise(
+        read({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id }),
+      );
       if (exchange.response?.status === 404) missing.push(exchange);
       // The configured credentials refused: every rule would fail or skip for the settings' sake.
       if (exchange.response?.status === 401 || exchange.response?.status === 403) {
-        throw new AuthenticationError(`the target refused the credentials (HTTP ${exchange.response.status} to an empty update of ${id}): check --token or the client credentials`);
+        throw new AuthenticationError(
+          `the target refused the credentials (HTTP ${exchange.response.status} to an empty update of ${id}): check --token or the client credentials`,
+        );
       }
     }
     // Every update to such an account would fail a rule for a mistake in the settings, not the target.
     if (missing.length) await explainMissingAccounts(missing, pool.ids.length, context.transport);
-    for (const [key, value] of [['k1', 'v1'], ['k2', 'v2']]) {
-      await context.exercise(read({ operation: 'updateFiatAccount', mode: 'valid', label: 'one metadata pair (replace or merge?)', body: { metadata: { [key]: value } }, fiatAccountId: pool.ids[0] }));
+    for (const [key, value] of [
+      ['k1', 'v1'],
+      ['k2', 'v2'],
+    ]) {
+      await context.exercise(
+        read({
+          operation: 'updateFiatAccount',
+          mode: 'valid',
+          label: 'one metadata pair (replace or merge?)',
+          body: { metadata: { [key]: value } },
+          fiatAccountId: pool.ids[0],
+        }),
+      );
     }
     pool.inPlanOrder = context.metadata.semantics === 'replace';
   },
@@ -46,7 +61,13 @@ export const probe: Phase = {
 async function explainMissingAccounts(missing: Exchange[], accounts: number, transport: Transport): Promise<never> {
   const urls = missing.map((e) => e.request.url);
   if (missing.length === accounts) {
-    const probe = await transport.send({ operation: 'createIdentity', mode: 'invalid', violates: 'id.tax.absent-rejected', label: 'probe: does the create route exist?', body: {} });
+    const probe = await transport.send({
+      operation: 'createIdentity',
+      mode: 'invalid',
+      violates: 'id.tax.absent-rejected',
+      label: 'probe: does the create route exist?',
+      body: {},
+    });
     if (probe.response?.status === 404) throw new RouteNotFoundError([...urls, `${probe.request.method} ${probe.request.url}`]);
   }
   throw new UnknownAccountsError(

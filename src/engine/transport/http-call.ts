@@ -31,8 +31,17 @@ const TIMEOUT_MESSAGE = /timeout reached/i;
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 /** The peer refused, reset or dropped the connection, or cannot be found. */
 const CONNECTION_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN',
-  'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'ERR_STREAM_PREMATURE_CLOSE',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EADDRNOTAVAIL',
+  'ERR_STREAM_PREMATURE_CLOSE',
 ]);
 
 /**
@@ -104,4 +113,3 @@ function failure(raw: unknown, timeoutMs: number): HttpOutcome {
   }
   return { error: { kind: 'other', message }, ...(code ? { code } : {}) };
 }
-

@@ -158,7 +158,13 @@ export class TokenSource {
     return Math.max(asked ?? 0, this.retryDelaysMs[retry]);
   }
 
-  private failureError(answer: Exclude<TokenAnswer, { kind: 'token' }>, method: ClientAuthMethod, tries: number, basicRefused: string | undefined, note?: string): ConformanceError {
+  private failureError(
+    answer: Exclude<TokenAnswer, { kind: 'token' }>,
+    method: ClientAuthMethod,
+    tries: number,
+    basicRefused: string | undefined,
+    note?: string,
+  ): ConformanceError {
     const where = `the token endpoint ${displayUrl(this.config.tokenUrl)}`;
     if (answer.kind === 'refused') {
       const tried = !basicRefused

@@ -66,7 +66,10 @@ export interface Transport {
 export function createTransport(options: TransportOptions): Transport {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const { auth } = options;
-  const tokens = auth.kind === 'client-credentials' ? new TokenSource(auth, options.timeoutMs, { ...options.tokenTiming, ...(options.signal ? { signal: options.signal } : {}) }) : undefined;
+  const tokens =
+    auth.kind === 'client-credentials'
+      ? new TokenSource(auth, options.timeoutMs, { ...options.tokenTiming, ...(options.signal ? { signal: options.signal } : {}) })
+      : undefined;
   const ownToken: OwnToken = auth.kind === 'static' ? async () => auth.token : tokens ? () => tokens.token() : undefined;
   const limiter = new RateLimiter(options.rateLimitPerSecond);
   let sent = 0;

@@ -49,7 +49,10 @@ export function checkShards(inputs: readonly ShardInput[]): void {
   const [first] = inputs;
   for (const { what, of } of SAME_RUN) {
     const other = inputs.find((i) => shown(of(i.report)) !== shown(of(first.report)));
-    if (other) throw new UsageError(`${first.name} and ${other.name} differ in ${what} (${shown(of(first.report))} vs ${shown(of(other.report))}): merge only the shards of one run`);
+    if (other)
+      throw new UsageError(
+        `${first.name} and ${other.name} differ in ${what} (${shown(of(first.report))} vs ${shown(of(other.report))}): merge only the shards of one run`,
+      );
   }
   const count = first.report.shard!.count;
   const byIndex = new Map<number, string>();
@@ -59,7 +62,8 @@ export function checkShards(inputs: readonly ShardInput[]): void {
     byIndex.set(report.shard!.index, name);
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-  if (missing.length) throw new UsageError(`${missing.map((index) => shardName({ index, count })).join(', ')} missing: give the reports of all ${count} shards`);
+  if (missing.length)
+    throw new UsageError(`${missing.map((index) => shardName({ index, count })).join(', ')} missing: give the reports of all ${count} shards`);
 }
 
 /** A rule's coverage added up over the shards that measured it. */
@@ -86,7 +90,11 @@ function mergeRule(rules: readonly ReportRule[], strict: boolean): ReportRule {
     {
       crashed: rules.some((r) => r.status === 'error'),
       failed: failures.length > 0,
-      shortfall: mergedShortfall(coverage, coverage.minimum, rules.map((r) => r.reason ?? '')),
+      shortfall: mergedShortfall(
+        coverage,
+        coverage.minimum,
+        rules.map((r) => r.reason ?? ''),
+      ),
     },
     strict,
   );
@@ -116,13 +124,10 @@ export function mergeShardReports(inputs: readonly ShardInput[]): ConformanceRep
   const reports = [...inputs].sort((a, b) => a.report.shard!.index - b.report.shard!.index).map((i) => i.report);
   const [first] = reports;
 
-  const ids: string[] = [];
+  // A Map keeps the order in which rule ids first appear.
   const byId = new Map<string, ReportRule[]>();
-  for (const rule of reports.flatMap((r) => r.rules)) {
-    if (!byId.has(rule.id)) ids.push(rule.id), byId.set(rule.id, []);
-    byId.get(rule.id)!.push(rule);
-  }
-  const rules = ids.map((id) => mergeRule(byId.get(id)!, first.strict));
+  for (const rule of reports.flatMap((r) => r.rules)) byId.set(rule.id, [...(byId.get(rule.id) ?? []), rule]);
+  const rules = [...byId.values()].map((shards) => mergeRule(shards, first.strict));
 
   const stopped: Stop | undefined = reports.find((r) => r.stopped)?.stopped;
   const transports = reports.map((r) => r.transport);
@@ -139,7 +144,12 @@ export function mergeShardReports(inputs: readonly ShardInput[]): ConformanceRep
     : undefined;
   const shrinks = reports.map((r) => r.shrinking).filter((s) => s !== undefined);
   const shrinking = shrinks.length
-    ? { perFailure: shrinks[0].perFailure, perRun: shrinks[0].perRun, requests: shrinks.reduce((n, s) => n + s.requests, 0), cutShort: [...new Set(shrinks.flatMap((s) => s.cutShort))] as RuleId[] }
+    ? {
+        perFailure: shrinks[0].perFailure,
+        perRun: shrinks[0].perRun,
+        requests: shrinks.reduce((n, s) => n + s.requests, 0),
+        cutShort: [...new Set(shrinks.flatMap((s) => s.cutShort))] as RuleId[],
+      }
     : undefined;
 
   const facts: RunFacts = {

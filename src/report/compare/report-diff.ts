@@ -12,15 +12,7 @@
 import type { ConformanceReport, ReportRule, RuleStatus, Verdict } from '../model/model.ts';
 import { compareSections } from '../model/sections.ts';
 
-export type ChangeKind =
-  | 'newly-failing'
-  | 'newly-passing'
-  | 'still-failing'
-  | 'newly-inconclusive'
-  | 'no-longer-judged'
-  | 'added'
-  | 'removed'
-  | 'other';
+export type ChangeKind = 'newly-failing' | 'newly-passing' | 'still-failing' | 'newly-inconclusive' | 'no-longer-judged' | 'added' | 'removed' | 'other';
 
 export interface RuleChange {
   id: string;
@@ -130,9 +122,19 @@ export function runDifferences(older: ConformanceReport, newer: ConformanceRepor
     const side = (r: Record<string, string>) => keys.map((k) => `${k}=${r[k] ?? 'none'}`).join(', ');
     if (keys.length) differ('embedded servers', side(a), side(b), 'a changed rule may be the other reading or fault, not a change of the target');
   } else differ('targets', targetName(older), targetName(newer), 'a changed rule may be the other target, not a change of this one');
-  differ('seeds', String(older.seed), String(newer.seed), 'the random cases differ, so a rule may pass or fail for the cases alone; compare runs of one seed (--seed)');
+  differ(
+    'seeds',
+    String(older.seed),
+    String(newer.seed),
+    'the random cases differ, so a rule may pass or fail for the cases alone; compare runs of one seed (--seed)',
+  );
   differ('profiles', profileName(older), profileName(newer), 'the runs sent different numbers of cases');
-  differ('strict modes', older.strict ? 'strict' : 'not strict', newer.strict ? 'strict' : 'not strict', 'convention rules block one verdict and not the other');
+  differ(
+    'strict modes',
+    older.strict ? 'strict' : 'not strict',
+    newer.strict ? 'strict' : 'not strict',
+    'convention rules block one verdict and not the other',
+  );
   differ('rule filters', filterName(older), filterName(newer), 'rules outside one filter show as added or removed');
   differ('shares of the run', shardText(older), shardText(newer), 'a shard judges only its share of the cases; merge the shards (conformance merge) first');
   return warnings;

@@ -18,16 +18,18 @@ export function makeXmlSafe(text: string): string {
 
 /** Text content or attribute value for XML (JUnit). */
 export function escapeXml(text: string): string {
-  return makeXmlSafe(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    // Attribute values normalise raw newlines and tabs away; keep them as references.
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\t/g, '&#9;');
+  return (
+    makeXmlSafe(text)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+      // Attribute values normalise raw newlines and tabs away; keep them as references.
+      .replace(/\n/g, '&#10;')
+      .replace(/\r/g, '&#13;')
+      .replace(/\t/g, '&#9;')
+  );
 }
 
 /** Text content for XML where newlines should stay literal (CDATA is avoided: `]]>` breaks it). */
@@ -37,21 +39,11 @@ export function escapeXmlText(text: string): string {
 
 /** Text content or attribute value for HTML. */
 export function escapeHtml(text: string): string {
-  return makeXmlSafe(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return makeXmlSafe(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 /** A markdown table cell: one line, pipes and markup neutralised, bounded length. */
 export function escapeMarkdownCell(text: string, max = 160): string {
   const cut = oneLine(makeXmlSafe(text), max);
-  return cut
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/`/g, '\\`')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
+  return cut.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/`/g, '\\`').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -50,11 +50,9 @@ export interface Har {
   log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[] };
 }
 
-const pairs = (headers: Record<string, string>): HarHeader[] =>
-  Object.entries(headers).map(([name, value]) => ({ name, value: String(value) }));
+const pairs = (headers: Record<string, string>): HarHeader[] => Object.entries(headers).map(([name, value]) => ({ name, value: String(value) }));
 
-const header = (headers: Record<string, string>, name: string): string | undefined =>
-  Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+const header = (headers: Record<string, string>, name: string): string | undefined => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
 
 function queryString(url: string): HarHeader[] {
   try {
@@ -102,9 +100,7 @@ export function harEntry(exchange: Exchange): HarEntry {
       cookies: [],
       headers: pairs(request.headers),
       queryString: queryString(request.url),
-      ...(body !== undefined
-        ? { postData: { mimeType: header(request.headers, 'content-type') ?? 'application/json', ...cut(body) } }
-        : {}),
+      ...(body !== undefined ? { postData: { mimeType: header(request.headers, 'content-type') ?? 'application/json', ...cut(body) } } : {}),
       headersSize: -1,
       bodySize: body === undefined ? 0 : Buffer.byteLength(body, 'utf8'),
     },

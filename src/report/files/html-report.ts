@@ -88,7 +88,10 @@ function coverage(report: ConformanceReport): string {
     let x = 0;
     const rects = STATUS_ORDER.map((status) => {
       const width = (n(status) / rules.length) * 100;
-      const rect = width > 0 ? `<rect class="bar-${status}" x="${x.toFixed(3)}" y="0" width="${width.toFixed(3)}" height="10"><title>${n(status)} ${status}</title></rect>` : '';
+      const rect =
+        width > 0
+          ? `<rect class="bar-${status}" x="${x.toFixed(3)}" y="0" width="${width.toFixed(3)}" height="10"><title>${n(status)} ${status}</title></rect>`
+          : '';
       x += width;
       return rect;
     }).join('');
@@ -139,7 +142,8 @@ function failures(report: ConformanceReport): string {
   return failing
     .map((r: ReportRule) => {
       const shown = r.failures.slice(0, FAILURES_SHOWN).map((f) => failureBlock(f, `curl-${++n}`));
-      if (r.failures.length > FAILURES_SHOWN) shown.push(`<div class="failure muted">… and ${r.failures.length - FAILURES_SHOWN} more failures in conformance.json</div>`);
+      if (r.failures.length > FAILURES_SHOWN)
+        shown.push(`<div class="failure muted">… and ${r.failures.length - FAILURES_SHOWN} more failures in conformance.json</div>`);
       if (!r.failures.length) shown.push(`<div class="failure muted">${e(r.reason ?? 'no failure recorded')}</div>`);
       return `<article class="failure-rule" data-rule="${e(r.id)}"><header>${badge(r.status)}<h3 class="mono">${e(r.id)}</h3><span>${e(r.title)}</span><span class="basis">§${e(r.section)} · ${e(r.basis)}</span></header>${shown.join('')}</article>`;
     })

@@ -58,8 +58,12 @@ function outcome(rule: ReportRule): { element?: string; output: string[] } {
   if (rule.status === 'skipped') return { element: `<skipped message="${escapeXml(rule.reason ?? 'skipped')}"/>`, output };
   if (rule.status === 'inconclusive') {
     const reason = rule.reason ?? 'judged by fewer cases than the profile asks';
-    if (blockingInconclusive(rule)) return { element: `<error message="${escapeXml(reason)}" type="inconclusive">${escapeXmlText(inconclusiveText(rule))}</error>`, output };
-    return { element: `<skipped message="${escapeXml(`inconclusive (does not block the verdict): ${reason}`)}"/>`, output: [...output, inconclusiveText(rule)] };
+    if (blockingInconclusive(rule))
+      return { element: `<error message="${escapeXml(reason)}" type="inconclusive">${escapeXmlText(inconclusiveText(rule))}</error>`, output };
+    return {
+      element: `<skipped message="${escapeXml(`inconclusive (does not block the verdict): ${reason}`)}"/>`,
+      output: [...output, inconclusiveText(rule)],
+    };
   }
   const first = rule.failures[0];
   const message = (first?.message ?? rule.reason ?? rule.status) + targetSaidSuffix(first);

@@ -23,7 +23,9 @@ export function renderMarkdownSummary(report: ConformanceReport): string {
   const failed = report.rules.filter((r) => r.status === 'failed' || r.status === 'error');
   const inconclusive = report.rules.filter((r) => r.status === 'inconclusive');
   const inconclusiveCount = s.inconclusive ?? inconclusive.length;
-  const verdictLine = inconclusiveForAnswers(report) ? '❔ **Inconclusive**: nothing failed, but too many requests got no usable HTTP answer' : VERDICT_LINE[s.verdict];
+  const verdictLine = inconclusiveForAnswers(report)
+    ? '❔ **Inconclusive**: nothing failed, but too many requests got no usable HTTP answer'
+    : VERDICT_LINE[s.verdict];
   const lines = [`## Conformance: ${verdictLine}`, ''];
   const stopped = stoppedText(report);
   if (stopped) lines.push(`⛔ **Stopped**: ${escapeMarkdownCell(stopped, 400)}`, '');
@@ -54,7 +56,9 @@ export function renderMarkdownSummary(report: ConformanceReport): string {
     for (const r of inconclusive) {
       const figures = r.coverage ? ` (${coverageFigures(r.coverage)})` : ` (${r.cases} cases)`;
       const blocks = r.blocking ? '' : ' Does not block the verdict.';
-      lines.push(`- \`${escapeMarkdownCell(r.id)}\` §${escapeMarkdownCell(r.section)} ${r.basis}${figures}: ${escapeMarkdownCell(r.reason ?? 'not judged by enough cases', 300)}${blocks}`);
+      lines.push(
+        `- \`${escapeMarkdownCell(r.id)}\` §${escapeMarkdownCell(r.section)} ${r.basis}${figures}: ${escapeMarkdownCell(r.reason ?? 'not judged by enough cases', 300)}${blocks}`,
+      );
     }
     lines.push('');
   }

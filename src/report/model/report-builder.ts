@@ -63,7 +63,11 @@ export interface RuleStatusInput {
  * its minimum ("conformant" is earned, docs/design.md section 5.2). The report of a run and the merge of
  * shard reports (merge-reports.ts) both decide here.
  */
-export function ruleStatus(rule: Pick<RuleDefinition, 'basis'>, judgement: RuleStatusInput, strict: boolean): { status: RuleStatus; blocking: boolean; reason?: string } {
+export function ruleStatus(
+  rule: Pick<RuleDefinition, 'basis'>,
+  judgement: RuleStatusInput,
+  strict: boolean,
+): { status: RuleStatus; blocking: boolean; reason?: string } {
   let status: RuleStatus;
   let reason: string | undefined;
   if (judgement.crashed) {
@@ -81,7 +85,11 @@ export function ruleStatus(rule: Pick<RuleDefinition, 'basis'>, judgement: RuleS
 
 export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' | 'strict'>): ReportRule {
   const { rule, coverage } = outcome;
-  const { status, blocking, reason } = ruleStatus(rule, { crashed: outcome.crashed, failed: outcome.findings.length > 0, shortfall: coverage.shortfall }, facts.strict);
+  const { status, blocking, reason } = ruleStatus(
+    rule,
+    { crashed: outcome.crashed, failed: outcome.findings.length > 0, shortfall: coverage.shortfall },
+    facts.strict,
+  );
   const { shortfall: _said, ...measured } = coverage;
   return {
     id: rule.id,
@@ -110,7 +118,15 @@ function verdictOf(rules: ReportRule[]): Verdict {
 export function buildReport(
   facts: RunFacts,
   rules: ReportRule[],
-  run: { startedAt: string; durationMs: number; requests: number; undocumentedFields: ConformanceReport['undocumentedFields']; stopped?: Stop; transport?: AnswerCounts; shrinking?: ShrinkSummary },
+  run: {
+    startedAt: string;
+    durationMs: number;
+    requests: number;
+    undocumentedFields: ConformanceReport['undocumentedFields'];
+    stopped?: Stop;
+    transport?: AnswerCounts;
+    shrinking?: ShrinkSummary;
+  },
 ): ConformanceReport {
   const count = (s: RuleStatus) => rules.filter((r) => r.status === s).length;
   // Too many requests without an answer: what was judged is no proof (unanswered.ts). A stop says more.
@@ -170,7 +186,13 @@ export function abortedReport(facts: RunFacts, reason: string, stopped?: Stop): 
     const { coverage: _none, ...reported } = toReportRule({ rule, cases: 0, findings: [], crashed: false, coverage: notJudged }, facts);
     return { ...reported, status: 'skipped', blocking: false, reason };
   });
-  const report = buildReport(facts, rules, { startedAt: new Date().toISOString(), durationMs: 0, requests: 0, undocumentedFields: [], ...(stopped ? { stopped } : {}) });
+  const report = buildReport(facts, rules, {
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    requests: 0,
+    undocumentedFields: [],
+    ...(stopped ? { stopped } : {}),
+  });
   return stopped ? report : { ...report, summary: { ...report.summary, verdict: 'error' } };
 }
 
@@ -197,7 +219,14 @@ export function createReportBuilder(
   const listener = async (event: RunEvent): Promise<void> => {
     switch (event.type) {
       case 'run-start':
-        return emit({ type: 'run-start', baseUrl: facts.baseUrl, seed: facts.seed, profile: facts.profile, rules: event.rules.length, fiatAccountIds: event.fiatAccountIds });
+        return emit({
+          type: 'run-start',
+          baseUrl: facts.baseUrl,
+          seed: facts.seed,
+          profile: facts.profile,
+          rules: event.rules.length,
+          fiatAccountIds: event.fiatAccountIds,
+        });
       case 'rule-start':
       case 'exchange':
       case 'rule-failing':

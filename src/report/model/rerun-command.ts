@@ -27,7 +27,8 @@ export function rerunCommand(report: ConformanceReport): string {
     const flagOf = Object.fromEntries(Object.entries(READING_KEYS).map(([flag, field]) => [field, flag]));
     for (const [field, value] of Object.entries(report.target.reading ?? {})) {
       if (field === 'fault') parts.push(`--fault ${shellWord(value)}`);
-      else if (flagOf[field] && String(DEFAULT_READING[field as keyof typeof DEFAULT_READING]) !== value) parts.push(`--reading ${shellWord(`${flagOf[field]}=${value}`)}`);
+      else if (flagOf[field] && String(DEFAULT_READING[field as keyof typeof DEFAULT_READING]) !== value)
+        parts.push(`--reading ${shellWord(`${flagOf[field]}=${value}`)}`);
     }
   }
   if (report.strict) parts.push('--strict');

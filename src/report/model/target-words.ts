@@ -47,7 +47,7 @@ function firstError(body: Json): string | undefined {
 
 /** The explanation a JSON error body gives, or undefined when it has none of the usual fields. */
 export function jsonErrorDetail(body: unknown, depth = 0): string | undefined {
-  if (Array.isArray(body)) return depth < 2 && body.length ? jsonErrorDetail(body[0], depth + 1) ?? text(body[0]) : undefined;
+  if (Array.isArray(body)) return depth < 2 && body.length ? (jsonErrorDetail(body[0], depth + 1) ?? text(body[0])) : undefined;
   if (!isObject(body)) return undefined;
   let main: string | undefined;
   const code = text(body.error);
@@ -95,7 +95,7 @@ function plainText(raw: string): string | undefined {
  */
 export function targetWords(response: RecordedResponse | undefined, redactor: Redactor = new Redactor([])): string | undefined {
   if (!response) return undefined;
-  const body: unknown = response.json ? response.body ?? parseJson(response.rawBody) : parseJson(response.rawBody);
+  const body: unknown = response.json ? (response.body ?? parseJson(response.rawBody)) : parseJson(response.rawBody);
   // Redact the data before reading fields out of it, so a token field never becomes the words.
   const safeBody = body === undefined ? undefined : redactor.value(body);
   const said =

@@ -26,10 +26,15 @@ function ruleMessage(rule: ReportRule): string {
   const first = rule.failures[0];
   if (!first) return oneLine(rule.reason ?? rule.status, MESSAGE_WIDTH);
   const more = rule.failures.length > 1 ? ` (+${rule.failures.length - 1} more)` : '';
-  return [`${oneLine(first.message + targetSaidSuffix(first), MESSAGE_WIDTH)}${more}`, `case: ${first.case.label} (${first.case.mode})`, `reproduce: ${oneLine(first.curl, MESSAGE_WIDTH)}`].join('\n');
+  return [
+    `${oneLine(first.message + targetSaidSuffix(first), MESSAGE_WIDTH)}${more}`,
+    `case: ${first.case.label} (${first.case.mode})`,
+    `reproduce: ${oneLine(first.curl, MESSAGE_WIDTH)}`,
+  ].join('\n');
 }
 
-const titleOf = (rule: ReportRule, kind: string): string => `${rule.id} ${kind} (§${rule.section}, ${rule.basis}${rule.blocking ? '' : ', fatal only with --strict'})`;
+const titleOf = (rule: ReportRule, kind: string): string =>
+  `${rule.id} ${kind} (§${rule.section}, ${rule.basis}${rule.blocking ? '' : ', fatal only with --strict'})`;
 
 /**
  * The annotation lines of a report. `file`: the path the annotations point at, the run's
@@ -50,6 +55,9 @@ export function githubAnnotations(report: ConformanceReport, file: string): stri
   const bounded = (lines: string[], kind: 'error' | 'warning'): string[] =>
     lines.length <= ANNOTATIONS_SHOWN
       ? lines
-      : [...lines.slice(0, ANNOTATIONS_SHOWN - 1), command(kind, { file, title: `${lines.length - ANNOTATIONS_SHOWN + 1} more ${kind}s` }, `${lines.length - ANNOTATIONS_SHOWN + 1} more in ${file}`)];
+      : [
+          ...lines.slice(0, ANNOTATIONS_SHOWN - 1),
+          command(kind, { file, title: `${lines.length - ANNOTATIONS_SHOWN + 1} more ${kind}s` }, `${lines.length - ANNOTATIONS_SHOWN + 1} more in ${file}`),
+        ];
   return [...bounded(errors, 'error'), ...bounded(warnings, 'warning')];
 }

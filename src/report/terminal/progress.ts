@@ -56,7 +56,12 @@ export interface ProgressFigures {
 
 /** The status line: `[████░░░░] 412/~819 requests · 2 failing · 0:12 · fa.metadata.over-pairs-rejected`. */
 export function statusText(f: ProgressFigures): string {
-  const requests = f.planned === undefined ? `${f.sent} requests` : f.sent <= f.planned ? `${bar(f.sent, f.planned)} ${f.sent}/~${f.planned} requests` : `${bar(1, 1)} ${f.sent} requests (~${f.planned} planned)`;
+  const requests =
+    f.planned === undefined
+      ? `${f.sent} requests`
+      : f.sent <= f.planned
+        ? `${bar(f.sent, f.planned)} ${f.sent}/~${f.planned} requests`
+        : `${bar(1, 1)} ${f.sent} requests (~${f.planned} planned)`;
   return [requests, `${f.failing} failing`, clock(f.elapsedMs), ...(f.current ? [f.current] : [])].join(' · ');
 }
 
@@ -87,7 +92,13 @@ export function createProgress(options: ProgressOptions): { listener: ReportList
 
   const figures = (): ProgressFigures => {
     const planned = options.planned?.();
-    return { sent: options.requestsSent(), ...(planned !== undefined ? { planned } : {}), failing: failing.size, elapsedMs: now() - (started ?? now()), ...(current ? { current } : {}) };
+    return {
+      sent: options.requestsSent(),
+      ...(planned !== undefined ? { planned } : {}),
+      failing: failing.size,
+      elapsedMs: now() - (started ?? now()),
+      ...(current ? { current } : {}),
+    };
   };
   const update = (force = false) => {
     if (started === undefined) return;

@@ -83,8 +83,7 @@ export function isRfc3339(value: unknown): boolean {
   return mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59 && s <= 60 && !Number.isNaN(Date.parse(parsable));
 }
 
-export const describeStatus = (e: Exchange): string =>
-  e.response ? `HTTP ${e.response.status}` : `no response (${e.error?.kind ?? 'unknown'})`;
+export const describeStatus = (e: Exchange): string => (e.response ? `HTTP ${e.response.status}` : `no response (${e.error?.kind ?? 'unknown'})`);
 
 /**
  * The same text: equal once both are in Unicode normal form C. A server may store names
@@ -92,4 +91,3 @@ export const describeStatus = (e: Exchange): string =>
  */
 export const sameText = (a: unknown, b: unknown): boolean =>
   typeof a === 'string' && typeof b === 'string' ? a.normalize('NFC') === b.normalize('NFC') : Object.is(a, b);
-

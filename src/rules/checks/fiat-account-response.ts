@@ -20,12 +20,14 @@ const inPlacements = (key: string): string[][] => PLACEMENTS.map((prefix) => [..
 
 /** The values of `key` in every placement the document allows, with their JSON pointers. */
 export function placed(body: Record<string, unknown>, key: string): { path: string; value: unknown }[] {
-  return PLACEMENTS.map((prefix) => ({ path: '/' + [...prefix, key].join('/'), value: dig(body, ...prefix, key) })).filter(
-    (p) => p.value !== undefined,
-  );
+  return PLACEMENTS.map((prefix) => ({ path: '/' + [...prefix, key].join('/'), value: dig(body, ...prefix, key) })).filter((p) => p.value !== undefined);
 }
 
-function onUpdate(rule: RuleId, reads: CheckReads, judge: (body: Record<string, unknown>, request: Record<string, unknown>, pathId?: string) => Problem[] | null): Check {
+function onUpdate(
+  rule: RuleId,
+  reads: CheckReads,
+  judge: (body: Record<string, unknown>, request: Record<string, unknown>, pathId?: string) => Problem[] | null,
+): Check {
   return {
     rule,
     reads,
@@ -79,11 +81,14 @@ function reflectionProblems(body: Record<string, unknown>, request: Record<strin
     const sent = dig(request, 'fiat_account_owner', 'person_details', name);
     if (sent === undefined) continue;
     const got = dig(body, 'fiat_account_owner', 'person_details', name);
-    if (!sameText(got, sent)) problems.push({ message: `${name} sent ${shown(sent)}, returned ${shown(got)}`, instancePath: `/fiat_account_owner/person_details/${name}` });
+    if (!sameText(got, sent))
+      problems.push({ message: `${name} sent ${shown(sent)}, returned ${shown(got)}`, instancePath: `/fiat_account_owner/person_details/${name}` });
   }
   const sentMetadata = request.metadata;
   if (isObject(sentMetadata)) {
-    const returned = placed(body, 'metadata').map((p) => p.value).filter(isObject);
+    const returned = placed(body, 'metadata')
+      .map((p) => p.value)
+      .filter(isObject);
     for (const [key, value] of Object.entries(sentMetadata)) {
       if (!returned.some((m) => Object.entries(m).some(([k, v]) => sameText(k, key) && sameText(v, value)))) {
         problems.push({ message: `metadata pair ${JSON.stringify(key)} sent but not returned`, instancePath: '/metadata' });

@@ -66,25 +66,39 @@ export const identityChecks: Check[] = [
   }),
   // The schema says midnight UTC; only the date sent says which day. A date_of_birth missing from
   // the answer is the person-details rule's finding.
-  schemaRuleCheck('id.dob.midnight-utc', CREATE, (body, request) => {
-    const sent = dig(request, 'person_details', 'date_of_birth');
-    const got = dig(body, 'person_details', 'date_of_birth');
-    if (typeof sent !== 'string' || got === undefined) return null;
-    const midnight = /^(\d{4}-\d{2}-\d{2})[Tt]00:00:00(\.0+)?(Z|z|[+-]00:00)$/.exec(typeof got === 'string' ? got : '');
-    return midnight?.[1] === sent ? pass : problem(`date_of_birth sent ${sent}, returned ${shown(got)} (expected ${sent}T00:00:00Z)`, '/person_details/date_of_birth');
-  }, 'body-and-request'),
+  schemaRuleCheck(
+    'id.dob.midnight-utc',
+    CREATE,
+    (body, request) => {
+      const sent = dig(request, 'person_details', 'date_of_birth');
+      const got = dig(body, 'person_details', 'date_of_birth');
+      if (typeof sent !== 'string' || got === undefined) return null;
+      const midnight = /^(\d{4}-\d{2}-\d{2})[Tt]00:00:00(\.0+)?(Z|z|[+-]00:00)$/.exec(typeof got === 'string' ? got : '');
+      return midnight?.[1] === sent
+        ? pass
+        : problem(`date_of_birth sent ${sent}, returned ${shown(got)} (expected ${sent}T00:00:00Z)`, '/person_details/date_of_birth');
+    },
+    'body-and-request',
+  ),
   // govt_id mirrors cip_id (2.6): the sent cip_id and the response's own, whichever are there.
   onCreate('id.govt-id.mirrors-cip', 'body-and-request', (body, request) => {
     const problems: Problem[] = [];
     let judged = false;
-    for (const [cip, govt] of [['cip_id', 'govt_id'], ['cip_id_type', 'govt_id_type']]) {
+    for (const [cip, govt] of [
+      ['cip_id', 'govt_id'],
+      ['cip_id_type', 'govt_id_type'],
+    ]) {
       const got = dig(body, 'person_details', govt);
       // govt_id is optional like every field not marked required: absent is no contradiction.
       if (got === undefined) continue;
-      for (const [where, value] of [['sent', dig(request, 'person_details', cip)], ['returned', dig(body, 'person_details', cip)]] as const) {
+      for (const [where, value] of [
+        ['sent', dig(request, 'person_details', cip)],
+        ['returned', dig(body, 'person_details', cip)],
+      ] as const) {
         if (value === undefined) continue;
         judged = true;
-        if (!sameText(got, value)) problems.push({ message: `${govt} is ${shown(got)}, ${cip} ${where} ${shown(value)}`, instancePath: `/person_details/${govt}` });
+        if (!sameText(got, value))
+          problems.push({ message: `${govt} is ${shown(got)}, ${cip} ${where} ${shown(value)}`, instancePath: `/person_details/${govt}` });
       }
     }
     return judged ? problems : null;
@@ -93,13 +107,18 @@ export const identityChecks: Check[] = [
     const sent = request.person_details;
     if (!isObject(sent) || !Object.keys(sent).length) return null;
     const got = body.person_details;
-    if (!isObject(got)) return problem(`person_details sent, ${got === undefined ? 'absent from the response' : `returned as ${shown(got)}`}`, '/person_details');
+    if (!isObject(got))
+      return problem(`person_details sent, ${got === undefined ? 'absent from the response' : `returned as ${shown(got)}`}`, '/person_details');
     return Object.entries(sent)
       .filter(([key, value]) => !(TRANSFORMED.has(key) ? got[key] !== undefined : (INSTANTS.has(key) ? sameInstant : containsDeep)(got[key], value)))
       .map(([key, value]) => ({ message: `person_details.${key} sent ${shown(value)}, returned ${shown(got[key])}`, instancePath: `/person_details/${key}` }));
   }),
   onCreate('id.is-merchant.returned', 'body-and-request', (body, request) =>
-    request.is_merchant !== true || body.is_merchant === undefined ? null : body.is_merchant === true ? pass : problem(`is_merchant sent true, returned ${shown(body.is_merchant)}`, '/is_merchant'),
+    request.is_merchant !== true || body.is_merchant === undefined
+      ? null
+      : body.is_merchant === true
+        ? pass
+        : problem(`is_merchant sent true, returned ${shown(body.is_merchant)}`, '/is_merchant'),
   ),
   onCreate('id.initial-statuses', 'new-record', (body) => {
     const status = body.status;
@@ -107,9 +126,11 @@ export const identityChecks: Check[] = [
     if (status === undefined && !screening.length) return null;
     // A status outside the enum is the enum rule's finding, not this one's.
     const outsideEnum = () => responseErrors(CREATE, body).some((error) => error.rule === 'id.enums' && error.instancePath === '/status');
-    const problems = status === undefined || status === 'PENDING' || outsideEnum() ? [] : problem(`/status of a new identity is ${shown(status)}, not PENDING`, '/status');
+    const problems =
+      status === undefined || status === 'PENDING' || outsideEnum() ? [] : problem(`/status of a new identity is ${shown(status)}, not PENDING`, '/status');
     for (const { keys, value } of screening) {
-      if (FINAL_VERDICTS.includes(value as string)) problems.push(...problem(`${pointer(keys)} of a new identity is already ${shown(value)}, not pending`, pointer(keys)));
+      if (FINAL_VERDICTS.includes(value as string))
+        problems.push(...problem(`${pointer(keys)} of a new identity is already ${shown(value)}, not pending`, pointer(keys)));
     }
     return problems;
   }),

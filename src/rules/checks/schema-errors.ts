@@ -16,8 +16,10 @@ const validated = new WeakMap<object, SchemaError[]>();
 
 /** The errors of the operation's response schema for a body. */
 export function responseErrors(operation: Operation, body: Record<string, unknown>): SchemaError[] {
-  let errors = validated.get(body);
-  if (!errors) validated.set(body, (errors = registry().validate(OPERATIONS[operation].responseSchema, body)));
+  const known = validated.get(body);
+  if (known) return known;
+  const errors = registry().validate(OPERATIONS[operation].responseSchema, body);
+  validated.set(body, errors);
   return errors;
 }
 

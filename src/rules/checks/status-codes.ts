@@ -123,7 +123,8 @@ export function answersCheck(rule: RuleId, operation: Operation): Check {
       if (e.error) return problem(`${e.testCase.label}: ${e.error.kind}: ${e.error.message}`);
       const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(e.response?.headers['content-type'] ?? '')?.[1]?.toLowerCase();
       const utf8Expected = charset === undefined || charset === 'utf-8' || charset === 'utf8';
-      if (!is2xx(e) && e.response?.invalidUtf8 && utf8Expected) return problem(`${e.testCase.label}: ${notUtf8(e.response.rawBody, `the error body (${describeStatus(e)})`)}`);
+      if (!is2xx(e) && e.response?.invalidUtf8 && utf8Expected)
+        return problem(`${e.testCase.label}: ${notUtf8(e.response.rawBody, `the error body (${describeStatus(e)})`)}`);
       return pass;
     },
   };
@@ -167,7 +168,8 @@ export function contentTypeCheck(rule: RuleId, operation: Operation): Check {
       const unreadable = unreadableBody(e);
       const raw = e.response?.rawBody ?? '';
       if (unreadable) problems.push({ message: unreadable });
-      else if (!e.response?.json) problems.push({ message: raw.trim() ? `the body is not JSON: ${oneLine(raw, 120)}` : `the body is empty, not JSON (${describeStatus(e)})` });
+      else if (!e.response?.json)
+        problems.push({ message: raw.trim() ? `the body is not JSON: ${oneLine(raw, 120)}` : `the body is empty, not JSON (${describeStatus(e)})` });
       const type = e.response?.headers['content-type'] ?? '';
       if (!/^application\/json\s*(;|$)/i.test(type)) problems.push({ message: `Content-Type is "${type || '(none)'}", not application/json` });
       return problems;

@@ -34,7 +34,21 @@ function bothPresentAndAbsent(items: Json[], ...path: string[]): void {
 }
 
 const persons = identities.map((b) => b.person_details as Json);
-const PERSON_FIELDS = ['first_name', 'last_name', 'date_of_birth', 'email', 'phone_number', 'cip_id', 'cip_id_type', 'cip_id_country', 'nationality', 'verifier_type', 'passthrough_verified_at', 'address', 'metadata'];
+const PERSON_FIELDS = [
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'email',
+  'phone_number',
+  'cip_id',
+  'cip_id_type',
+  'cip_id_country',
+  'nationality',
+  'verifier_type',
+  'passthrough_verified_at',
+  'address',
+  'metadata',
+];
 const ADDRESS_FIELDS = ['country', 'address1', 'address2', 'city', 'province', 'zip_code'];
 
 describe('valid identity bodies', () => {
@@ -60,13 +74,25 @@ describe('valid identity bodies', () => {
     const lengths = strings(persons.flatMap((p) => [p.first_name, p.last_name])).map(codePoints);
     expect(lengths).toContain(0);
     expect(Math.max(...lengths)).toBeGreaterThanOrEqual(280);
-    for (const [min, max] of [[1, 12], [13, 40], [60, 70], [95, 105], [250, 260], [255, 256]]) {
-      expect(lengths.some((n) => n >= min && n <= max), `a name of ${min}-${max} code points`).toBe(true);
+    for (const [min, max] of [
+      [1, 12],
+      [13, 40],
+      [60, 70],
+      [95, 105],
+      [250, 260],
+      [255, 256],
+    ]) {
+      expect(
+        lengths.some((n) => n >= min && n <= max),
+        `a name of ${min}-${max} code points`,
+      ).toBe(true);
     }
   });
 
   it('free text mixes character classes and never has white space at either end', () => {
-    const texts = strings(persons.flatMap((p) => [p.first_name, p.last_name, dig(p, 'address', 'address1'), dig(p, 'address', 'city'), dig(p, 'address', 'province')]));
+    const texts = strings(
+      persons.flatMap((p) => [p.first_name, p.last_name, dig(p, 'address', 'address1'), dig(p, 'address', 'city'), dig(p, 'address', 'province')]),
+    );
     expect(texts.some((s) => /[\u{1f600}-\u{1f64f}]/u.test(s))).toBe(true);
     expect(texts.some((s) => /[\u4e00-\u9fff]/.test(s))).toBe(true);
     expect(texts.some((s) => /[\u05d0-\u05ea]/.test(s))).toBe(true);
@@ -76,9 +102,18 @@ describe('valid identity bodies', () => {
   it('kinds and country codes come in any letter case', () => {
     for (const field of ['cip_id_type', 'verifier_type', 'cip_id_country', 'nationality']) {
       const values = strings(persons.map((p) => p[field]));
-      expect(values.some((v) => v === v.toUpperCase()), `${field} in upper case`).toBe(true);
-      expect(values.some((v) => v === v.toLowerCase()), `${field} in lower case`).toBe(true);
-      expect(values.some((v) => v !== v.toLowerCase() && v !== v.toUpperCase()), `${field} in mixed case`).toBe(true);
+      expect(
+        values.some((v) => v === v.toUpperCase()),
+        `${field} in upper case`,
+      ).toBe(true);
+      expect(
+        values.some((v) => v === v.toLowerCase()),
+        `${field} in lower case`,
+      ).toBe(true);
+      expect(
+        values.some((v) => v !== v.toLowerCase() && v !== v.toUpperCase()),
+        `${field} in mixed case`,
+      ).toBe(true);
     }
     const cipTypes = new Set(strings(persons.map((p) => p.cip_id_type)).map((v) => v.toUpperCase()));
     expect(cipTypes.size).toBeGreaterThanOrEqual(4);
@@ -156,7 +191,9 @@ describe('valid update bodies', () => {
   });
 
   it('owner names run from empty to several hundred code points', () => {
-    const lengths = strings(updates.flatMap((u) => [dig(u, 'fiat_account_owner', 'person_details', 'first_name'), dig(u, 'fiat_account_owner', 'person_details', 'last_name')])).map(codePoints);
+    const lengths = strings(
+      updates.flatMap((u) => [dig(u, 'fiat_account_owner', 'person_details', 'first_name'), dig(u, 'fiat_account_owner', 'person_details', 'last_name')]),
+    ).map(codePoints);
     expect(lengths).toContain(0);
     expect(lengths.some((n) => n >= 250)).toBe(true);
   });
@@ -182,7 +219,9 @@ describe('valid update bodies', () => {
 describe('invalid dates of birth', () => {
   const dates = () => {
     const family = caseFamilies().find((f) => f.rule === 'id.dob.invalid-rejected')!;
-    return [...family.examples, ...fc.sample(family.arbitrary!, { numRuns: 300, seed: 5 })].map((c) => dig(c.body, 'person_details', 'date_of_birth') as string);
+    return [...family.examples, ...fc.sample(family.arbitrary!, { numRuns: 300, seed: 5 })].map(
+      (c) => dig(c.body, 'person_details', 'date_of_birth') as string,
+    );
   };
 
   it('take every kind of mistake', () => {
@@ -198,7 +237,10 @@ describe('invalid dates of birth', () => {
       ['white space around', /^\s|\s$/],
     ];
     for (const [kind, pattern, year = () => true] of kinds) {
-      expect(all.some((d) => pattern.test(d) && year(Number(d.slice(0, 4)))), kind).toBe(true);
+      expect(
+        all.some((d) => pattern.test(d) && year(Number(d.slice(0, 4)))),
+        kind,
+      ).toBe(true);
     }
     expect(all).toContain('2023-02-29');
     expect(all).toContain('1900-02-29');

@@ -103,7 +103,9 @@ describe('valid twins', () => {
       const twin = metadataOf(c.control!);
       expect(c.control!.mode).toBe('valid');
       expect(longest(twin)).toBeLessThanOrEqual(12);
-      const long = Object.entries(metadataOf(c)).flat().find((s) => codePoints(s) === 100)!;
+      const long = Object.entries(metadataOf(c))
+        .flat()
+        .find((s) => codePoints(s) === 100)!;
       expect(Object.entries(twin).flat()).not.toContain(long);
       for (const s of Object.entries(twin).flat()) {
         expect(Buffer.byteLength(s)).toBeLessThanOrEqual(100);

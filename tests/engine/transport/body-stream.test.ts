@@ -72,7 +72,11 @@ describe('readBody', () => {
 describe('recordBody', () => {
   it('parses a whole body once, never a cut one', () => {
     expect(recordBody({ bytes: Buffer.from('{"a":1}'), receivedBytes: 7 })).toEqual({ rawBody: '{"a":1}', json: true, body: { a: 1 } });
-    expect(recordBody({ bytes: Buffer.from('{"a":1}'), receivedBytes: 9 })).toEqual({ rawBody: '{"a":1}', json: false, truncated: { keptBytes: 7, receivedBytes: 9 } });
+    expect(recordBody({ bytes: Buffer.from('{"a":1}'), receivedBytes: 9 })).toEqual({
+      rawBody: '{"a":1}',
+      json: false,
+      truncated: { keptBytes: 7, receivedBytes: 9 },
+    });
   });
 
   it('keeps a byte order mark in rawBody and parses past it', () => {

@@ -75,7 +75,9 @@ describe('bodies past the cap', () => {
 
 describe('bytes that are not UTF-8', () => {
   it('sets invalidUtf8 and shows them as U+FFFD', async () => {
-    const server = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])));
+    const server = await serve((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])),
+    );
     const outcome = await get(server.url);
     expect(outcome).toMatchObject({ response: { invalidUtf8: true, rawBody: '{"a":"\uFFFD\uFFFD"}' } });
   });

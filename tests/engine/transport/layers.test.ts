@@ -39,7 +39,9 @@ describe('bearerAuth', () => {
 
   it('stops the run when no token comes (the token endpoint failed mid-run): nothing is sent', async () => {
     const next = fakeSend();
-    const unreachable = await bearerAuth(() => Promise.reject(new UnreachableError('cannot reach the token endpoint')))(next)(request()).catch((e: unknown) => e);
+    const unreachable = await bearerAuth(() => Promise.reject(new UnreachableError('cannot reach the token endpoint')))(next)(request()).catch(
+      (e: unknown) => e,
+    );
     const refused = await bearerAuth(() => Promise.reject(new AuthenticationError('refused')))(next)(request()).catch((e: unknown) => e);
     expect(next.calls).toHaveLength(0);
     expect(unreachable).toBeInstanceOf(RunStop);
@@ -104,7 +106,10 @@ describe('retry429', () => {
   });
 
   it('keeps a 429 still standing after maxRetries and marks it rate-limited', async () => {
-    for (const [maxRetries, message] of [[1, 'still 429 Too Many Requests after 1 retry'], [3, 'still 429 Too Many Requests after 3 retries']] as const) {
+    for (const [maxRetries, message] of [
+      [1, 'still 429 Too Many Requests after 1 retry'],
+      [3, 'still 429 Too Many Requests after 3 retries'],
+    ] as const) {
       const next = fakeSend(tooMany);
       const outcome = await retry429(maxRetries)(next)(request());
       expect(next.calls).toHaveLength(maxRetries + 1);

@@ -32,10 +32,12 @@ describe('RateLimiter', () => {
   it('spaces concurrent starts 1000/N ms apart', async () => {
     const limiter = new RateLimiter(50); // 20 ms apart
     const starts: number[] = [];
-    await Promise.all(Array.from({ length: 6 }, async () => {
-      await limiter.acquire();
-      starts.push(Date.now());
-    }));
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        await limiter.acquire();
+        starts.push(Date.now());
+      }),
+    );
     expect(starts.at(-1)! - starts[0]).toBeGreaterThanOrEqual(90); // 5 gaps of 20 ms, with timer slack
   });
 
@@ -68,7 +70,11 @@ describe('ConcurrencyLimit', () => {
 
   it('frees the place of a task that throws', async () => {
     const limit = new ConcurrencyLimit(1);
-    await expect(limit.run(async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      limit.run(async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     await expect(limit.run(async () => 'next')).resolves.toBe('next');
   });
 });

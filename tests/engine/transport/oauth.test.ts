@@ -16,7 +16,13 @@ const serve = localServers();
 const transportFor = (baseUrl: string, tokenUrl: string, options: Partial<TransportOptions> & { secret?: string; scope?: string; now?: () => number } = {}) =>
   createTransport({
     baseUrl,
-    auth: { kind: 'client-credentials', tokenUrl, clientId: CLIENT_ID, clientSecret: options.secret ?? SECRET, ...(options.scope ? { scope: options.scope } : {}) },
+    auth: {
+      kind: 'client-credentials',
+      tokenUrl,
+      clientId: CLIENT_ID,
+      clientSecret: options.secret ?? SECRET,
+      ...(options.scope ? { scope: options.scope } : {}),
+    },
     timeoutMs: 2000,
     rateLimitPerSecond: null,
     concurrency: 25,
@@ -25,7 +31,11 @@ const transportFor = (baseUrl: string, tokenUrl: string, options: Partial<Transp
     ...options,
   });
 
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as Error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
 
 describe('client credentials', () => {
   it('fetches one token with HTTP Basic and shares it across 20 concurrent sends', async () => {
@@ -79,7 +89,9 @@ describe('client credentials', () => {
     const wrong = 'wr0ng-s3cret-value';
     const error = await failure(transportFor('http://127.0.0.1:1', tokens.tokenUrl, { secret: wrong }).authenticate());
     expect(error).toBeInstanceOf(AuthenticationError);
-    expect(error!.message).toBe(`the token endpoint ${tokens.tokenUrl} refused the client credentials: HTTP 401 invalid_client (tried HTTP Basic and the form body)`);
+    expect(error!.message).toBe(
+      `the token endpoint ${tokens.tokenUrl} refused the client credentials: HTTP 401 invalid_client (tried HTTP Basic and the form body)`,
+    );
     expect(tokens.methods()).toEqual(['basic', 'body']);
     expect(error!.message).not.toContain(wrong);
     expect(error!.message).not.toContain(SECRET); // the endpoint echoed a secret in error_description

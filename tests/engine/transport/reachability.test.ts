@@ -75,7 +75,15 @@ describe('checkReachable on the wire', () => {
     await Promise.all(servers.splice(0).map((s) => s.close()));
   });
   const transportFor = (url: string) =>
-    createTransport({ baseUrl: url, auth: { kind: 'none' }, timeoutMs: 2000, rateLimitPerSecond: null, concurrency: 1, maxRetries: 0, reachabilityDelaysMs: [10, 10] });
+    createTransport({
+      baseUrl: url,
+      auth: { kind: 'none' },
+      timeoutMs: 2000,
+      rateLimitPerSecond: null,
+      concurrency: 1,
+      maxRetries: 0,
+      reachabilityDelaysMs: [10, 10],
+    });
 
   it('survives a reset of the first connection', async () => {
     const server = await resettingServer(1);
@@ -87,7 +95,9 @@ describe('checkReachable on the wire', () => {
   it('gives up when every attempt is reset', async () => {
     const server = await resettingServer(Infinity);
     servers.push(server);
-    const error = await transportFor(server.url).checkReachable().catch((e: unknown) => e);
+    const error = await transportFor(server.url)
+      .checkReachable()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnreachableError);
     expect((error as Error).message).toMatch(/^cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNRESET \(3 attempts\)$/);
     expect(server.connections()).toBe(3);

@@ -48,7 +48,10 @@ describe('recording', () => {
   });
 
   it('records the headers of the request the outcome answers (the last one sent, as the layers below show it)', async () => {
-    const resent = async () => ({ request: withHeader({ method: 'PUT', url: 'http://target/x', headers: {} }, 'authorization', 'Bearer [REDACTED]'), response: response(200) });
+    const resent = async () => ({
+      request: withHeader({ method: 'PUT', url: 'http://target/x', headers: {} }, 'authorization', 'Bearer [REDACTED]'),
+      response: response(200),
+    });
     const exchange = await recording('http://target')(resent)(update);
     expect(exchange.request.headers).toEqual({ authorization: 'Bearer [REDACTED]' });
   });

@@ -28,7 +28,12 @@ describe('the stack', () => {
 
   it('stops the run when a case cannot get a token: nothing sent, nothing recorded', async () => {
     const api = await serve((_req, res) => json(res, 200, {}));
-    const transport = createTransport({ ...base, baseUrl: api.url, auth: clientCredentials(`${await closedPortUrl()}/token`), tokenTiming: { sleep: async () => {} } });
+    const transport = createTransport({
+      ...base,
+      baseUrl: api.url,
+      auth: clientCredentials(`${await closedPortUrl()}/token`),
+      tokenTiming: { sleep: async () => {} },
+    });
     const stop = await transport.send(create).catch((e: unknown) => e);
     expect(stop).toBeInstanceOf(RunStop);
     expect(stop).toMatchObject({ kind: 'token-endpoint', message: expect.stringMatching(/^cannot reach the token endpoint .*: ECONNREFUSED \(4 tries\)$/) });

@@ -55,7 +55,10 @@ export async function tokenEndpoint(serve: (handler: Handler) => Promise<LocalSe
 function basicCredentials(header: string | undefined): (string | null)[] | undefined {
   const encoded = /^Basic (.+)$/.exec(header ?? '')?.[1];
   if (!encoded) return undefined;
-  return Buffer.from(encoded, 'base64').toString('utf8').split(':').map((part) => new URLSearchParams(`v=${part}`).get('v'));
+  return Buffer.from(encoded, 'base64')
+    .toString('utf8')
+    .split(':')
+    .map((part) => new URLSearchParams(`v=${part}`).get('v'));
 }
 
 /** A target that accepts only the given tokens. */

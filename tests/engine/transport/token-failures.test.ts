@@ -36,10 +36,16 @@ async function setup(options: TokenEndpointOptions = {}, accepts = true) {
 }
 
 /** Answers token request n >= `from` with `status`. */
-const failingFrom = (from: number, status: number, headers: Record<string, string> = {}) => (n: number, res: Parameters<NonNullable<TokenEndpointOptions['override']>>[1]) =>
-  n >= from && Boolean(json(res, status, { error: 'temporarily_unavailable' }, headers));
+const failingFrom =
+  (from: number, status: number, headers: Record<string, string> = {}) =>
+  (n: number, res: Parameters<NonNullable<TokenEndpointOptions['override']>>[1]) =>
+    n >= from && Boolean(json(res, status, { error: 'temporarily_unavailable' }, headers));
 
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as Error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
 
 describe('a failing token endpoint at connect time', () => {
   it('a 503 is retried after 0.5, 1 and 2 s, then named as the endpoint failing, not as refused credentials', async () => {
@@ -72,10 +78,16 @@ describe('a failing token endpoint at connect time', () => {
   });
 
   it('Basic refused, then the body fails with 503: retried with the body only, and the line names both', async () => {
-    const { tokens, transport } = await setup({ reads: 'body', refusal: { status: 400, body: { error: 'invalid_request' } }, override: (n, res) => n > 0 && Boolean(json(res, 503, {})) });
+    const { tokens, transport } = await setup({
+      reads: 'body',
+      refusal: { status: 400, body: { error: 'invalid_request' } },
+      override: (n, res) => n > 0 && Boolean(json(res, 503, {})),
+    });
     const error = await failure(transport.authenticate());
     expect(tokens.methods()).toEqual(['basic', 'body', 'body', 'body', 'body']);
-    expect(error!.message).toBe(`the token endpoint ${tokens.tokenUrl} failed: HTTP 503 (4 tries; HTTP Basic was refused with HTTP 400 invalid_request, then the form body tried)`);
+    expect(error!.message).toBe(
+      `the token endpoint ${tokens.tokenUrl} failed: HTTP 503 (4 tries; HTTP Basic was refused with HTTP 400 invalid_request, then the form body tried)`,
+    );
   });
 
   it('remembers a failure: callers in the next moments get it without a new request', async () => {
@@ -161,4 +173,3 @@ describe('an interruption while the token endpoint is retried', () => {
     expect(tokens.seen).toHaveLength(1);
   });
 });
-

@@ -37,10 +37,7 @@ describe('the request on the wire', () => {
     const transport = transportFor(server.url + '/');
     await transport.send(update({ metadata: { a: 'é😀' } }, 'id/with space?'));
     await transport.send(create({ ref_id: 'r1' }));
-    expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
-      'PUT /v2/transfer/fiat-accounts/id%2Fwith%20space%3F',
-      'POST /v2/identity/identities',
-    ]);
+    expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['PUT /v2/transfer/fiat-accounts/id%2Fwith%20space%3F', 'POST /v2/identity/identities']);
     expect(JSON.parse(server.seen[0].body)).toEqual({ metadata: { a: 'é😀' } });
     expect(transport.requestCount).toBe(2);
   });
@@ -234,7 +231,9 @@ describe('checkReachable', () => {
 
   it('throws UnreachableError with one line naming the URL and the cause', async () => {
     const url = await closedPortUrl();
-    const error = await transportFor(url, { reachabilityDelaysMs: [1, 1] }).checkReachable().catch((e: unknown) => e);
+    const error = await transportFor(url, { reachabilityDelaysMs: [1, 1] })
+      .checkReachable()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnreachableError);
     expect((error as Error).message).toBe(`cannot reach ${url}: ECONNREFUSED (3 attempts)`);
   });
