@@ -32,6 +32,20 @@ export function minimumFor(rule: RuleDefinition, runs: number, family?: Pick<Cas
   return { fixed: Math.max(1, Math.ceil((family?.examples.length ?? 0) / 2)), random: Math.ceil(runs * randomShare) };
 }
 
+/** The minimum of every selected rule, its family (if it has one) and scenario (if one judges it) read from the list. */
+export function minimumsOf(selected: readonly RuleDefinition[], runs: number, families: readonly CaseFamily[]): Map<RuleId, Minimum> {
+  return new Map(
+    selected.map((rule) => [
+      rule.id as RuleId,
+      minimumFor(
+        rule,
+        runs,
+        families.find((f) => f.rule === rule.id),
+      ),
+    ]),
+  );
+}
+
 /**
  * Under merged metadata the pairs sent stay, accounts fill up, and no update can delete a key:
  * rules whose random cases need fresh keys have their random minimum waived (the fixed examples

@@ -15,7 +15,7 @@ import { registry } from '../schema/registry.ts';
 import { AccountPool } from './account-pool.ts';
 import { AnswerTally } from './answer-tally.ts';
 import { UncountedCases } from './uncounted-cases.ts';
-import { minimumFor, randomRuns, Refusals } from './coverage.ts';
+import { minimumsOf, randomRuns, Refusals } from './coverage.ts';
 import type { RunEvent, RunListener } from './events.ts';
 import { ExchangeJudge, type JudgeOptions, type Judged } from './exchange-judge.ts';
 import { caseFamilies, type CaseFamily } from './generators/families.ts';
@@ -84,19 +84,9 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
   const created = new CreatedIdentities();
   const answers = new AnswerTally();
   const undocumented = new UndocumentedFields(registry());
-  const minimums = new Map(
-    selected.map((rule) => [
-      rule.id as RuleId,
-      minimumFor(
-        rule,
-        settings.runs,
-        allFamilies.find((f) => f.rule === rule.id),
-      ),
-    ]),
-  );
   const ledger = new RuleLedger({
     selected,
-    minimums,
+    minimums: minimumsOf(selected, settings.runs, allFamilies),
     uncounted,
     inputIds,
     refusals,
@@ -117,16 +107,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     markUncounted: (c) => uncounted.add(c),
     refusalExplainedByMerge: (e) => metadata.semantics === 'merge' && checkContext.mergeMayExceedLimit(e),
   });
-  /** A request that worked at the start (an empty update): asked when answers stop coming. */
-  const watch = new TargetWatch(() =>
-    transport.send({
-      operation: 'updateFiatAccount',
-      mode: 'valid',
-      label: 'probe: is the target still answering?',
-      body: {},
-      fiatAccountId: settings.fiatAccountIds[0],
-    }),
-  );
+  const watch = targetWatch(transport, settings.fiatAccountIds[0]);
   const judge = new ExchangeJudge({
     selected,
     ledger,
@@ -168,4 +149,11 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     runsOf: (family) => randomRuns(family, settings.runs),
     pick: (items) => fc.sample(fc.constantFrom(...items), { seed: settings.seed, numRuns: 1 })[0],
   };
+}
+
+/** Notices a target that stopped answering: then asks a request that worked at the start (an empty update of the first account). */
+function targetWatch(transport: Transport, account: string): TargetWatch {
+  return new TargetWatch(() =>
+    transport.send({ operation: 'updateFiatAccount', mode: 'valid', label: 'probe: is the target still answering?', body: {}, fiatAccountId: account }),
+  );
 }
