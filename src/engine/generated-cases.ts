@@ -2,7 +2,7 @@
  * The cases fast-check generates for a family, one at a time, as it would in `fc.check` with the
  * same seed, examples and runs: case `i` is the one fast-check replays with `path: String(i)`.
  * Generating them apart from sending lets the runner send many at once (pipeline.ts) and shrink
- * only a failure, from its path (shrink.ts).
+ * only a failure, from its path (phases/shrinking.ts).
  *
  * Lazily: fast-check produces the next case only when it is asked for, so a run of 15,000 cases
  * per family never holds them all.
