@@ -28,6 +28,15 @@ export function conformance(args: string[], extraEnv: Record<string, string> = {
   });
 }
 
+/** The flags that point `conformance run` at a target: its base URL, a static bearer token and, when given, its fiat accounts. */
+export const targetFlags = (target: { baseUrl: string; token: string }, accountIds: readonly string[] = []): string[] => [
+  '--base-url',
+  target.baseUrl,
+  '--token',
+  target.token,
+  ...accountIds.flatMap((id) => ['--fiat-account-id', id]),
+];
+
 export const reportDir = () => mkdtempSync(path.join(tmpdir(), 'conformance-run-'));
 /** conformance.json of a run, checked against its own schema on the way (the contract other tools read). */
 export function readReport(dir: string): ConformanceReport {

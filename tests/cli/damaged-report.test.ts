@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
-import { conformance, reportDir } from './binary.ts';
+import { conformance, reportDir, targetFlags } from './binary.ts';
 
 // The damages reach anywhere in the report: typed loosely on purpose.
 type Json = Record<string, any>;
@@ -68,10 +68,7 @@ beforeAll(async () => {
   const dir = reportDir();
   const args = [
     'run',
-    '--base-url',
-    server.baseUrl,
-    '--token',
-    server.staticToken,
+    ...targetFlags({ baseUrl: server.baseUrl, token: server.staticToken }),
     '--rule',
     'fa.status',
     '--profile',

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { conformance, readReport, reportDir } from './binary.ts';
+import { conformance, readReport, reportDir, targetFlags } from './binary.ts';
 import { selectRules } from '../../src/engine/plan.ts';
 import { RULES } from '../../src/core/catalogue.ts';
 
@@ -109,10 +109,7 @@ describe('conformance run --quiet and --json', () => {
   it('--json when the target cannot be reached: still one JSON value, verdict error, exit 3', async () => {
     const { code, stdout } = await conformance([
       'run',
-      '--base-url',
-      'http://127.0.0.1:9',
-      '--token',
-      't',
+      ...targetFlags({ baseUrl: 'http://127.0.0.1:9', token: 't' }),
       '--fiat-account-id',
       '8d3b1c2e-7f4a-4e0b-9c51-2a6f0d9e1b37',
       '--report-dir',

@@ -9,7 +9,7 @@ import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startForeignServer, type ForeignDefect, type ForeignServer } from '../foreign/foreign-server.ts';
-import { conformance, readReport, reportDir } from './binary.ts';
+import { conformance, readReport, reportDir, targetFlags } from './binary.ts';
 import { createReferenceServer } from '../../src/server/server.ts';
 
 describe('conformance run against the embedded server', () => {
@@ -67,10 +67,7 @@ describe('conformance run under a rate limit', () => {
       const dir = reportDir();
       const args = [
         'run',
-        '--base-url',
-        server.baseUrl,
-        '--token',
-        server.staticToken,
+        ...targetFlags({ baseUrl: server.baseUrl, token: server.staticToken }),
         '--rule',
         'id.ref-id',
         '--rate-limit',
@@ -141,10 +138,7 @@ describe('conformance run that cannot start', () => {
     const dir = reportDir();
     const { code, stderr } = await conformance([
       'run',
-      '--base-url',
-      'http://127.0.0.1:9',
-      '--token',
-      't',
+      ...targetFlags({ baseUrl: 'http://127.0.0.1:9', token: 't' }),
       '--fiat-account-id',
       '0f8fad5b-d9cb-469f-a165-70867728950e',
       '--report-dir',
@@ -160,17 +154,7 @@ describe('conformance run that cannot start', () => {
     try {
       const dir = reportDir();
       const unknown = '3b241101-e2bb-4255-8caf-4136c566a962';
-      const { code, stderr } = await conformance([
-        'run',
-        '--base-url',
-        server.baseUrl,
-        '--token',
-        server.token,
-        '--fiat-account-id',
-        unknown,
-        '--report-dir',
-        dir,
-      ]);
+      const { code, stderr } = await conformance(['run', ...targetFlags(server), '--fiat-account-id', unknown, '--report-dir', dir]);
       expect(code).toBe(2);
       expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`no fiat account ${unknown}.*--fiat-account-id`))]);
       expect(readReport(dir).summary.verdict).toBe('error');
@@ -185,10 +169,7 @@ describe('conformance run that cannot start', () => {
       const dir = reportDir();
       const { code, stderr } = await conformance([
         'run',
-        '--base-url',
-        server.baseUrl,
-        '--token',
-        'expired-token',
+        ...targetFlags({ baseUrl: server.baseUrl, token: 'expired-token' }),
         '--fiat-account-id',
         server.accountIds[0],
         '--report-dir',

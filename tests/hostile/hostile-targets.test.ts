@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { conformance, readReport, reportDir, type BinaryResult } from '../cli/binary.ts';
+import { conformance, readReport, reportDir, type BinaryResult, targetFlags } from '../cli/binary.ts';
 import type { ConformanceReport } from '../../src/report/model/model.ts';
 import { startHostileTarget, type HostileOptions, type HostileTarget, type Misbehaviour } from './hostile-target.ts';
 
@@ -20,21 +20,7 @@ async function runAgainst(
   const target = await startHostileTarget(options);
   try {
     const dir = reportDir();
-    const result = await conformance([
-      'run',
-      '--base-url',
-      target.baseUrl,
-      '--token',
-      target.token,
-      ...target.accountIds.flatMap((id) => ['--fiat-account-id', id]),
-      '--profile',
-      'quick',
-      '--seed',
-      '7',
-      '--report-dir',
-      dir,
-      ...extra,
-    ]);
+    const result = await conformance(['run', ...targetFlags(target, target.accountIds), '--profile', 'quick', '--seed', '7', '--report-dir', dir, ...extra]);
     return { result, report: readReport(dir), dir, target };
   } finally {
     await target.close();

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readReport, reportDir } from '../cli/binary.ts';
+import { readReport, reportDir, targetFlags } from '../cli/binary.ts';
 import { startHostileTarget } from './hostile-target.ts';
 import { start } from './child.ts';
 
@@ -51,18 +51,7 @@ describe('interruption', () => {
     started.push(target);
     const dir = reportDir();
     // The request timeout is far longer than the test: only the grace can end the hung request.
-    const child = start([
-      'run',
-      '--base-url',
-      target.baseUrl,
-      '--token',
-      target.token,
-      ...target.accountIds.flatMap((id) => ['--fiat-account-id', id]),
-      '--timeout',
-      '600000',
-      '--report-dir',
-      dir,
-    ]);
+    const child = start(['run', ...targetFlags(target, target.accountIds), '--timeout', '600000', '--report-dir', dir]);
     while (target.misbehaved === 0) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGINT');
     const { code } = await child.exited;
@@ -74,18 +63,7 @@ describe('interruption', () => {
   it('a second signal quits at once', async () => {
     const target = await startHostileTarget({ misbehaviour: 'hang', when: (n) => n > 30 });
     started.push(target);
-    const child = start([
-      'run',
-      '--base-url',
-      target.baseUrl,
-      '--token',
-      target.token,
-      ...target.accountIds.flatMap((id) => ['--fiat-account-id', id]),
-      '--timeout',
-      '600000',
-      '--report-dir',
-      reportDir(),
-    ]);
+    const child = start(['run', ...targetFlags(target, target.accountIds), '--timeout', '600000', '--report-dir', reportDir()]);
     while (target.misbehaved === 0) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGINT');
     await child.waitFor('SIGINT: stopping');

@@ -13,7 +13,7 @@ import { HAR_BODY_CHARS, type Har } from '../../src/report/files/har.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 import { sampleExchanges } from './sample-report.ts';
 import { startForeignServer, type ForeignServer } from '../foreign/foreign-server.ts';
-import { conformance } from '../cli/binary.ts';
+import { conformance, targetFlags } from '../cli/binary.ts';
 
 const folder = () => mkdtempSync(path.join(tmpdir(), 'har-file-'));
 const readHar = (dir: string): Har => JSON.parse(readFileSync(path.join(dir, HAR_FILE), 'utf8')) as Har;
@@ -121,17 +121,7 @@ describe('exchanges.har of a run that ended early', () => {
     const server = await startForeignServer('none');
     servers.push(server);
     const dir = folder();
-    const { code } = await conformance([
-      'run',
-      '--base-url',
-      server.baseUrl,
-      '--token',
-      server.token,
-      '--fiat-account-id',
-      '3b241101-e2bb-4255-8caf-4136c566a962',
-      '--report-dir',
-      dir,
-    ]);
+    const { code } = await conformance(['run', ...targetFlags(server), '--fiat-account-id', '3b241101-e2bb-4255-8caf-4136c566a962', '--report-dir', dir]);
     expect(code).toBe(2);
     const entries = readHar(dir).log.entries;
     expect(entries.map((e) => e.response.status)).toContain(404);
