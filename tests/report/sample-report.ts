@@ -7,6 +7,7 @@
  */
 import type { ConformanceReport, ReportFailure, ReportRule } from '../../src/report/model/model.ts';
 import { REPORT_VERSION } from '../../src/report/model/model.ts';
+import { countRules } from '../../src/report/model/report-builder.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 import { RULES } from '../../src/core/catalogue.ts';
 
@@ -32,19 +33,6 @@ const rule = (id: string, patch: Partial<ReportRule>, strict: boolean): ReportRu
   const coverage = { fixed: Math.min(cases, 4), random: Math.max(0, cases - 4), distinctInputs: cases, minimum: { fixed: 1, random: 0 } };
   return { id, operation: def.operation, section: def.section, basis: def.basis, title: def.title, status, blocking, cases, coverage, failures: [], ...patch };
 };
-
-/** The summary counts of a list of rules, as the report builder counts them. */
-export function countRules(rules: ReportRule[]): Omit<ConformanceReport['summary'], 'verdict' | 'requests'> {
-  const count = (s: ReportRule['status']) => rules.filter((r) => r.status === s).length;
-  return {
-    rules: rules.length,
-    passed: count('passed'),
-    failed: count('failed'),
-    skipped: count('skipped'),
-    inconclusive: count('inconclusive'),
-    errors: count('error'),
-  };
-}
 
 const hostileMetadata = {
   k1: HOSTILE.script,

@@ -1,3 +1,16 @@
+/** The summary counts of a report's rules. */
+export function countRules(rules: readonly ReportRule[]): Omit<ConformanceReport['summary'], 'verdict' | 'requests'> {
+  const count = (s: RuleStatus) => rules.filter((r) => r.status === s).length;
+  return {
+    rules: rules.length,
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    inconclusive: count('inconclusive'),
+    errors: count('error'),
+  };
+}
+
 /**
  * Folds the engine's events into conformance.json (docs/design.md section 4.5): each rule's status, and once per
  * rule whether it blocks the verdict. Every reporter (JUnit, Markdown, HTML, console), the vitest
@@ -128,7 +141,6 @@ export function buildReport(
     shrinking?: ShrinkSummary;
   },
 ): ConformanceReport {
-  const count = (s: RuleStatus) => rules.filter((r) => r.status === s).length;
   // Too many requests without an answer: what was judged is no proof (unanswered.ts). A stop says more.
   const unanswered = run.transport && !run.stopped ? unansweredReason(run.transport) : undefined;
   // One shard judged a share of the cases: every renderer says its verdict is not the API's.
@@ -158,12 +170,7 @@ export function buildReport(
     durationMs: run.durationMs,
     summary: {
       verdict,
-      rules: rules.length,
-      passed: count('passed'),
-      failed: count('failed'),
-      skipped: count('skipped'),
-      inconclusive: count('inconclusive'),
-      errors: count('error'),
+      ...countRules(rules),
       requests: run.requests,
       ...(run.transport ? { unanswered: run.transport.unanswered } : {}),
       ...(reason ? { reason } : {}),
