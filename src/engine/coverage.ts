@@ -34,16 +34,8 @@ export function minimumFor(rule: RuleDefinition, runs: number, family?: Pick<Cas
 
 /** The minimum of every selected rule, its family (if it has one) and scenario (if one judges it) read from the list. */
 export function minimumsOf(selected: readonly RuleDefinition[], runs: number, families: readonly CaseFamily[]): Map<RuleId, Minimum> {
-  return new Map(
-    selected.map((rule) => [
-      rule.id as RuleId,
-      minimumFor(
-        rule,
-        runs,
-        families.find((f) => f.rule === rule.id),
-      ),
-    ]),
-  );
+  const familyOf = (rule: RuleDefinition) => families.find((f) => f.rule === rule.id);
+  return new Map(selected.map((rule) => [rule.id as RuleId, minimumFor(rule, runs, familyOf(rule))]));
 }
 
 /**

@@ -42,7 +42,7 @@ export interface Scenario {
   feeds: RuleId[];
   /** Its outcomes judge its rule (the ref_id scenarios); otherwise the checks judge what it sends. */
   judgesItsRule: boolean;
-  /** The cases (rounds, requests) it must judge each rule it judges or feeds by: the rules' coverage minimums. */
+  /** The coverage minimum of each rule it judges or feeds: the rounds or requests it must judge it by. */
   minimums: Partial<Record<RuleId, number>>;
   /** The requests it sends, at most (the planned-request line of a run). */
   requests(concurrentDuplicates: number): number;
