@@ -1,4 +1,5 @@
 import type { Operation, RuleId } from './catalogue.ts';
+import type { Intent, OpenProbe } from './open-point.ts';
 
 /**
  * How a case relates to the document: `valid` payloads must be accepted, `boundary` payloads sit
@@ -40,6 +41,18 @@ export interface TestCase {
    * refused twin means the refusal is about something else, and this case judges nothing.
    */
   control?: TestCase;
+  /**
+   * valid cases on an open point (docs/design.md): the one field and kind of value this case
+   * varies on top of a guaranteed body, which is its `control`. Accepting and refusing are both
+   * conformant; a refusal is recorded in the observed contract.
+   */
+  open?: OpenProbe;
+}
+
+/** What the document says of the case: open when it varies an open point, forbidden when invalid. */
+export function intentOf(c: TestCase): Intent {
+  if (c.open) return 'open';
+  return c.mode === 'invalid' ? 'forbidden' : 'guaranteed';
 }
 
 /** A case's intent as the reports record it (conformance.json failures, HAR entries). */
@@ -47,8 +60,10 @@ export interface CaseIntent {
   operation: Operation;
   label: string;
   mode: Mode;
+  intent: Intent;
   violates?: RuleId;
   exercises?: RuleId;
+  open?: OpenProbe;
 }
 
 export function caseIntent(c: TestCase): CaseIntent {
@@ -56,7 +71,9 @@ export function caseIntent(c: TestCase): CaseIntent {
     operation: c.operation,
     label: c.label,
     mode: c.mode,
+    intent: intentOf(c),
     ...(c.violates ? { violates: c.violates } : {}),
     ...(c.exercises ? { exercises: c.exercises } : {}),
+    ...(c.open ? { open: c.open } : {}),
   };
 }
