@@ -3,6 +3,7 @@
  * each rule's outcome. The engine knows nothing of report formats; src/report folds these events
  * into conformance.json and the other reports.
  */
+import type { ObservedContract } from '../core/open-point.ts';
 import type { RuleDefinition } from '../core/catalogue.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
@@ -91,6 +92,8 @@ export type RunEvent =
       shrinking?: ShrinkSummary;
       /** Set when the run ended early; the outcomes then cover what was judged until then. */
       stopped?: Stop;
+      /** What the target accepted and refused where the document leaves the choice open. */
+      observedContract?: ObservedContract;
     };
 
 export type RunListener = (event: RunEvent) => void | Promise<void>;
