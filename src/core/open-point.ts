@@ -2,6 +2,7 @@
  * What the document says of an input (docs/design.md, "What the document guarantees, forbids, and
  * leaves open"), and what a run learns of the target where the document leaves the choice open.
  */
+import type { RecordedResponse } from './exchange.ts';
 import type { Operation } from './operations.ts';
 
 /**
@@ -26,7 +27,18 @@ export type Intent = 'guaranteed' | 'forbidden' | 'open';
  */
 export type OpenKind = 'length' | 'alphabet' | 'code' | 'letter-case' | 'format' | 'date' | 'partial-entry' | 'entries' | 'uniqueness' | 'metadata';
 
-export const OPEN_KINDS: readonly OpenKind[] = ['length', 'alphabet', 'code', 'letter-case', 'format', 'date', 'partial-entry', 'entries', 'uniqueness', 'metadata'];
+export const OPEN_KINDS: readonly OpenKind[] = [
+  'length',
+  'alphabet',
+  'code',
+  'letter-case',
+  'format',
+  'date',
+  'partial-entry',
+  'entries',
+  'uniqueness',
+  'metadata',
+];
 
 /** The one open point an open case varies on top of a guaranteed body. */
 export interface OpenProbe {
@@ -47,8 +59,10 @@ export interface OpenProbe {
 export interface ObservedAnswer {
   value: string;
   status: number;
-  /** The target's own words on a refusal (cut), when it gave any. */
+  /** The target's own words on a refusal (cut, redacted), when it gave any: the report reads them from `response`. */
   said?: string;
+  /** The engine's: the refusal's response, from which the report takes `said`; never written to a report. */
+  response?: RecordedResponse;
 }
 
 /**

@@ -15,6 +15,9 @@ import type { RuleDefinition } from '../core/catalogue.ts';
 import type { RunEvent } from './events.ts';
 import type { RuleLedger } from './rule-ledger.ts';
 import type { ValidTwins } from './valid-twins.ts';
+import type { OpenPointBook } from './open-point-book.ts';
+import { OPERATIONS } from '../core/operations.ts';
+import { is2xx } from '../rules/checks/exchange-facts.ts';
 
 /** Learns from every exchange judged (metadata semantics, refusals, undocumented fields, a lost target). */
 export interface ExchangeObserver {
@@ -45,6 +48,8 @@ export interface JudgeParts {
   context: CheckContext;
   created: CreatedIdentities;
   twins: ValidTwins;
+  /** What the target accepts and refuses on the open points. */
+  openPoints: OpenPointBook;
   /** Counted as the exchange arrives (before judging: an answer counts even if judging stops the run). */
   arrival: ExchangeObserver;
   /** Told once the exchange is judged, in this order. */
@@ -65,6 +70,7 @@ export class ExchangeJudge {
     await this.parts.arrival.observe(exchange);
     await this.parts.emit({ type: 'exchange', exchange });
     const judgements = await this.judgements(exchange, options);
+    if (exchange.testCase.open) await this.learnOpenPoint(exchange, options);
     if (successBody(exchange)) this.tallySilentSuccesses(exchange, judgements);
     let focusProblems: Problem[] | null = null;
     const failed: RuleId[] = [];
@@ -100,6 +106,22 @@ export class ExchangeJudge {
       if (tally) tally.twinRefused += 1;
     }
     return judgements;
+  }
+
+  /**
+   * An open case adds to the observed contract: an acceptance, or a refusal whose guaranteed twin
+   * was accepted (else the refusal is about something else, and the twin's refusal is the
+   * finding). What no limit explains fails the rule of valid requests, with the refusal as evidence.
+   */
+  private async learnOpenPoint(exchange: Exchange, { account, random }: JudgeOptions): Promise<void> {
+    const { twins, openPoints, ledger } = this.parts;
+    const c = exchange.testCase;
+    let findings: ReturnType<OpenPointBook['accepted']> = [];
+    if (is2xx(exchange)) findings = openPoints.accepted(exchange);
+    else if (twins.refusedWithTwin(c, exchange) && (await twins.accepted(c, account, (twin) => this.judge(twin, twinOptions(account, random)))))
+      findings = openPoints.refused(exchange);
+    const rule = OPERATIONS[c.operation].validAcceptedRule;
+    for (const f of findings) ledger.record(rule, f.problems, f.exchange, random ? { random } : {});
   }
 
   /** A success that holds none of a response rule's fields leaves that rule silent: counted, for its shortfall line. */

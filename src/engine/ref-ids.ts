@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { TestCase } from '../core/case.ts';
 import { OPERATIONS } from '../core/operations.ts';
 import { isObject } from '../rules/checks/exchange-facts.ts';
@@ -20,10 +20,30 @@ export class RefIds {
     return `${this.runTag}-${this.counter}`;
   }
 
-  /** A copy of an identity case whose object body carries a fresh ref_id (unless it is a wrong-type probe of ref_id). */
+  /**
+   * A copy of an identity case whose object body carries a fresh ref_id (unless it is a wrong-type
+   * probe of ref_id), and a government id of its own: a target may refuse a second identity with
+   * the same one (an open point), which only the uniqueness probes ask.
+   */
   stamp(testCase: TestCase, refId: string = this.next()): TestCase {
     if (!OPERATIONS[testCase.operation].stampsRefId || !isObject(testCase.body)) return testCase;
     if (testCase.body.ref_id !== undefined && typeof testCase.body.ref_id !== 'string') return testCase;
-    return { ...testCase, body: { ...testCase.body, ref_id: refId } };
+    const body = testCase.open?.kind === 'uniqueness' ? testCase.body : withOwnGovernmentId(testCase.body, refId);
+    return { ...testCase, body: { ...body, ref_id: refId } };
   }
+}
+
+/**
+ * The body with the digits of its cip_id replaced by digits of the ref_id's hash, the layout kept
+ * (123-45-6789 stays ddd-dd-dddd): one ref_id, one government id, so a repeat stays a repeat.
+ */
+function withOwnGovernmentId(body: Record<string, unknown>, refId: string): Record<string, unknown> {
+  const person = body.person_details;
+  if (!isObject(person) || typeof person.cip_id !== 'string' || !/\d/.test(person.cip_id)) return body;
+  const digits = BigInt(`0x${createHash('sha256').update(refId).digest('hex')}`)
+    .toString()
+    .slice(-20);
+  let i = 0;
+  const cipId = person.cip_id.replace(/\d/g, () => digits[i++ % digits.length]);
+  return { ...body, person_details: { ...person, cip_id: cipId } };
 }

@@ -31,6 +31,7 @@ import type { Scenario } from './scenarios.ts';
 import { ShrinkBudget } from './shrink-budget.ts';
 import { TargetWatch } from './target-watch.ts';
 import type { Transport } from './transport/transport.ts';
+import { OpenPointBook } from './open-point-book.ts';
 import { ValidTwins } from './valid-twins.ts';
 
 export interface RunContext {
@@ -49,6 +50,8 @@ export interface RunContext {
   readonly refIds: RefIds;
   readonly created: CreatedIdentities;
   readonly twins: ValidTwins;
+  /** What the target accepts and refuses on the open points: its observed contract. */
+  readonly openPoints: OpenPointBook;
   readonly judge: ExchangeJudge;
   readonly answers: AnswerTally;
   readonly undocumented: UndocumentedFields;
@@ -97,7 +100,8 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
   });
   const checkContext: CheckContext = { fiatAccountIds: settings.fiatAccountIds, mergeMayExceedLimit: (e) => metadata.mergeMayExceedLimit(e) };
   const send = (c: TestCase): Promise<Exchange> => transport.send(c, c.auth ? { auth: c.auth } : undefined);
-  const prepare = (c: TestCase): TestCase => refIds.stamp(pool.assign(c));
+  const openPoints = new OpenPointBook();
+  const prepare = (c: TestCase): TestCase => refIds.stamp(pool.assign(openPoints.keepInside(c)));
   const twins = new ValidTwins({
     selectedIds,
     inputIds,
@@ -114,6 +118,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     context: checkContext,
     created,
     twins,
+    openPoints,
     arrival: answers,
     observers: [refusals, metadata, undocumented, watch],
     checkGoOn: () => control.checkGoOn(),
@@ -134,6 +139,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     refIds,
     created,
     twins,
+    openPoints,
     judge,
     answers,
     undocumented,

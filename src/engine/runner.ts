@@ -52,6 +52,7 @@ export async function runEngine(transport: Transport, settings: RunSettings, lis
     transport: context.answers.get(),
     shrinking: context.shrinkBudget.summary(),
     ...(stopped ? { stopped } : {}),
+    observedContract: context.openPoints.contract(),
   };
   await context.emit({ type: 'run-end', ...result });
   return result;

@@ -7,7 +7,9 @@
  */
 import type { TestCase } from '../core/case.ts';
 import type { Exchange } from '../core/exchange.ts';
+import { OPERATIONS } from '../core/operations.ts';
 import { is2xx } from '../rules/checks/exchange-facts.ts';
+import { refusesOpenPoint } from '../rules/checks/status-codes.ts';
 import { inputKey } from './input-ids.ts';
 import type { InputIds } from './input-ids.ts';
 import { InputVerdicts } from './input-ids.ts';
@@ -36,8 +38,13 @@ export class ValidTwins {
     this.requests = new TwinRequests((c) => parts.inputIds.of(c.control!), parts.send);
   }
 
-  /** A case of a selected rule that the target refused: its rule is judged only if its twin is accepted. */
+  /**
+   * A case of a selected rule that the target refused: its rule is judged only if its twin is
+   * accepted. An open case refused as a limit: the refusal is the target's limit only if its
+   * guaranteed twin is accepted.
+   */
   refusedWithTwin(c: TestCase, exchange: Exchange): boolean {
+    if (c.open) return c.control !== undefined && this.parts.selectedIds.has(OPERATIONS[c.operation].validAcceptedRule) && refusesOpenPoint(exchange);
     const own = c.violates ?? c.exercises;
     return c.control !== undefined && own !== undefined && this.parts.selectedIds.has(own) && exchange.response !== undefined && !is2xx(exchange);
   }

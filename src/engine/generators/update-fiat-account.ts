@@ -8,6 +8,8 @@ import { CLASSES, METADATA_LIMITS, metadataArbitrary, metadataWithLongPart, pair
 import { fiatNetworkInstructions, ownerPersonDetails } from './payload-parts.ts';
 import { freeText, repeatCodePoints, text } from './text.ts';
 import { withControl } from './twins.ts';
+import { openCases, openExamples } from './open-facet.ts';
+import { UPDATE_OPEN_POINTS } from './open-points.ts';
 import { sample } from './samples.ts';
 import { malformedBodyFamily, wrongTypeFamily } from './wrong-types.ts';
 
@@ -48,18 +50,23 @@ const valid: CaseFamily = {
   rule: 'fa.valid-accepted',
   examples: [
     update("the document's sample update request", 'valid', sample('update-fiat-account-request')),
-    update('owner names with combining marks and right-to-left script', 'valid', {
-      fiat_account_owner: { person_details: { first_name: 'Zoe\u0308', last_name: 'כהן' } },
-    }),
-    update('owner names with astral characters', 'valid', { fiat_account_owner: { person_details: { first_name: '😀', last_name: '𝒜da' } } }),
     update('metadata with an empty value', 'valid', { metadata: { note: '' } }),
-    update("routing_number_type 'aba' in lower case, a 255-character first name and an empty last name", 'valid', {
-      fiat_account_owner: { person_details: { first_name: 'Ada '.repeat(64).slice(0, 254) + 'x', last_name: '' } },
-      fiat_network_instructions: { wire: { routing_details: { routing_number_type: 'aba', routing_number: '021000021' } } },
+    update('metadata in several scripts', 'valid', { metadata: { note: 'Zoë', 名前: '山田', emoji: '😀', שם: 'כהן' } }),
+    update("wire instructions as the document's sample account holds them", 'valid', {
+      fiat_network_instructions: {
+        wire: (sample('fiat-account') as { fiat_account_owner: { fiat_network_instructions: { wire: unknown } } }).fiat_account_owner.fiat_network_instructions
+          .wire,
+      },
     }),
+    update('only the first name of the owner', 'valid', { fiat_account_owner: { person_details: { first_name: 'Jane' } } }),
     update(`metadata with ${maxPairs} pairs`, 'valid', { metadata: plainPairs(maxPairs) }),
+    ...openExamples('updateFiatAccount', UPDATE_OPEN_POINTS, {}),
   ],
-  arbitrary: validUpdateBody.map((body) => update(`random ${describeBody(body)}`, 'valid', body)),
+  // Guaranteed bodies and open ones alike: a refused open value is recorded, never blamed.
+  arbitrary: fc.oneof(
+    validUpdateBody.map((body) => update(`random ${describeBody(body)}`, 'valid', body)),
+    openCases('updateFiatAccount', UPDATE_OPEN_POINTS, validUpdateBody),
+  ),
 };
 
 /** A case with `maxPairs` pairs; its twin has one pair fewer. */

@@ -1,0 +1,239 @@
+/**
+ * The open points of both requests (docs/design.md, the table of guaranteed, forbidden and open
+ * inputs): free text beyond the samples' short words, code lists and letter cases the document
+ * does not show, other formats of numbers and addresses, dates of birth outside 1940-2000, tax
+ * entries lacking a member or more than one, identity metadata beyond one short pair, and a
+ * government id another identity holds. Accepting and refusing each is conformant.
+ */
+import fc from 'fast-check';
+import type { OpenKind } from '../../core/open-point.ts';
+import { fieldName, type OpenFacet } from './open-facet.ts';
+import { BIRTH_YEARS, LAST_BIRTH_YEAR, calendarDate, ssn } from './payload-parts.ts';
+import { type Alphabet, type OpenValue, alphabetValue, formatted, longText, longTextValue, named, otherAlphabetValue, otherCases } from './open-values.ts';
+import { text } from './text.ts';
+import { freeText } from './text.ts';
+
+type Path = readonly (string | number)[];
+const digits = (n: number) => text(n, n, fc.integer({ min: 0, max: 9 }).map(String));
+
+const facet = (
+  path: Path,
+  kind: OpenKind,
+  domain: string,
+  twinValue: unknown,
+  values: fc.Arbitrary<OpenValue>,
+  examples: OpenValue[] = [],
+  ready?: OpenFacet['ready'],
+): OpenFacet => ({
+  field: fieldName(path),
+  path,
+  kind,
+  domain,
+  values,
+  examples,
+  twinValue,
+  ...(ready ? { ready } : {}),
+});
+
+/** Length and alphabet of a free-text field; `examples`: the lengths and alphabets every run sends. */
+function freeTextFacets(path: Path, domain: string, twinValue: string, examples: { lengths?: number[]; alphabets?: Alphabet[] } = {}): OpenFacet[] {
+  return [
+    facet(path, 'length', domain, twinValue, longTextValue, (examples.lengths ?? []).map(longText)),
+    facet(
+      path,
+      'alphabet',
+      domain,
+      twinValue,
+      otherAlphabetValue,
+      (examples.alphabets ?? []).map((a) => alphabetValue(a, 6)),
+    ),
+  ];
+}
+
+/** Other values of a code list, and the sample's value in other letter cases. */
+function codeFacets(path: Path, domain: string, sample: string, others: string[], examples: { codes?: string[]; cases?: boolean } = {}): OpenFacet[] {
+  const cases = otherCases(sample);
+  return [
+    facet(path, 'code', domain, sample, fc.constantFrom(...others).map(named), (examples.codes ?? []).map(named)),
+    facet(path, 'letter-case', domain, sample, fc.constantFrom(...cases).map(named), examples.cases ? [named(cases[0])] : []),
+  ];
+}
+
+/** Other layouts of a value; `examples`: the formats every run sends. */
+function formatFacet(path: Path, domain: string, twinValue: string, formats: Record<string, fc.Arbitrary<string>>, examples: string[] = []): OpenFacet {
+  const names = Object.keys(formats);
+  const values = fc.constantFrom(...names).chain((name) => formats[name].map(formatted(name)));
+  const fixed = examples.map((name) => formatted(name)(fc.sample(formats[name], { seed: 1, numRuns: 1 })[0]));
+  return facet(path, 'format', domain, twinValue, values, fixed);
+}
+
+const COUNTRIES = ['GBR', 'DEU', 'FRA', 'JPN', 'BRA', 'CAN', 'IND', 'MEX', 'NGA', 'AUS', 'CHE', 'ISR', 'CHN', 'ESP', 'US', 'GB', '840'];
+const countryFacets = (path: Path, examples: { codes?: string[]; cases?: boolean } = {}) => codeFacets(path, 'country', 'USA', COUNTRIES, examples);
+
+const POSTAL_CODES = {
+  'ZIP+4': digits(9).map((d) => `${d.slice(0, 5)}-${d.slice(5)}`),
+  'United Kingdom': fc.constantFrom('SW1A 1AA', 'EC1A 1BB', 'M1 1AE'),
+  Canada: fc.constantFrom('K1A 0B1', 'H2X 1Y4'),
+  Japan: digits(7).map((d) => `${d.slice(0, 3)}-${d.slice(3)}`),
+};
+
+const PERSON: Path = ['person_details'];
+const ADDRESS: Path = [...PERSON, 'address'];
+const TAX_ENTRY: Path = ['tax_details', 0];
+const SAMPLE_TAX = { tax_payer_country: 'USA', tax_payer_id: '123-45-6789' };
+/** A tax entry to put one member in: the body then satisfies the tax rule through it. */
+const withTaxEntry = (body: Record<string, unknown>) => ({ ...body, tax_details: [SAMPLE_TAX] });
+
+/**
+ * The government id every uniqueness probe sends: the first identity to hold it is created, and
+ * every later one asks whether the target allows a second identity with it. Other creates get a
+ * government id of their own (ref-ids.ts).
+ */
+export const SHARED_GOVERNMENT_ID = '987-65-4320';
+
+const freeMetadata = fc
+  .dictionary(freeText(200), freeText(200), { minKeys: 2, maxKeys: 4 })
+  .map((m) => Object.fromEntries(Object.entries(m).filter(([k]) => k !== '__proto__')));
+const metadataValue = (m: Record<string, string>): OpenValue => {
+  const longest = Math.max(0, ...Object.entries(m).flatMap(([k, v]) => [[...k].length, [...v].length]));
+  return { value: m, probe: { value: `${Object.keys(m).length} pairs, up to ${longest} characters` } };
+};
+
+export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
+  ...freeTextFacets([...PERSON, 'first_name'], 'name', 'Jane', { lengths: [40, 100, 255], alphabets: ['latin', 'cjk', 'astral', 'combining', 'rtl'] }),
+  ...freeTextFacets([...PERSON, 'last_name'], 'name', 'Doe', { lengths: [0] }),
+  ...freeTextFacets([...ADDRESS, 'address1'], 'address-line', '1 Main Street', { lengths: [60], alphabets: ['latin'] }),
+  ...freeTextFacets([...ADDRESS, 'city'], 'address-line', 'Springfield'),
+  ...freeTextFacets([...ADDRESS, 'province'], 'address-line', 'IL'),
+  formatFacet([...ADDRESS, 'zip_code'], 'postal-code', '62701', POSTAL_CODES, ['United Kingdom']),
+  ...countryFacets([...ADDRESS, 'country'], { cases: true }),
+  ...countryFacets([...PERSON, 'nationality'], { codes: ['GBR'] }),
+  ...countryFacets([...PERSON, 'cip_id_country']),
+  ...codeFacets([...PERSON, 'cip_id_type'], 'kind', 'SSN', ['ITIN', 'EIN', 'PASSPORT', 'ID_CARD', 'DRIVING_LICENSE', 'NATIONAL_ID', 'TAX_ID'], {
+    codes: ['ITIN'],
+    cases: true,
+  }),
+  ...codeFacets([...PERSON, 'verifier_type'], 'kind', 'PASSTHROUGH', ['MANUAL', 'PAXOS', 'DOCUMENT', 'INTERNAL'], { codes: ['MANUAL'] }),
+  formatFacet(
+    [...PERSON, 'email'],
+    'email',
+    'jane.doe@example.com',
+    {
+      'plus tag': fc.stringMatching(/^[a-z]{1,8}\+[a-z]{1,6}@example\.com$/),
+      'upper case': fc.stringMatching(/^[A-Z][a-z]{1,8}\.[A-Z][a-z]{1,8}@Example\.COM$/),
+      subdomain: fc.stringMatching(/^[a-z]{1,8}@mail\.example\.net$/),
+      'underscore and digits': fc.stringMatching(/^[a-z]{1,6}_[a-z]{1,6}[0-9]{2}@example\.com$/),
+    },
+    ['plus tag'],
+  ),
+  formatFacet(
+    [...PERSON, 'phone_number'],
+    'phone',
+    '+15555550100',
+    {
+      'national with punctuation': digits(7).map((d) => `(555) ${d.slice(0, 3)}-${d.slice(3)}`),
+      dotted: digits(7).map((d) => `555.${d.slice(0, 3)}.${d.slice(3)}`),
+      'international with spaces': digits(8).map((d) => `+44 20 ${d.slice(0, 4)} ${d.slice(4)}`),
+      'digits only': digits(7).map((d) => `555${d}`),
+    },
+    ['national with punctuation'],
+  ),
+  formatFacet(
+    [...PERSON, 'cip_id'],
+    'government-id',
+    '123-45-6789',
+    { 'no dashes': digits(9), passport: digits(8).map((d) => `X${d}`), EIN: digits(9).map((d) => `${d.slice(0, 2)}-${d.slice(2)}`) },
+    ['no dashes'],
+  ),
+  facet([...PERSON, 'cip_id'], 'uniqueness', 'government-id-uniqueness', '123-45-6789', fc.constant(named(SHARED_GOVERNMENT_ID)), [
+    named(SHARED_GOVERNMENT_ID),
+    named(SHARED_GOVERNMENT_ID),
+  ]),
+  formatFacet([...TAX_ENTRY, 'tax_payer_id'], 'government-id', '123-45-6789', {
+    'no dashes': digits(9),
+    EIN: digits(9).map((d) => `${d.slice(0, 2)}-${d.slice(2)}`),
+    'letters and digits': digits(6).map((d) => `GB${d}A`),
+  }),
+  ...countryFacets([...TAX_ENTRY, 'tax_payer_country']).map((f) => ({ ...f, ready: withTaxEntry })),
+  facet(
+    [...PERSON, 'date_of_birth'],
+    'date',
+    'date-of-birth',
+    '1990-05-17',
+    fc
+      .oneof(calendarDate(1900, BIRTH_YEARS.first - 1), calendarDate(BIRTH_YEARS.last + 1, LAST_BIRTH_YEAR))
+      .map((d) => ({ value: d, probe: { value: d, date: d } })),
+    ['1905-06-15', `${LAST_BIRTH_YEAR}-06-15`].map((d) => ({ value: d, probe: { value: d, date: d } })),
+  ),
+  formatFacet(
+    [...PERSON, 'passthrough_verified_at'],
+    'timestamp',
+    '2024-03-01T10:00:00Z',
+    {
+      'fraction of a second': fc.constantFrom('2024-03-01T10:00:00.123Z', '2023-11-30T23:59:59.5Z', '2022-02-28T08:00:00.123456Z'),
+      'numeric offset': fc.constantFrom('2024-03-01T15:30:00+05:30', '2024-03-01T02:00:00-08:00', '2024-03-01T10:00:00+00:00'),
+      'lower-case t and z': fc.constantFrom('2024-03-01t10:00:00z', '2023-07-04t12:00:00Z'),
+    },
+    ['numeric offset'],
+  ),
+  facet(
+    ['tax_details'],
+    'partial-entry',
+    'tax-entry',
+    [SAMPLE_TAX],
+    fc.oneof(
+      fc.constant({ value: [{ tax_payer_country: 'USA' }], probe: { value: 'an entry without tax_payer_id' } }),
+      ssn.map((id) => ({ value: [{ tax_payer_id: id }], probe: { value: 'an entry without tax_payer_country' } })),
+    ),
+    [{ value: [{ tax_payer_id: '123-45-6789' }], probe: { value: 'an entry without tax_payer_country' } }],
+  ),
+  facet(
+    ['tax_details'],
+    'entries',
+    'tax-entries',
+    [SAMPLE_TAX],
+    fc
+      .array(ssn, { minLength: 2, maxLength: 3 })
+      .map((ids) => ({ value: ids.map((id) => ({ tax_payer_country: 'USA', tax_payer_id: id })), probe: { value: `${ids.length} entries` } })),
+    [{ value: [SAMPLE_TAX, { tax_payer_country: 'USA', tax_payer_id: '987-65-4321' }], probe: { value: '2 entries' } }],
+  ),
+  facet(['metadata'], 'metadata', 'identity-metadata', { channel: 'sample' }, freeMetadata.map(metadataValue), [
+    metadataValue({ channel: 'sample', note: 'x'.repeat(200), 'clé ✓': 'valeur 😀', empty: '' }),
+  ]),
+  facet([...PERSON, 'metadata'], 'metadata', 'identity-metadata', { channel: 'sample' }, freeMetadata.map(metadataValue)),
+];
+
+const OWNER: Path = ['fiat_account_owner', 'person_details'];
+const WIRE: Path = ['fiat_network_instructions', 'wire'];
+const OWNER_ADDRESS: Path = [...WIRE, 'fiat_account_owner_address'];
+const ROUTING: Path = [...WIRE, 'routing_details'];
+
+const ROUTING_KINDS = fc.oneof(
+  fc
+    .tuple(fc.stringMatching(/^[A-Z]{4}$/), fc.constantFrom('US', 'GB', 'DE'), fc.stringMatching(/^[A-Z0-9]{2}$/))
+    .map((p) => ({ value: { routing_number_type: 'SWIFT', routing_number: p.join('') }, probe: { value: 'SWIFT' } })),
+  digits(14).map((d) => ({ value: { routing_number_type: 'IBAN', routing_number: `GB${d.slice(0, 2)}WEST${d.slice(2)}` }, probe: { value: 'IBAN' } })),
+  digits(6).map((d) => ({
+    value: { routing_number_type: 'SORT_CODE', routing_number: `${d.slice(0, 2)}-${d.slice(2, 4)}-${d.slice(4)}` },
+    probe: { value: 'SORT_CODE' },
+  })),
+);
+
+export const UPDATE_OPEN_POINTS: readonly OpenFacet[] = [
+  ...freeTextFacets([...OWNER, 'first_name'], 'name', 'Jane', { lengths: [40, 255], alphabets: ['latin', 'cjk', 'astral', 'combining', 'rtl'] }),
+  ...freeTextFacets([...OWNER, 'last_name'], 'name', 'Doe', { lengths: [0] }),
+  ...freeTextFacets([...OWNER_ADDRESS, 'address1'], 'address-line', '1 Main Street', { lengths: [60] }),
+  ...freeTextFacets([...OWNER_ADDRESS, 'city'], 'address-line', 'Springfield'),
+  ...countryFacets([...OWNER_ADDRESS, 'country'], { codes: ['GBR'] }),
+  formatFacet([...OWNER_ADDRESS, 'zip_code'], 'postal-code', '62701', POSTAL_CODES),
+  ...freeTextFacets([...ROUTING, 'bank_name'], 'bank-name', 'Example Bank', { lengths: [60] }),
+  ...countryFacets([...ROUTING, 'bank_address', 'country']),
+  facet([...ROUTING], 'code', 'routing-kind', { routing_number_type: 'ABA', routing_number: '021000021' }, ROUTING_KINDS, [
+    { value: { routing_number_type: 'SWIFT', routing_number: 'CHASUS33' }, probe: { value: 'SWIFT' } },
+  ]),
+  facet([...ROUTING, 'routing_number_type'], 'letter-case', 'routing-kind', 'ABA', fc.constantFrom(...otherCases('ABA')).map(named), [named('aba')]),
+  formatFacet([...WIRE, 'account_number'], 'account-number', '000123456789', {
+    'letters and digits': digits(14).map((d) => `GB82WEST${d}`),
+    'with spaces': digits(12).map((d) => `${d.slice(0, 4)} ${d.slice(4, 8)} ${d.slice(8)}`),
+  }),
+];

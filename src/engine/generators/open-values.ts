@@ -1,0 +1,95 @@
+/**
+ * Values on the open points of the document, each with the description the observed contract
+ * records: text longer than the samples' or in another alphabet, other codes, other letter cases,
+ * other formats. Text comes as a prefix of one fixed sequence per alphabet, so of two texts of an
+ * alphabet the shorter holds only characters of the longer: when a target refuses one and accepts
+ * a shorter and a longer one, neither a length limit nor a character set explains the refusal.
+ */
+import fc from 'fast-check';
+import type { OpenProbe } from '../../core/open-point.ts';
+
+/** A value to send, and what it is. */
+export interface OpenValue {
+  value: unknown;
+  probe: Omit<OpenProbe, 'field' | 'kind'>;
+}
+
+/**
+ * One sequence per alphabet. `letters` is the samples' own alphabet (the length probes use it);
+ * the others are alphabets a server may refuse. Combining marks ride on a base letter, in pairs.
+ */
+export const ALPHABETS = {
+  letters: 'Abcdefghijklmnopqrstuvwxyz',
+  latin: 'ëéèêàâäçñöüßøåæíóúýÉÈ',
+  'latin-extended': 'Łłőűčšžćęąśźżňřťďľĺŕ',
+  cjk: '山田太郎中文名字李王张刘陈杨黄赵吴周徐孙',
+  astral: '😀😁😂😃😄😅😆😇😈😉😊😋😌😍😎😏',
+  combining: 'a\u20d7e\u20d7o\u20d7u\u20d7i\u20d7',
+  rtl: 'אבגדהוזחטיכלמנסעפצקרשת',
+} as const;
+export type Alphabet = keyof typeof ALPHABETS;
+
+/** Alphabets whose prefixes are all whole text (no dangling mark): the neighbour check compares them. */
+export const PREFIX_ALPHABETS: ReadonlySet<string> = new Set<Alphabet>(['letters', 'latin', 'latin-extended', 'cjk', 'astral', 'combining', 'rtl']);
+
+/** The first `length` code points of an alphabet's sequence, repeated as needed; combining text in whole pairs. */
+export function alphabetText(alphabet: Alphabet, length: number): string {
+  const points = [...ALPHABETS[alphabet]];
+  const even = alphabet === 'combining' ? length - (length % 2) : length;
+  return Array.from({ length: even }, (_, i) => points[i % points.length]).join('');
+}
+
+/** Text of `length` letters: a length probe. */
+export const longText = (length: number): OpenValue => ({
+  value: alphabetText('letters', length),
+  probe: { value: length === 0 ? 'empty' : `${length} characters`, length, alphabet: 'letters' },
+});
+
+/** Text of one alphabet: an alphabet probe. */
+export const alphabetValue = (alphabet: Alphabet, length: number): OpenValue => {
+  const value = alphabetText(alphabet, length);
+  return { value, probe: { value: alphabet, alphabet, length: [...value].length } };
+};
+
+/** Lengths beyond the samples' short words, through every band a server might cut at (35, 64, 100, 128, 200, 255). */
+const LENGTH_BANDS: { min: number; max: number; weight: number }[] = [
+  { min: 13, max: 40, weight: 3 },
+  { min: 0, max: 0, weight: 1 },
+  { min: 62, max: 66, weight: 1 },
+  { min: 99, max: 101, weight: 1 },
+  { min: 127, max: 129, weight: 1 },
+  { min: 199, max: 201, weight: 1 },
+  { min: 254, max: 257, weight: 2 },
+  { min: 280, max: 320, weight: 1 },
+];
+
+export const longTextValue: fc.Arbitrary<OpenValue> = fc.oneof(
+  ...LENGTH_BANDS.map((b) => ({ weight: b.weight, arbitrary: fc.integer({ min: b.min, max: b.max }).map(longText) })),
+);
+
+/** Other alphabets than the samples' letters: short text of one of them, or whole names with inner punctuation. */
+const OTHER_ALPHABETS = Object.keys(ALPHABETS).filter((a) => a !== 'letters') as Alphabet[];
+const PUNCTUATED = ["O'Brien", 'Smith-Jones', 'Mary Ann', 'St. John', 'Jr.', 'Anne-Marie', 'D’Arcy'];
+const SYMBOLS = ['#1', 'A&B', 'x@y', 'Ada!', '50%', 'a_b', 'Ada (x)'];
+const DIGITS = ['42', '007', 'Ada2'];
+
+export const otherAlphabetValue: fc.Arbitrary<OpenValue> = fc.oneof(
+  { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...OTHER_ALPHABETS), fc.integer({ min: 2, max: 12 })).map(([a, n]) => alphabetValue(a, n)) },
+  { weight: 1, arbitrary: fc.constantFrom(...PUNCTUATED).map((value) => ({ value, probe: { value: 'punctuation', alphabet: 'punctuation' } })) },
+  { weight: 1, arbitrary: fc.constantFrom(...SYMBOLS).map((value) => ({ value, probe: { value: 'symbols', alphabet: 'symbols' } })) },
+  { weight: 1, arbitrary: fc.constantFrom(...DIGITS).map((value) => ({ value, probe: { value: 'digits', alphabet: 'digits' } })) },
+);
+
+/** A value whose description is the value itself (codes, letter cases). */
+export const named = (value: string): OpenValue => ({ value, probe: { value } });
+
+/** A value described by its format's name (the digits inside vary). */
+export const formatted =
+  (format: string) =>
+  (value: unknown): OpenValue => ({ value, probe: { value: format } });
+
+/** `word` in other letter cases than the sample's: lower, capitalised, mixed. */
+export const otherCases = (word: string): string[] =>
+  [...new Set([word.toLowerCase(), word.charAt(0) + word.slice(1).toLowerCase(), [...word].map((c, i) => (i % 2 ? c : c.toLowerCase())).join('')])].filter(
+    (w) => w !== word,
+  );
