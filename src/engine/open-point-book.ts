@@ -160,8 +160,8 @@ export class OpenPointBook {
   private entryOf(c: TestCase): Entry | undefined {
     if (!c.open) return undefined;
     const key = `${c.operation} ${c.open.field} ${c.open.kind}`;
-    let entry = this.entries.get(key);
-    if (!entry) this.entries.set(key, (entry = { operation: c.operation, field: c.open.field, kind: c.open.kind, answers: [] }));
+    const entry = this.entries.get(key) ?? { operation: c.operation, field: c.open.field, kind: c.open.kind, answers: [] };
+    this.entries.set(key, entry);
     return entry;
   }
 
