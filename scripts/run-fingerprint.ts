@@ -17,12 +17,17 @@ interface HarEntry {
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 /** `conformance-<seed>-<time>-<random>-N`: only N is the same from run to run. */
 const RUN_TAG = /conformance-[0-9a-z]+-[0-9a-z]+-[0-9a-z]+-/g;
+/** Each identity's government id is drawn from its ref_id: it differs from run to run too. */
+const CIP_ID = /"cip_id":"[^"]*"/g;
 
 export function fingerprint(dir: string): Record<string, unknown> {
   const report = JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8'));
   const entries: HarEntry[] = JSON.parse(readFileSync(path.join(dir, 'exchanges.har'), 'utf8')).log.entries;
   const requests = entries.map((e) =>
-    `${e.request.method} ${new URL(e.request.url).pathname} ${e.request.postData?.text ?? ''}`.replace(UUID, 'UUID').replace(RUN_TAG, 'conformance-TAG-'),
+    `${e.request.method} ${new URL(e.request.url).pathname} ${e.request.postData?.text ?? ''}`
+      .replace(UUID, 'UUID')
+      .replace(RUN_TAG, 'conformance-TAG-')
+      .replace(CIP_ID, '"cip_id":"*"'),
   );
   const rules = report.rules.map(
     (r: { id: string; status: string; cases: number; coverage?: { fixed: number; random: number; distinctInputs: number }; failures: unknown[] }) =>

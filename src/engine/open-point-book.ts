@@ -102,7 +102,8 @@ export class OpenPointBook {
     const refused = this.frozen.get(domainKey(c.operation, c.open.field, c.open.kind)) ?? [];
     if (!refused.some((r) => beyond(c.open!, r.probe)) || hash(JSON.stringify(c.body)) % 4 >= KEPT_INSIDE_OF_4) return c;
     const { control, open, ...rest } = c;
-    return { ...rest, label: `${open.field} kept inside the target's limits (instead of ${open.value})`, body: control.body };
+    // Only random cases keep inside: their label says so.
+    return { ...rest, label: `random ${open.field} kept inside the target's limits (instead of ${open.value})`, body: control.body };
   }
 
   /** The observed contract: every field and kind tried, in a fixed order. */

@@ -4,7 +4,7 @@
  * with one seed give the same verdict and the same rule results, on the faithful server and on
  * faulty ones. Verdicts, not timings: the speed is the bench's (npm run bench).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
 import { startLatencyProxy, type LatencyProxy } from '../../scripts/latency-proxy.ts';
 import { runConfig } from '../../src/run/run-config.ts';
@@ -62,22 +62,23 @@ describe.each<[string, FaultName | undefined, Partial<Reading> | undefined]>([
   ['a server that answers every create with one identity', 'id-same-identity', undefined],
   ['a server with a ref_id race', 'id-ref-id-race', undefined],
 ])('%s at concurrency 1 and 8', (_name, fault, reading) => {
-  let target: Target;
-  beforeAll(async () => {
-    target = await jitteredTarget(fault, reading);
-  });
-  afterAll(async () => {
-    await target.proxy.close();
-    await target.server.close();
-  });
+  // A fresh server per run: a server that keeps state across runs (one identity for every create) answers the second run otherwise.
+  async function onFreshTarget(concurrency: number) {
+    const target = await jitteredTarget(fault, reading);
+    try {
+      return { report: await runThrough(target, concurrency), peak: target.proxy.peakInFlight() };
+    } finally {
+      await target.proxy.close();
+      await target.server.close();
+    }
+  }
 
   it('gives the same verdict and rule results, with requests in flight together but never two updates of one account', async () => {
-    const one = await runThrough(target, 1);
-    const eight = await runThrough(target, 8);
-    expect(results(eight)).toEqual(results(one));
-    expect(eight.summary.requests).toBe(one.summary.requests);
-    const peak = target.proxy.peakInFlight();
-    expect(peak.total).toBeGreaterThan(4);
-    expect(peak.oneAccount).toBe(1);
+    const one = await onFreshTarget(1);
+    const eight = await onFreshTarget(8);
+    expect(results(eight.report)).toEqual(results(one.report));
+    expect(eight.report.summary.requests).toBe(one.report.summary.requests);
+    expect(eight.peak.total).toBeGreaterThan(4);
+    expect(eight.peak.oneAccount).toBe(1);
   });
 });

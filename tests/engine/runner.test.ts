@@ -14,7 +14,7 @@ async function sentBy(options: Parameters<typeof runEmbedded>[0]): Promise<Excha
   return exchanges;
 }
 
-/** What a run sent, without the parts that must differ between runs (ref_ids, timestamps). */
+/** What a run sent, without the parts that must differ between runs (ref_ids and the government ids drawn from them, timestamps). */
 const sent = (exchanges: Exchange[]) => {
   // Each embedded server seeds accounts with ids of its own: name them by first appearance.
   const accounts: string[] = [];
@@ -24,7 +24,7 @@ const sent = (exchanges: Exchange[]) => {
   };
   return exchanges.map((e) => {
     const path = new URL(e.request.url).pathname.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, account);
-    return `${e.request.method} ${path} ${JSON.stringify(e.request.body ?? e.request.rawBody ?? null).replace(/"ref_id":"[^"]*"/g, '"ref_id":"*"')}`;
+    return `${e.request.method} ${path} ${JSON.stringify(e.request.body ?? e.request.rawBody ?? null).replace(/"(ref_id|cip_id)":"[^"]*"/g, '"$1":"*"')}`;
   });
 };
 

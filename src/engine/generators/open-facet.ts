@@ -50,9 +50,9 @@ export const fieldName = (path: Path): string =>
     .replace(/\.\[\]/g, '[]');
 
 /** The open case of `facet` with `value` on top of the guaranteed `base`, its twin the same body with the guaranteed value. */
-export function openCase(operation: Operation, facet: OpenFacet, base: Body, { value, probe }: OpenValue): TestCase {
+export function openCase(operation: Operation, facet: OpenFacet, base: Body, { value, probe }: OpenValue, prefix = ''): TestCase {
   const ready = facet.ready ? facet.ready(base) : base;
-  const label = `${facet.field} ${probe.value} (${facet.kind}, open)`;
+  const label = `${prefix}${facet.field} ${probe.value} (${facet.kind}, open)`;
   const c = caseBuilder(operation)(label, 'valid', setAt(ready, facet.path, value), undefined, { open: { field: facet.field, kind: facet.kind, ...probe } });
   return withControl(c, setAt(ready, facet.path, facet.twinValue));
 }
@@ -64,7 +64,7 @@ export function openCases(operation: Operation, facets: readonly OpenFacet[], ba
       base,
       fc.nat({ max: facets.length - 1 }).chain((i) => facets[i].values.map((v) => [facets[i], v] as const)),
     )
-    .map(([body, [facet, v]]) => openCase(operation, facet, body, v));
+    .map(([body, [facet, v]]) => openCase(operation, facet, body, v, 'random '));
 }
 
 /** The fixed open cases: every facet's examples on one guaranteed body. */
