@@ -130,6 +130,25 @@ const rows: [string, Exchange, string[]][] = [
     ),
     ['id.person-details.returned'],
   ],
+  [
+    'email and phone_number of any layout returned as sent (no format stated)',
+    exchange(
+      create(identityRequest({ person_details: { email: 'ada at example', phone_number: '555 0100 ext. 7' } })),
+      201,
+      person({ email: 'ada at example', phone_number: '555 0100 ext. 7' }),
+    ),
+    [],
+  ],
+  [
+    'email returned in another letter case',
+    exchange(create(identityRequest({ person_details: { email: 'Ada@Example.com' } })), 201, person({ email: 'ada@example.com' })),
+    ['id.person-details.returned'],
+  ],
+  [
+    'phone_number returned in another layout',
+    exchange(create(identityRequest({ person_details: { phone_number: '+1 555 555 0100' } })), 201, person({ phone_number: '+15555550100' })),
+    ['id.person-details.returned'],
+  ],
   ['summary_status not PENDING (undocumented field)', exchange(create(), 201, identityBody({ summary_status: 'IN_REVIEW' })), []],
   ['a screening status of a value the document does not list', exchange(create(), 201, person({ sanctions_verification_status: 'NOT_STARTED' })), []],
   ['a screening status already APPROVED', exchange(create(), 201, person({ sanctions_verification_status: 'APPROVED' })), ['id.initial-statuses']],
