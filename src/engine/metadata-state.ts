@@ -5,7 +5,7 @@
  * rejection is not a fault: checks ask `mergeMayExceedLimit` before calling it one.
  */
 import type { Exchange } from '../core/exchange.ts';
-import { dig, is2xx, isObject, successBody } from '../rules/checks/exchange-facts.ts';
+import { dig, is2xx, isObject, unreadableBody } from '../rules/checks/exchange-facts.ts';
 import { METADATA_LIMITS } from './generators/metadata.ts';
 import { placed } from '../rules/checks/fiat-account-response.ts';
 
@@ -18,7 +18,7 @@ export class MetadataState {
   /** Learns from a response: the keys the account now holds and, when it can tell, the semantics. */
   observe(e: Exchange): void {
     if (e.testCase.operation !== 'updateFiatAccount' || !is2xx(e)) return;
-    const body = successBody(e);
+    const body = answeredBody(e);
     const id = e.testCase.fiatAccountId;
     if (!body || !id) return;
     const returned = new Set(placed(body, 'metadata').flatMap((p) => Object.keys(asObject(p.value))));
@@ -59,6 +59,15 @@ export class MetadataState {
     }
     return best?.id ?? inTurn();
   }
+}
+
+/**
+ * The JSON object a 2xx carries, whatever the case's mode: an invalid update the target accepted
+ * changed the account too (the shape checks leave such a body to the rejection rule).
+ */
+function answeredBody(e: Exchange): Record<string, unknown> | undefined {
+  const body = e.response?.body;
+  return e.response?.json && !unreadableBody(e) && isObject(body) ? body : undefined;
 }
 
 function asObject(value: unknown): Record<string, unknown> {
