@@ -6,7 +6,8 @@
  *   does not depend on which other families run (--shard) and the updates of several accounts
  *   can be in flight at once;
  * - under merge (or while the semantics are unknown), when the case starts, the account where its
- *   metadata still fits after every earlier update (MetadataState.accountFor), else the next in turn.
+ *   metadata still fits after every earlier update (MetadataState.accountFor), else the next in turn;
+ *   once merge is known, a case that needs room reuses the keys its account holds (fitToAccount).
  */
 import type { TestCase } from '../core/case.ts';
 import { usesFiatAccount } from '../core/operations.ts';
@@ -25,11 +26,15 @@ export class AccountPool {
     private readonly families: readonly CaseFamily[],
   ) {}
 
-  /** `c` with its account, chosen now from what the accounts hold; unchanged when it needs none or names its own. */
+  /**
+   * `c` with its account, chosen now from what the accounts hold, and its metadata fitted to that
+   * account (under merge); unchanged when it needs none or names its own.
+   */
   assign(c: TestCase): TestCase {
     if (!usesFiatAccount(c.operation) || c.fiatAccountId !== undefined) return c;
     const inTurn = () => this.ids[this.cursor++ % this.ids.length];
-    return { ...c, fiatAccountId: this.metadata.accountFor(c.body, this.ids, inTurn) };
+    const account = this.metadata.accountFor(c, this.ids, inTurn);
+    return this.metadata.fitToAccount({ ...c, fiatAccountId: account }, account);
   }
 
   /** The account a planned case of `family` gets in plan order (replace), or undefined: it is chosen when the case starts. */

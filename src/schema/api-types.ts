@@ -194,7 +194,7 @@ export interface CreateIdentityRequest {
   [k: string]: unknown;
 }
 /**
- * person_details as sent on identity creation. Section 2.6, request side: date_of_birth is a date (YYYY-MM-DD). verifier_type, passthrough_verifier_type and cip_id_type are plain strings: their allowed values are not shown. No field is marked required.
+ * person_details as sent on identity creation. Section 2.6, request side: date_of_birth is a date (YYYY-MM-DD). verifier_type, passthrough_verifier_type and cip_id_type are plain strings: their allowed values are not shown. email, phone_number and the country codes are plain strings too: the document states no format for them (email shows only the placeholder <EMAIL>). No field is marked required.
  */
 export interface IdentityPersonDetailsRequest {
   verifier_type?: string;
@@ -258,7 +258,7 @@ export interface Identity1 {
   [k: string]: unknown;
 }
 /**
- * person_details as returned in an Identity. Section 2.6, response side: the fields sent, date_of_birth as a timestamp at midnight UTC, and the returned-only screening statuses and govt_id/govt_id_type. The statuses are plain strings (their values are not shown). The sample's misspelled key passthrough_verifier_type' is deliberately not listed: it is tolerated and reported as undocumented.
+ * person_details as returned in an Identity. Section 2.6, response side: the fields sent, date_of_birth as a timestamp at midnight UTC, and the returned-only screening statuses and govt_id/govt_id_type. The statuses are plain strings (their values are not shown); so are email, phone_number and the country codes (no format is stated: email shows only the placeholder <EMAIL>), judged against what was sent by id.person-details.returned. The sample's misspelled key passthrough_verifier_type' is deliberately not listed: it is tolerated and reported as undocumented.
  */
 export interface IdentityPersonDetails {
   verifier_type?: string;

@@ -72,6 +72,12 @@ const rows: [string, Exchange, string[]][] = [
     exchange(update(), 200, fiatAccountBody({ id: 'aaaaaaaa-8a3d-4c5e-9f70-1a2b3c4d5e6f' })),
     ['fa.response.id-matches-path'],
   ],
+  ['response id echoing the path UUID in upper case', exchange(update(), 200, fiatAccountBody({ id: ACCOUNT_ID.toUpperCase() })), []],
+  [
+    'response id another UUID in upper case',
+    exchange(update(), 200, fiatAccountBody({ id: 'AAAAAAAA-8A3D-4C5E-9F70-1A2B3C4D5E6F' })),
+    ['fa.response.id-matches-path'],
+  ],
   ['updated_at before created_at', exchange(update(), 200, fiatAccountBody({ updated_at: '2023-01-01T00:00:00Z' })), ['fa.updated-after-created']],
   ['names not applied', exchange(update({ fiat_account_owner: { person_details: { first_name: 'Grace' } } }), 200, nested), ['fa.update-reflected']],
   ['metadata merged with more pairs is still reflected', exchange(update({ metadata: { a: '1' } }), 200, withNested({ metadata: { a: '1', old: '2' } })), []],
@@ -128,6 +134,25 @@ const rows: [string, Exchange, string[]][] = [
       201,
       person({ passthrough_verified_at: '2024-01-02T04:04:05+00:00' }),
     ),
+    ['id.person-details.returned'],
+  ],
+  [
+    'email and phone_number of any layout returned as sent (no format stated)',
+    exchange(
+      create(identityRequest({ person_details: { email: 'ada at example', phone_number: '555 0100 ext. 7' } })),
+      201,
+      person({ email: 'ada at example', phone_number: '555 0100 ext. 7' }),
+    ),
+    [],
+  ],
+  [
+    'email returned in another letter case',
+    exchange(create(identityRequest({ person_details: { email: 'Ada@Example.com' } })), 201, person({ email: 'ada@example.com' })),
+    ['id.person-details.returned'],
+  ],
+  [
+    'phone_number returned in another layout',
+    exchange(create(identityRequest({ person_details: { phone_number: '+1 555 555 0100' } })), 201, person({ phone_number: '+15555550100' })),
     ['id.person-details.returned'],
   ],
   ['summary_status not PENDING (undocumented field)', exchange(create(), 201, identityBody({ summary_status: 'IN_REVIEW' })), []],
@@ -190,6 +215,14 @@ describe('checks on recorded exchanges', () => {
     expect(judged(exchange(update({ metadata: sevenPairs }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' }), 422, {}))).toContain(
       'fa.metadata.over-pairs-rejected',
     );
+  });
+
+  it('takes a response id in lower case for an account given in upper case: one UUID', () => {
+    const upper = ACCOUNT_ID.toUpperCase();
+    const e = exchange(update({}, { fiatAccountId: upper }), 200, nested);
+    const found = judge(e, { ...context, fiatAccountIds: [upper] });
+    expect(found.find((j) => j.rule === 'fa.response.id-matches-path')?.problems).toEqual([]);
+    expect(found.filter((j) => j.problems.length)).toEqual([]);
   });
 
   it('judges no response rule on a near-empty identity: nothing there is no pass', () => {

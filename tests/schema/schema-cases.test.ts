@@ -53,12 +53,12 @@ describe('schema battery', () => {
 describe('errors as data', () => {
   it('points at the failing field with its keyword and section', () => {
     const errors = registry().validate('create-identity-request', {
-      person_details: { email: 'not-an-address', date_of_birth: '1990-02-30' },
+      person_details: { email: 42, date_of_birth: '1990-02-30' },
       tax_details_not_required: true,
     });
     expect(errors).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ instancePath: '/person_details/email', keyword: 'format', section: '2.6' }),
+        expect.objectContaining({ instancePath: '/person_details/email', keyword: 'type', section: '2.6' }),
         expect.objectContaining({ instancePath: '/person_details/date_of_birth', keyword: 'format', section: '2.6' }),
       ]),
     );

@@ -1,7 +1,8 @@
 /**
  * The faithful server accepts everything the document allows and the generators send: long free
- * text, empty strings, kinds in any letter case, calendar-edge dates, optional members absent,
- * tax_details entries missing a member; and it refuses wrong types inside tax_details entries.
+ * text, empty strings, kinds in any letter case, email and phone in any layout, calendar-edge
+ * dates, optional members absent, tax_details entries missing a member; and it refuses wrong
+ * types inside tax_details entries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
@@ -75,6 +76,17 @@ describe.each([400, 422] as const)('what the document allows, rejections with %i
     const reply = await createPerson({ ...FULL_PERSON, cip_id_type: kind });
     expect(reply.status).toBe(201);
     expect(reply.json.person_details.govt_id_type).toBe(kind);
+  });
+
+  // 2.6 states no format for email (only the placeholder <EMAIL>) or phone_number.
+  it.each([
+    ['not an address', { email: 'ada at example' }],
+    ['upper case', { email: 'Ada@Example.COM' }],
+    ['any phone layout', { phone_number: '(555) 123-4567 ext. 7' }],
+  ])('email or phone_number in %s is accepted and returned as sent', async (_name, fields) => {
+    const reply = await createPerson({ ...FULL_PERSON, ...fields });
+    expect(reply.status).toBe(201);
+    expect(reply.json.person_details).toMatchObject(fields);
   });
 
   it.each(['ABA', 'aba', 'Aba', 'SWIFT', 'iban', ''])('routing_number_type %j is accepted', async (kind) => {

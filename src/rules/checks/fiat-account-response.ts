@@ -39,6 +39,22 @@ function onUpdate(
   };
 }
 
+/** A UUID's 128 bits as 32 lower-case hex digits, from the text ajv's uuid format accepts; undefined for other text. */
+function uuidValue(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = /^(?:urn:uuid:)?([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/i.exec(value);
+  return m ? m.slice(1).join('').toLowerCase() : undefined;
+}
+
+/**
+ * The id is a UUID (2.1, 4.1): one value whatever the letter case of its hex digits (RFC 9562
+ * section 4), so an id echoed in upper case is the same id. Text that is no UUID must be equal.
+ */
+export function sameUuid(a: unknown, b: unknown): boolean {
+  const [x, y] = [uuidValue(a), uuidValue(b)];
+  return x !== undefined && y !== undefined ? x === y : a === b;
+}
+
 /**
  * The timestamps the schema tags with fa.timestamps.rfc3339. Each of ajv's date-time and
  * isRfc3339 takes what the other refuses (ajv a space for the T and an offset without its colon,
@@ -59,7 +75,7 @@ export const fiatAccountChecks: Check[] = [
   }),
   schemaRuleCheck('fa.response.metadata-limits', UPDATE, whenAnyPresent(inPlacements('metadata'))),
   onUpdate('fa.response.id-matches-path', 'body-and-request', (body, _request, pathId) =>
-    body.id === undefined ? null : body.id === pathId ? pass : problem(`response id ${shown(body.id)} differs from the path id ${pathId}`, '/id'),
+    body.id === undefined ? null : sameUuid(body.id, pathId) ? pass : problem(`response id ${shown(body.id)} differs from the path id ${pathId}`, '/id'),
   ),
   onUpdate('fa.update-reflected', 'body-and-request', (body, request) => reflectionProblems(body, request)),
   onUpdate('fa.updated-after-created', 'body', (body) => {
