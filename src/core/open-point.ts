@@ -26,7 +26,18 @@ export type Intent = 'guaranteed' | 'forbidden' | 'open';
  */
 export type OpenKind = 'length' | 'alphabet' | 'code' | 'letter-case' | 'format' | 'date' | 'partial-entry' | 'entries' | 'uniqueness' | 'metadata';
 
-export const OPEN_KINDS: readonly OpenKind[] = ['length', 'alphabet', 'code', 'letter-case', 'format', 'date', 'partial-entry', 'entries', 'uniqueness', 'metadata'];
+export const OPEN_KINDS: readonly OpenKind[] = [
+  'length',
+  'alphabet',
+  'code',
+  'letter-case',
+  'format',
+  'date',
+  'partial-entry',
+  'entries',
+  'uniqueness',
+  'metadata',
+];
 
 /** The one open point an open case varies on top of a guaranteed body. */
 export interface OpenProbe {
