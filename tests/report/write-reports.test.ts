@@ -200,10 +200,12 @@ describe("1.3.0: inconclusive rules, a stopped run, the target's words", () => {
       failure.case = { ...failure.case, auth, mode: 'duplicate' };
       expect(registry().validate('conformance-report', withAuth)).toEqual([]);
     }
-    // A 1.2.0 report: no coverage, no summary.inconclusive, no stopped.
+    // A 1.2.0 report: no coverage, no summary.inconclusive, no stopped, no observed contract.
     const old = sampleReport();
     old.reportVersion = '1.2.0';
     delete old.summary.inconclusive;
+    delete old.summary.openCases;
+    delete old.observedContract;
     for (const r of old.rules) delete r.coverage;
     expect(registry().validate('conformance-report', old)).toEqual([]);
   });
