@@ -287,6 +287,34 @@ export const refusedFailure: ReportFailure = {
   seed: 424242,
 };
 
+/** An open case (a first name in CJK) the target accepted, but whose answer lost the name: judged like any other. */
+export const openCaseFailure: ReportFailure = {
+  message: 'person_details.first_name came back as "??", not as sent',
+  instancePath: '/person_details/first_name',
+  case: {
+    operation: 'createIdentity',
+    label: 'person with a first name in cjk',
+    mode: 'valid',
+    intent: 'open',
+    open: { field: 'person_details.first_name', kind: 'alphabet', value: 'cjk', alphabet: 'cjk' },
+  },
+  request: {
+    method: 'POST',
+    url: `${BASE_URL}/v2/identity/identities`,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer [REDACTED]' },
+    body: { ref_id: 'conf-424242-9', tax_details_not_required: true, person_details: { first_name: '山田', last_name: 'Smith' } },
+  },
+  response: {
+    status: 201,
+    headers: { 'content-type': 'application/json' },
+    rawBody: '{"id":"idt_9","person_details":{"first_name":"??","last_name":"Smith"}}',
+    json: true,
+    body: { id: 'idt_9', person_details: { first_name: '??', last_name: 'Smith' } },
+  },
+  curl: `curl -sS -X POST '${BASE_URL}/v2/identity/identities' -H "Authorization: Bearer $CONFORMANCE_TOKEN" -H 'Content-Type: application/json' --data-raw '{"ref_id":"conf-424242-9"}'`,
+  seed: 424242,
+};
+
 /** The reason the report builder gives a documented rule judged by too few cases. */
 export const SHORTFALL =
   'judged by 3 fixed and 0 random cases (minimum 2 and 25): 27 of 30 identity creates were refused; first refusal: HTTP 422 first_name must be ASCII';
