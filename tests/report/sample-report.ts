@@ -383,3 +383,41 @@ export function legacyReport(): ConformanceReport {
   for (const failure of report.rules.flatMap((r) => r.failures)) delete failure.case.intent;
   return { ...report, reportVersion: '1.6.0', summary };
 }
+
+/**
+ * The sample target's next release: it takes address lines of 200 characters, refuses GBR now,
+ * refuses an early date of birth with 422 instead of 400, checks a bank name's length (a point
+ * the older run did not try) and was not tried on last names.
+ */
+export function nextReleaseReport(): ConformanceReport {
+  const report = sampleReport();
+  const limit = (field: string) => report.observedContract!.limits.find((l) => l.field === field)!;
+  Object.assign(limit('person_details.address.address1'), {
+    accepted: ['12 characters', '35 characters', '36 characters', '200 characters'],
+    refused: [],
+    longestAccepted: 200,
+    summary: 'accepted up to 200 characters',
+  });
+  delete limit('person_details.address.address1').shortestRefused;
+  Object.assign(limit('person_details.address.country'), {
+    accepted: ['DEU'],
+    refused: [
+      { value: 'XKX', status: 400, said: 'country must be one of DEU | FRA' },
+      { value: 'GBR', status: 400, said: 'country must be one of DEU | FRA' },
+    ],
+    summary: 'refused XKX, GBR; accepted DEU',
+  });
+  limit('person_details.date_of_birth').refused[0].status = 422;
+  report.observedContract!.limits = report.observedContract!.limits.filter((l) => l.field !== 'person_details.last_name');
+  report.observedContract!.limits.unshift({
+    operation: 'updateFiatAccount',
+    field: 'wire.bank_name',
+    kind: 'length',
+    accepted: ['35 characters'],
+    refused: [{ value: '36 characters', status: 422 }],
+    longestAccepted: 35,
+    shortestRefused: 36,
+    summary: 'refuses over 35 characters (accepted up to 35)',
+  });
+  return report;
+}
