@@ -1,8 +1,9 @@
 /**
  * `conformance diff <old.json> <new.json>`: rules newly failing, newly passing and still failing
  * between two reports, per section of the document, plus rules added or removed, inconclusive
- * transitions and the verdicts. Exit 1 when something regressed, 0 otherwise, 2 when a file
- * cannot be read or is not a report.
+ * transitions and the verdicts, and the changes of the observed contract (open points), which
+ * are information. Exit 1 when something regressed, 0 otherwise, 2 when a file cannot be read or
+ * is not a report.
  */
 import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
@@ -10,6 +11,7 @@ import { UsageError } from '../core/errors.ts';
 import { oneLine } from '../core/text.ts';
 import { readReport } from '../report/model/read-report.ts';
 import { diffReports, type ReportDiff, type ReportFacts, type RuleChange } from '../report/compare/report-diff.ts';
+import type { ContractChange, ContractDiff } from '../report/compare/contract-diff.ts';
 import { renderDiffMarkdown } from '../report/compare/diff-markdown.ts';
 import { colourEnabled, palette, type Palette } from '../report/terminal/colour.ts';
 
@@ -23,7 +25,10 @@ runs, strict mode, rule filter or shard (a changed rule then says less about the
 Exit 1 when something regressed (a rule that passed fails now, or is skipped or inconclusive now,
 or a new rule fails), 0 otherwise, 2 when a file cannot be read or is not a conformance report.
 A rule that was inconclusive and passes now is newly passing; a failing rule that is inconclusive
-now is shown as newly inconclusive: not reproduced, but not proven fixed, and no regression.`;
+now is shown as newly inconclusive: not reproduced, but not proven fixed, and no regression.
+Open points whose observed limits appeared, disappeared or changed (a longest accepted length, a
+code value now refused) are listed as observed contract changes: information, never a
+regression (a guaranteed input now refused is a rule failure, listed above).`;
 
 const LABEL: Record<RuleChange['kind'], string> = {
   'newly-failing': 'newly failing',
@@ -49,6 +54,22 @@ const stopNote = (f: ReportFacts): string =>
     ? `  (stopped after ${f.stopped.requests} requests${f.stopped.rule ? ` while judging ${f.stopped.rule}` : ''}: ${oneLine(f.stopped.message, 80)})`
     : '';
 
+const CONTRACT_MARK: Record<ContractChange['change'], string> = { appeared: '+', disappeared: '-', changed: '~' };
+
+/** The observed contract's changes, before the closing line; nothing when there are none. */
+function contractLines(d: ContractDiff): string[] {
+  if (!d.changes.length && !d.note) return [];
+  const lines = ['observed contract changes (open points: information, not regressions)'];
+  for (const c of d.changes) {
+    const transition =
+      c.change === 'appeared' ? `${c.after} (not tried before)` : c.change === 'disappeared' ? `${c.before} (not tried now)` : `${c.before} → ${c.after}`;
+    lines.push(`  ${CONTRACT_MARK[c.change]} ${c.operation} ${c.field}, ${c.kind}: ${oneLine(transition, 160)}`);
+    if (c.details.length) lines.push(`      ${oneLine(c.details.join('; '), 200)}`);
+  }
+  if (d.note) lines.push(`  note: ${oneLine(d.note, 300)}`);
+  return [...lines, ''];
+}
+
 function textLines(d: ReportDiff, paint: Palette): string[] {
   const lines = [
     `old: ${d.old.baseUrl}  seed ${d.old.seed}  ${d.old.startedAt}  ${d.old.verdict}${stopNote(d.old)}`,
@@ -61,6 +82,7 @@ function textLines(d: ReportDiff, paint: Palette): string[] {
   for (const s of d.sections) {
     lines.push(`§${s.section}`, ...s.changes.map((c) => changeLine(c, width, paint)), '');
   }
+  lines.push(...contractLines(d.observedContract));
   lines.push(
     `${d.newlyFailing.length} newly failing, ${d.newlyPassing.length} newly passing, ${d.stillFailing.length} still failing, ` +
       (d.newlyInconclusive.length ? `${d.newlyInconclusive.length} newly inconclusive, ` : '') +

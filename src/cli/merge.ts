@@ -18,6 +18,7 @@ import { HAR_FILE, HarFile } from '../report/files/har-file.ts';
 import { REPORT_DIR_FILES, writeReports } from '../report/files/write-reports.ts';
 import { prepareReportDir } from '../report/files/report-dir.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model/model.ts';
+import { contractOf, refusedLimits } from '../report/model/report-contract.ts';
 
 const HELP = `usage: conformance merge <shard conformance.json>... [--report-dir DIR]
 
@@ -25,7 +26,8 @@ Joins the reports of the shards of one run (conformance run --seed S --shard i/n
 the report of the whole run: conformance.json, junit.xml, report.html, summary.md and, from the
 exchanges.har beside each input, exchanges.har, written into --report-dir (default: reports).
 The shards must share seed, profile, rules, target, tool version and --strict, and all n must be
-there, each once. Exit code as for conformance run: 0 conformant, 1 non-conformant, 4
+there, each once. The shards' observed contracts (what the target refused on open points) are
+joined per open point. Exit code as for conformance run: 0 conformant, 1 non-conformant, 4
 inconclusive ...; 2 when an input cannot be read or the inputs are not the shards of one run.`;
 
 const OPTIONS = {
@@ -60,6 +62,13 @@ async function shardExchanges(files: readonly string[], io: CliIO): Promise<unkn
     .map((e) => e.entry);
 }
 
+/** `observed contract: 4 of 6 open points refused something (summary.md lists them)`; nothing when none did. */
+function observedLine(report: ConformanceReport): string[] {
+  const { contract } = contractOf(report);
+  const refused = refusedLimits(contract).length;
+  return refused ? [`observed contract: ${refused} of ${contract.limits.length} open points refused something (summary.md lists them)`] : [];
+}
+
 /** `verdict: non-conformant (3 shards, 38 rules: 35 passed, 1 failed, ...; 830 requests)` and the rules that block it. */
 function summaryLines(report: ConformanceReport, shards: number): string[] {
   const s = report.summary;
@@ -72,6 +81,7 @@ function summaryLines(report: ConformanceReport, shards: number): string[] {
     ...blocking,
     `verdict: ${s.verdict} (${s.rules} rules: ${counts}; ${s.requests} requests)`,
     ...(report.summary.reason ? [`reason: ${oneLine(report.summary.reason, 300)}`] : []),
+    ...observedLine(report),
   ];
 }
 

@@ -10,7 +10,17 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { writeReports } from '../../src/report/files/write-reports.ts';
-import { HOSTILE, REFUSAL_WORDS, SHORTFALL, sampleExchanges, sampleReport, stoppedReport, inconclusiveReport } from '../report/sample-report.ts';
+import {
+  ALPHABET_WORDS,
+  HOSTILE,
+  REFUSAL_WORDS,
+  SAMPLE_CONTRACT,
+  SHORTFALL,
+  sampleExchanges,
+  sampleReport,
+  stoppedReport,
+  inconclusiveReport,
+} from '../report/sample-report.ts';
 import { RULES } from '../../src/core/catalogue.ts';
 import { runEmbedded } from '../../src/run/embedded-run.ts';
 import { collectExchanges } from '../engine/collect-exchanges.ts';
@@ -94,6 +104,23 @@ describe.runIf(runHere)('report.html in chromium', () => {
     expect(text).toContain(HOSTILE.emoji);
     expect(text).toContain(HOSTILE.combining);
     expect(await page.locator('main script, main img, main iframe').count()).toBe(0);
+  });
+
+  it('shows the observed contract as a compact table: a row per refused open point, the target words as text', async () => {
+    expect(available, MISSING).toBe(true);
+    const heading = page.locator('#observed-contract');
+    expect(await heading.innerText()).toBe('Observed contract (open points)');
+    const rows = page.locator('table.contract tbody tr');
+    expect(await rows.count()).toBe(SAMPLE_CONTRACT.limits.filter((l) => l.refused.length).length);
+    const alphabet = page.locator('tr[data-limit="createIdentity person_details.first_name alphabet"]');
+    expect(await alphabet.isVisible()).toBe(true);
+    expect(await alphabet.innerText()).toContain('refused cjk, astral; accepted latin');
+    expect(await alphabet.locator('.said').innerText()).toBe(`400: ${ALPHABET_WORDS}`);
+    const country = page.locator('tr[data-limit="createIdentity person_details.address.country code"] .said');
+    expect(await country.innerText()).toBe(`400: country must be one of GBR | DEU | FRA ${HOSTILE.script}`);
+    // Compact: the table is no taller than a few rows of text.
+    const box = await page.locator('table.contract').boundingBox();
+    expect(box?.height).toBeLessThan(400);
   });
 
   it('copies a curl line with the copy button, without a page error', async () => {

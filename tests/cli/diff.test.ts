@@ -7,7 +7,7 @@ import { main } from '../../src/cli/main.ts';
 import type { CliIO } from '../../src/cli/io.ts';
 import { UsageError } from '../../src/core/errors.ts';
 import type { ConformanceReport, ReportRule } from '../../src/report/model/model.ts';
-import { inconclusiveReport, sampleReport, stoppedReport } from '../report/sample-report.ts';
+import { inconclusiveReport, legacyReport, nextReleaseReport, sampleReport, stoppedReport } from '../report/sample-report.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -226,6 +226,70 @@ describe('conformance diff', () => {
     expect(other.err).toEqual([
       'conformance diff: warning: the reports come from different embedded servers (fault=none → fault=fa-status-lowercase): a changed rule may be the other reading or fault, not a change of the target',
     ]);
+  });
+
+  it('lists the observed contract changes before the closing line, and they leave the exit at 0', async () => {
+    const { io, out } = testIO();
+    expect(await diff([await save('oc-old.json', sampleReport()), await save('oc-new.json', nextReleaseReport())], io)).toBe(0);
+    const at = out.indexOf('observed contract changes (open points: information, not regressions)');
+    expect(at).toBeGreaterThan(0);
+    expect(out.slice(at + 1, at + 9)).toEqual([
+      '  + updateFiatAccount wire.bank_name, length: refuses over 35 characters (accepted up to 35) (not tried before)',
+      '  ~ createIdentity person_details.address.address1, length: refuses over 35 characters (accepted up to 35) → accepted up to 200 characters',
+      '      longest accepted 35 → 200; shortest refused 36 → none; 36 characters now accepted (was refused); 200 characters now accepted (was refused)',
+      '  ~ createIdentity person_details.address.country, code: refused XKX; accepted GBR, DEU → refused XKX, GBR; accepted DEU',
+      '      GBR now refused (was accepted; 400: country must be one of DEU | FRA)',
+      '  ~ createIdentity person_details.date_of_birth, date: refused 1899-12-31; accepted 1930-01-01 to 2005-06-30 → refused 1899-12-31; accepted 1930-01-01 to 2005-06-30',
+      '      1899-12-31 refused with 422 (was 400)',
+      '  - createIdentity person_details.last_name, alphabet: accepted latin, cjk, rtl (not tried now)',
+    ]);
+    expect(out.at(-1)).toBe('0 newly failing, 0 newly passing, 3 still failing, 0 added, 0 removed: no regression');
+  });
+
+  it('a rule regression with contract changes: exit 1 for the rule alone; --json and --markdown carry both', async () => {
+    const newer = nextReleaseReport();
+    setStatus(newer, 'fa.status.enum', 'failed');
+    const files = [await save('ocr-old.json', sampleReport()), await save('ocr-new.json', newer)];
+    const json = testIO();
+    expect(await diff([...files, '--json'], json.io)).toBe(1);
+    const result = JSON.parse(json.out.join('\n'));
+    expect(result.regressions).toBe(1);
+    expect(result.observedContract.recorded).toEqual({ old: true, new: true });
+    expect(result.observedContract.changes.map((c: { change: string; field: string }) => `${c.change} ${c.field}`)).toEqual([
+      'appeared wire.bank_name',
+      'changed person_details.address.address1',
+      'changed person_details.address.country',
+      'changed person_details.date_of_birth',
+      'disappeared person_details.last_name',
+    ]);
+    const md = testIO();
+    expect(await diff([...files, '--markdown'], md.io)).toBe(1);
+    const text = md.out.join('\n');
+    expect(text.split('\n')[0]).toBe('## Conformance diff: ❌ 1 regression');
+    expect(text.indexOf('### Observed contract changes')).toBeGreaterThan(text.indexOf('1 newly failing'));
+    expect(text).toContain(
+      '| 🔀 changed | `person_details.address.country` (createIdentity), code | refused XKX; accepted GBR, DEU → refused XKX, GBR; accepted DEU | GBR now refused (was accepted; 400: country must be one of DEU \\| FRA) |',
+    );
+    expect(text).toContain('| 🆕 appeared | `wire.bank_name` (updateFiatAccount), length | — → refuses over 35 characters (accepted up to 35) |  |');
+    const rows = text.split('\n').filter((l) => /^\| (🆕|🔀|➖) /.test(l));
+    expect(rows).toHaveLength(5);
+    for (const row of rows) expect(row.split(/(?<!\\)\|/).length - 2).toBe(4);
+  });
+
+  it('the same contract: one line in Markdown, nothing in the text; a report before 1.7.0 gets a note', async () => {
+    const same = [await save('ocs-old.json', sampleReport()), await save('ocs-new.json', sampleReport())];
+    const md = testIO();
+    await diff([...same, '--markdown'], md.io);
+    expect(md.out.join('\n')).toContain('Observed contract (open points): unchanged.');
+    expect(md.out.join('\n')).not.toContain('### Observed contract changes');
+    const text = testIO();
+    await diff(same, text.io);
+    expect(text.out.join('\n')).not.toContain('observed contract');
+    const legacy = testIO();
+    expect(await diff([await save('ocl-old.json', legacyReport()), await save('ocl-new.json', sampleReport())], legacy.io)).toBe(0);
+    const lines = legacy.out.join('\n');
+    expect(lines).toMatch(/^ {2}note: the old report \(version 1\.6\.0\) records no observed contract: its run tried no open point/m);
+    expect(lines.match(/^ {2}\+ /gm)).toHaveLength(sampleReport().observedContract!.limits.length);
   });
 
   it('--json and --markdown together are a usage error', async () => {

@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { conformance, readReport, reportDir } from './binary.ts';
+import { RULES } from '../../src/core/catalogue.ts';
+import type { ObservedContract } from '../../src/core/open-point.ts';
+import { buildReport, toReportRule } from '../../src/report/model/report-builder.ts';
+import { SAMPLE_CONTRACT } from '../report/sample-report.ts';
 
 const harEntries = (dir: string): unknown[] => JSON.parse(readFileSync(path.join(dir, 'exchanges.har'), 'utf8')).log.entries;
 
@@ -70,6 +74,50 @@ describe('conformance run --shard and conformance merge', () => {
     }
     // In order, the two good shards still merge.
     expect((await conformance(['merge', two, one, '--report-dir', reportDir()])).code).toBe(0);
+  });
+
+  it("joins the shards' observed contracts: conformance.json, summary.md and one line on stdout", async () => {
+    const judged = { fixed: 5, random: 10, distinctInputs: 15, minimum: { fixed: 1, random: 1 } };
+    const rules = RULES.map((rule) => toReportRule({ rule, cases: 15, findings: [], crashed: false, coverage: judged }, { seed: 31, strict: false }));
+    const [city, address, country, dob, firstName, lastName] = SAMPLE_CONTRACT.limits;
+    const contracts: ObservedContract[] = [
+      { version: 1, limits: [city, address, firstName] },
+      {
+        version: 1,
+        limits: [country, dob, lastName, { ...firstName, refused: [{ value: 'arabic', status: 400 }], summary: 'refused arabic; accepted latin' }],
+      },
+    ];
+    const files = contracts.map((observedContract, i) => {
+      const dir = reportDir();
+      const facts = { baseUrl: 'https://sandbox.example.com', embedded: false, fiatAccountIds: [], seed: 31, profile: 'quick', runs: 10, strict: false };
+      const report = buildReport({ ...facts, shard: { index: i + 1, count: 2 } }, rules, {
+        startedAt: '2026-01-05T10:00:00.000Z',
+        durationMs: 100,
+        requests: 50,
+        undocumentedFields: [],
+        observedContract,
+        openCases: { accepted: 10 + i, refused: 3 },
+      });
+      writeFileSync(path.join(dir, 'conformance.json'), JSON.stringify(report));
+      return path.join(dir, 'conformance.json');
+    });
+    const out = reportDir();
+    const merged = await conformance(['merge', ...files, '--report-dir', out]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toMatch(/^observed contract: 4 of 6 open points refused something \(summary\.md lists them\)$/m);
+    const report = readReport(out);
+    expect(report.summary.openCases).toEqual({ accepted: 21, refused: 6 });
+    expect(report.observedContract!.limits.map((l) => l.field)).toEqual(SAMPLE_CONTRACT.limits.map((l) => l.field));
+    expect(report.observedContract!.limits.find((l) => l.field === 'person_details.first_name')!.refused.map((r) => r.value)).toEqual([
+      'cjk',
+      'astral',
+      'arabic',
+    ]);
+    const summary = readFileSync(path.join(out, 'summary.md'), 'utf8');
+    expect(summary).toContain(
+      '- `person_details.first_name` (createIdentity), alphabet: refused cjk, astral, arabic; accepted latin — 400: first_name must match',
+    );
+    expect(summary).toContain('21 open cases accepted, 6 refused; 2 other open points accepted everything tried.');
   });
 
   it('refuses --shard out of range and --shard without --seed (exit 2)', async () => {

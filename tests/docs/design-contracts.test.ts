@@ -89,6 +89,8 @@ describe('docs/design.md names every field of conformance.json', () => {
         'rules[].failures[].case.mode',
         'rules[].failures[].response.truncated.receivedBytes',
         'undocumentedFields[].count',
+        'observedContract.limits[].refused[].said',
+        'rules[].failures[].case.open.kind',
       ]),
     );
   });
@@ -107,14 +109,14 @@ describe('docs/design.md names every field of conformance.json', () => {
     const invented = structuredClone(schema) as Json & { properties: Json; $defs: Json };
     (invented.properties.summary as { properties: Json }).properties.retries = { type: 'integer' };
     (invented.$defs.rule as { properties: Json }).properties.flakiness = { type: 'number' };
-    invented.properties.observedContract = {
+    invented.properties.flakyContract = {
       type: 'object',
       properties: { limits: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' } } } } },
     };
     expect(unnamedPaths(invented, design).sort()).toEqual([
-      'observedContract',
-      'observedContract.limits',
-      'observedContract.limits[].field',
+      'flakyContract',
+      'flakyContract.limits',
+      'flakyContract.limits[].field',
       'rules[].flakiness',
       'summary.retries',
     ]);

@@ -6,6 +6,8 @@ import { buildReport, ruleStatus, type RunFacts } from '../../src/report/model/r
 import { mergeShardReports, type ShardInput } from '../../src/report/compare/merge-reports.ts';
 import type { ConformanceReport, ReportFailure, ReportRule } from '../../src/report/model/model.ts';
 import { registry } from '../../src/schema/registry.ts';
+import type { ObservedContract } from '../../src/core/open-point.ts';
+import { SAMPLE_CONTRACT } from './sample-report.ts';
 
 const FACTS: RunFacts = {
   baseUrl: 'https://sandbox.example.com',
@@ -198,6 +200,64 @@ describe('merging shard reports', () => {
     expect(merged.durationMs).toBe(3000);
     expect(merged.stopped).toEqual(stop);
     expect(merged.summary.verdict).toBe('error');
+  });
+
+  it('joins the observed contracts per open point and sums the open cases', () => {
+    const [city, address, country, dob, firstName, lastName] = structuredClone(SAMPLE_CONTRACT).limits;
+    const one: ObservedContract = { version: 1, limits: [address, firstName, city] };
+    // Shard 2 saw another refused country and a narrower range of dates.
+    const two: ObservedContract = {
+      version: 1,
+      limits: [
+        {
+          ...country,
+          accepted: ['GBR'],
+          refused: [{ value: 'USA', status: 400, said: 'country must be one of GBR | DEU | FRA' }],
+          summary: 'refused USA; accepted GBR',
+        },
+        { ...dob, accepted: ['1960-01-01'], earliestAccepted: '1960-01-01', latestAccepted: '1960-01-01', summary: 'refused 1899-12-31; accepted 1960-01-01' },
+        lastName,
+      ],
+    };
+    const withContract = (input: ShardInput, contract: ObservedContract, accepted: number, refused: number): ShardInput => ({
+      ...input,
+      report: { ...input.report, observedContract: contract, summary: { ...input.report.summary, openCases: { accepted, refused } } },
+    });
+    const merged = mergeShardReports([withContract(shard(2, 2, rules(3)), two, 5, 1), withContract(shard(1, 2, rules(3)), one, 7, 4)]);
+    expect(merged.summary.openCases).toEqual({ accepted: 12, refused: 5 });
+    expect(merged.observedContract!.limits.map((l) => l.field)).toEqual(SAMPLE_CONTRACT.limits.map((l) => l.field));
+    const mergedCountry = merged.observedContract!.limits.find((l) => l.kind === 'code')!;
+    expect(mergedCountry.refused.map((r) => r.value)).toEqual(['USA']);
+    expect(mergedCountry.summary).toBe('refused USA; accepted GBR');
+    expect(merged.observedContract!.limits.find((l) => l.kind === 'date')).toMatchObject({
+      accepted: ['1960-01-01'],
+      earliestAccepted: '1960-01-01',
+      summary: 'refused 1899-12-31; accepted 1960-01-01',
+    });
+    // Alone in one shard, a point comes back as it was.
+    expect(merged.observedContract!.limits.find((l) => l.field === 'person_details.first_name')).toEqual(firstName);
+    expect(registry().validate('conformance-report', merged)).toEqual([]);
+  });
+
+  it('joins a point both shards tried, and reads shards without a contract (before 1.7.0) as having tried nothing', () => {
+    const [, address] = structuredClone(SAMPLE_CONTRACT).limits;
+    const wider = { ...address, accepted: ['50 characters'], refused: [{ value: '51 characters', status: 422 }], longestAccepted: 50, shortestRefused: 51 };
+    const merged = mergeShardReports([
+      shard(1, 2, rules(3), { observedContract: { version: 1, limits: [address] } }),
+      shard(2, 2, rules(3), { observedContract: { version: 1, limits: [wider] } }),
+    ]);
+    const [joined] = merged.observedContract!.limits;
+    expect([joined.longestAccepted, joined.shortestRefused]).toEqual([50, 36]);
+    expect(joined.refused.map((r) => r.value)).toEqual(['36 characters', '200 characters', '51 characters']);
+    expect(joined.summary).toBe('refused 36 characters, 200 characters, 51 characters; accepted up to 50 characters');
+    const bare = (input: ShardInput): ShardInput => {
+      const { observedContract: _none, ...report } = input.report;
+      const { openCases: _uncounted, ...summary } = report.summary;
+      return { ...input, report: { ...report, reportVersion: '1.6.0', summary } };
+    };
+    const old = mergeShardReports([bare(shard(1, 2, rules(3))), bare(shard(2, 2, rules(3)))]);
+    expect(old.observedContract).toEqual({ version: 1, limits: [] });
+    expect(old.summary.openCases).toEqual({ accepted: 0, refused: 0 });
   });
 
   it("writes a report valid against its schema, without the shards' reason", () => {

@@ -2,14 +2,17 @@
  * A realistic report of a failing run, for the writer and browser tests: two failing rules (one
  * documented, one convention), a skipped rule, passes, undocumented fields, and exchanges whose
  * payloads are hostile (emoji, RTL marks, combining marks, `<script>`, control characters) plus
- * one request that got no response. Variants (report version 1.3.0): an inconclusive run
- * (`inconclusiveReport`) and a run the target stopped answering (`stoppedReport`).
+ * one request that got no response, and an observed contract (`SAMPLE_CONTRACT`: four open points
+ * refused, two accepted throughout). Variants (report version 1.3.0): an inconclusive run
+ * (`inconclusiveReport`) and a run the target stopped answering (`stoppedReport`); a report of
+ * version 1.6.0, before the observed contract (`legacyReport`).
  */
 import type { ConformanceReport, ReportFailure, ReportRule } from '../../src/report/model/model.ts';
 import { REPORT_VERSION } from '../../src/report/model/model.ts';
 import { countRules } from '../../src/report/model/report-builder.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 import { RULES } from '../../src/core/catalogue.ts';
+import type { ObservedContract } from '../../src/core/open-point.ts';
 
 export const BASE_URL = 'http://127.0.0.1:4010';
 export const FIAT_ACCOUNT_ID = '8d3b1c2e-7f4a-4e0b-9c51-2a6f0d9e1b37';
@@ -46,7 +49,7 @@ const hostileMetadata = {
 
 const overPairsFailure: ReportFailure = {
   message: '7 pairs accepted (200)',
-  case: { operation: 'updateFiatAccount', label: 'metadata with 7 pairs', mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' },
+  case: { operation: 'updateFiatAccount', label: 'metadata with 7 pairs', mode: 'invalid', intent: 'forbidden', violates: 'fa.metadata.over-pairs-rejected' },
   request: {
     method: 'PUT',
     url: `${BASE_URL}/v2/transfer/fiat-accounts/${FIAT_ACCOUNT_ID}`,
@@ -68,7 +71,7 @@ const overPairsFailure: ReportFailure = {
 const dobFailure: ReportFailure = {
   message: 'date_of_birth came back as 1990-05-17T02:00:00+02:00, not midnight UTC of 1990-05-17',
   instancePath: '/person_details/date_of_birth',
-  case: { operation: 'createIdentity', label: 'person with date_of_birth 1990-05-17', mode: 'valid' },
+  case: { operation: 'createIdentity', label: 'person with date_of_birth 1990-05-17', mode: 'valid', intent: 'guaranteed' },
   request: {
     method: 'POST',
     url: `${BASE_URL}/v2/identity/identities`,
@@ -92,7 +95,7 @@ const dobFailure: ReportFailure = {
 
 const timeoutFailure: ReportFailure = {
   message: 'no answer within 10000 ms (timeout)',
-  case: { operation: 'createIdentity', label: 'valid person', mode: 'valid' },
+  case: { operation: 'createIdentity', label: 'valid person', mode: 'valid', intent: 'guaranteed' },
   request: {
     method: 'POST',
     url: `${BASE_URL}/v2/identity/identities`,
@@ -103,6 +106,82 @@ const timeoutFailure: ReportFailure = {
   curl: `curl -sS -X POST '${BASE_URL}/v2/identity/identities' -H "Authorization: Bearer $CONFORMANCE_TOKEN"`,
   seed: 424242,
 };
+
+/** What the sample target says when it refuses a first name in another alphabet. */
+export const ALPHABET_WORDS = 'first_name must match ^[A-Za-z ]+$';
+
+/**
+ * The sample target's observed contract, in the order a run writes it (operation, field, kind):
+ * refused a longer address line, another alphabet, a country code (its words quote a pipe and a
+ * script) and an early date of birth; accepted every city length and last-name alphabet tried.
+ */
+export const SAMPLE_CONTRACT: ObservedContract = {
+  version: 1,
+  limits: [
+    {
+      operation: 'updateFiatAccount',
+      field: 'wire.fiat_account_owner_address.city',
+      kind: 'length',
+      accepted: ['1 character', '200 characters'],
+      refused: [],
+      longestAccepted: 200,
+      summary: 'accepted up to 200 characters',
+    },
+    {
+      operation: 'createIdentity',
+      field: 'person_details.address.address1',
+      kind: 'length',
+      accepted: ['12 characters', '35 characters'],
+      refused: [
+        { value: '36 characters', status: 422, said: 'address1 is longer than 35 characters' },
+        { value: '200 characters', status: 422, said: 'address1 is longer than 35 characters' },
+      ],
+      longestAccepted: 35,
+      shortestRefused: 36,
+      summary: 'refuses over 35 characters (accepted up to 35)',
+    },
+    {
+      operation: 'createIdentity',
+      field: 'person_details.address.country',
+      kind: 'code',
+      accepted: ['GBR', 'DEU'],
+      refused: [{ value: 'XKX', status: 400, said: `country must be one of GBR | DEU | FRA ${HOSTILE.script}` }],
+      summary: 'refused XKX; accepted GBR, DEU',
+    },
+    {
+      operation: 'createIdentity',
+      field: 'person_details.date_of_birth',
+      kind: 'date',
+      accepted: ['1930-01-01', '2005-06-30'],
+      refused: [{ value: '1899-12-31', status: 400 }],
+      earliestAccepted: '1930-01-01',
+      latestAccepted: '2005-06-30',
+      summary: 'refused 1899-12-31; accepted 1930-01-01 to 2005-06-30',
+    },
+    {
+      operation: 'createIdentity',
+      field: 'person_details.first_name',
+      kind: 'alphabet',
+      accepted: ['latin'],
+      refused: [
+        { value: 'cjk', status: 400, said: ALPHABET_WORDS },
+        { value: 'astral', status: 400, said: ALPHABET_WORDS },
+      ],
+      summary: 'refused cjk, astral; accepted latin',
+    },
+    {
+      operation: 'createIdentity',
+      field: 'person_details.last_name',
+      kind: 'alphabet',
+      accepted: ['latin', 'cjk', 'rtl'],
+      refused: [],
+      summary: 'accepted latin, cjk, rtl',
+    },
+  ],
+};
+
+/** The open cases of the sample run, by the target's answer. */
+export const SAMPLE_OPEN_CASES = { accepted: 41, refused: 6 };
 
 /** A non-conformant report: 2 failures of a documented rule, 1 of a convention rule, 1 skipped rule. */
 export function sampleReport({ strict = false }: { strict?: boolean } = {}): ConformanceReport {
@@ -129,8 +208,9 @@ export function sampleReport({ strict = false }: { strict?: boolean } = {}): Con
     strict,
     startedAt: '2026-01-05T10:00:00.000Z',
     durationMs: 12_345,
-    summary: { verdict: 'non-conformant', ...countRules(rules), requests: 612 },
+    summary: { verdict: 'non-conformant', ...countRules(rules), requests: 612, openCases: { ...SAMPLE_OPEN_CASES } },
     rules,
+    observedContract: structuredClone(SAMPLE_CONTRACT),
     undocumentedFields: [
       { path: '/summary_status', operation: 'createIdentity', count: 58 },
       { path: "/person_details/passthrough_verifier_type'", operation: 'createIdentity', count: 58 },
@@ -189,7 +269,7 @@ export const REFUSAL_WORDS = 'first_name must be ASCII';
 /** A valid identity refused with HTTP 422 and a problem body that says why. */
 export const refusedFailure: ReportFailure = {
   message: 'person with a Hebrew first name: a valid request was not accepted (HTTP 422)',
-  case: { operation: 'createIdentity', label: 'person with a Hebrew first name', mode: 'valid' },
+  case: { operation: 'createIdentity', label: 'person with a Hebrew first name', mode: 'valid', intent: 'guaranteed' },
   request: {
     method: 'POST',
     url: `${BASE_URL}/v2/identity/identities`,
@@ -204,6 +284,34 @@ export const refusedFailure: ReportFailure = {
     body: { type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail: REFUSAL_WORDS },
   },
   curl: `curl -sS -X POST '${BASE_URL}/v2/identity/identities' -H "Authorization: Bearer $CONFORMANCE_TOKEN" -H 'Content-Type: application/json' --data-raw '{"ref_id":"conf-424242-3"}'`,
+  seed: 424242,
+};
+
+/** An open case (a first name in CJK) the target accepted, but whose answer lost the name: judged like any other. */
+export const openCaseFailure: ReportFailure = {
+  message: 'person_details.first_name came back as "??", not as sent',
+  instancePath: '/person_details/first_name',
+  case: {
+    operation: 'createIdentity',
+    label: 'person with a first name in cjk',
+    mode: 'valid',
+    intent: 'open',
+    open: { field: 'person_details.first_name', kind: 'alphabet', value: 'cjk', alphabet: 'cjk' },
+  },
+  request: {
+    method: 'POST',
+    url: `${BASE_URL}/v2/identity/identities`,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer [REDACTED]' },
+    body: { ref_id: 'conf-424242-9', tax_details_not_required: true, person_details: { first_name: '山田', last_name: 'Smith' } },
+  },
+  response: {
+    status: 201,
+    headers: { 'content-type': 'application/json' },
+    rawBody: '{"id":"idt_9","person_details":{"first_name":"??","last_name":"Smith"}}',
+    json: true,
+    body: { id: 'idt_9', person_details: { first_name: '??', last_name: 'Smith' } },
+  },
+  curl: `curl -sS -X POST '${BASE_URL}/v2/identity/identities' -H "Authorization: Bearer $CONFORMANCE_TOKEN" -H 'Content-Type: application/json' --data-raw '{"ref_id":"conf-424242-9"}'`,
   seed: 424242,
 };
 
@@ -235,7 +343,7 @@ export function inconclusiveReport({ strict = false }: { strict?: boolean } = {}
     coverage: { fixed: 1, random: 0, distinctInputs: 1, minimum: { fixed: 1, random: 5 } },
     reason: 'judged by 1 fixed and 0 random cases (minimum 1 and 5): most creates were refused',
   });
-  report.summary = { verdict: 'inconclusive', ...countRules(report.rules), requests: 301 };
+  report.summary = { verdict: 'inconclusive', ...countRules(report.rules), requests: 301, openCases: { ...SAMPLE_OPEN_CASES } };
   return report;
 }
 
@@ -264,6 +372,52 @@ export function stoppedReport(): ConformanceReport {
     requests: 212,
     rule: 'id.dob.midnight-utc',
   };
-  report.summary = { verdict: 'error', ...countRules(report.rules), requests: 212 };
+  report.summary = { verdict: 'error', ...countRules(report.rules), requests: 212, openCases: { ...SAMPLE_OPEN_CASES } };
+  return report;
+}
+
+/** The sample run as version 1.6.0 wrote it: no observed contract, no open-case counts, no case intent. */
+export function legacyReport(): ConformanceReport {
+  const { observedContract: _none, ...report } = sampleReport();
+  const { openCases: _uncounted, ...summary } = report.summary;
+  for (const failure of report.rules.flatMap((r) => r.failures)) delete failure.case.intent;
+  return { ...report, reportVersion: '1.6.0', summary };
+}
+
+/**
+ * The sample target's next release: it takes address lines of 200 characters, refuses GBR now,
+ * refuses an early date of birth with 422 instead of 400, checks a bank name's length (a point
+ * the older run did not try) and was not tried on last names.
+ */
+export function nextReleaseReport(): ConformanceReport {
+  const report = sampleReport();
+  const limit = (field: string) => report.observedContract!.limits.find((l) => l.field === field)!;
+  Object.assign(limit('person_details.address.address1'), {
+    accepted: ['12 characters', '35 characters', '36 characters', '200 characters'],
+    refused: [],
+    longestAccepted: 200,
+    summary: 'accepted up to 200 characters',
+  });
+  delete limit('person_details.address.address1').shortestRefused;
+  Object.assign(limit('person_details.address.country'), {
+    accepted: ['DEU'],
+    refused: [
+      { value: 'XKX', status: 400, said: 'country must be one of DEU | FRA' },
+      { value: 'GBR', status: 400, said: 'country must be one of DEU | FRA' },
+    ],
+    summary: 'refused XKX, GBR; accepted DEU',
+  });
+  limit('person_details.date_of_birth').refused[0].status = 422;
+  report.observedContract!.limits = report.observedContract!.limits.filter((l) => l.field !== 'person_details.last_name');
+  report.observedContract!.limits.unshift({
+    operation: 'updateFiatAccount',
+    field: 'wire.bank_name',
+    kind: 'length',
+    accepted: ['35 characters'],
+    refused: [{ value: '36 characters', status: 422 }],
+    longestAccepted: 35,
+    shortestRefused: 36,
+    summary: 'refuses over 35 characters (accepted up to 35)',
+  });
   return report;
 }

@@ -6,8 +6,9 @@
  * --strict and shard count) and all there, each once; anything else is refused in one line. A rule
  * judged in several shards adds up their cases and coverage and keeps their failures (within the
  * per-rule cap of a run); its status is decided again as the report builder decides it, from the
- * summed coverage. The summary, the transport, the undocumented fields and shrinking are summed;
- * a stop of any shard is kept; the run started with the earliest shard and took the longest one's time.
+ * summed coverage. The summary, the transport, the undocumented fields, shrinking and the open
+ * cases are summed; the observed contracts are joined per open point (mergeContracts); a stop of
+ * any shard is kept; the run started with the earliest shard and took the longest one's time.
  */
 import { UsageError } from '../../core/errors.ts';
 import type { RuleDefinition, RuleId } from '../../core/catalogue.ts';
@@ -17,6 +18,8 @@ import { shardName } from '../../engine/shard.ts';
 import type { Stop } from '../../engine/events.ts';
 import { buildReport, ruleStatus, type RunFacts } from '../model/report-builder.ts';
 import type { ConformanceReport, ReportRule, RuleCoverage } from '../model/model.ts';
+import { mergeContracts } from '../../core/observed-contract.ts';
+import { contractOf } from '../model/report-contract.ts';
 
 /** One input: the report and the name it is known by in messages (its file). */
 export interface ShardInput {
@@ -172,6 +175,12 @@ export function mergeShardReports(inputs: readonly ShardInput[]): ConformanceRep
     ...(stopped ? { stopped } : {}),
     ...(transport ? { transport } : {}),
     ...(shrinking ? { shrinking } : {}),
+    // Shards before 1.7.0 tried no open point: theirs read as empty.
+    observedContract: mergeContracts(reports.map((r) => contractOf(r).contract)),
+    openCases: {
+      accepted: reports.reduce((n, r) => n + (r.summary.openCases?.accepted ?? 0), 0),
+      refused: reports.reduce((n, r) => n + (r.summary.openCases?.refused ?? 0), 0),
+    },
   });
   // The tool and schemas that judged the shards, whichever version merges them.
   const result: ConformanceReport = { ...merged, tool: first.tool, schemasHash: first.schemasHash };

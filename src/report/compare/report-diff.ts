@@ -7,10 +7,12 @@
  * that passed before and is missing from a run that stopped early, or a newly added rule that
  * fails. An inconclusive rule that passes now is newly passing; a failing rule that is
  * inconclusive now is shown (newly inconclusive) but is no regression: the failure did not
- * reproduce, the fix is not proven either.
+ * reproduce, the fix is not proven either. The observed contracts are compared too
+ * (contract-diff.ts): their changes are listed, never counted as regressions.
  */
 import type { ConformanceReport, ReportRule, RuleStatus, Verdict } from '../model/model.ts';
 import { compareSections } from '../model/sections.ts';
+import { diffContracts, type ContractDiff } from './contract-diff.ts';
 
 export type ChangeKind = 'newly-failing' | 'newly-passing' | 'still-failing' | 'newly-inconclusive' | 'no-longer-judged' | 'added' | 'removed' | 'other';
 
@@ -58,6 +60,8 @@ export interface ReportDiff {
    * filter, shard): each makes a changed rule say less about the target. Empty when they match.
    */
   warnings: string[];
+  /** How the observed contracts differ on open points: information, not regressions (since report 1.7.0). */
+  observedContract: ContractDiff;
 }
 
 const failing = (s?: RuleStatus) => s === 'failed' || s === 'error';
@@ -184,5 +188,6 @@ export function diffReports(older: ConformanceReport, newer: ConformanceReport):
     sections,
     regressions: changes.filter((c) => c.regression).length,
     warnings: runDifferences(older, newer),
+    observedContract: diffContracts(older, newer),
   };
 }

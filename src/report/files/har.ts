@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { bodyText, type Exchange } from '../../core/exchange.ts';
-import { caseIntent } from '../../core/case.ts';
+import { caseIntent, type CaseIntent } from '../../core/case.ts';
 
 export interface HarHeader {
   name: string;
@@ -43,7 +43,7 @@ export interface HarEntry {
   /** Why no response came back. */
   _error?: { kind: string; message: string };
   /** The case this request carried, so an entry can be traced to its rule. */
-  _case: { operation: string; label: string; mode: string; violates?: string; exercises?: string };
+  _case: CaseIntent;
 }
 
 export interface Har {

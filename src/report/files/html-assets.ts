@@ -79,6 +79,9 @@ button.copy.done { border-color: var(--pass); color: var(--pass); }
 .muted { color: var(--muted); }
 .empty { color: var(--muted); font-style: italic; }
 .bidi { unicode-bidi: isolate; overflow-wrap: anywhere; }
+table.contract td:first-child { overflow-wrap: normal; word-break: normal; }
+table.contract td:nth-child(2) { white-space: nowrap; }
+table.contract td .muted { font-size: 12px; }
 footer { margin-top: 40px; color: var(--muted); font-size: 13px; }
 `;
 

@@ -18,6 +18,7 @@ import type { ConformanceReport, ReportFailure, ReportRule } from '../model/mode
 import { escapeXml, escapeXmlText } from './escape.ts';
 import { targetSaidSuffix, targetWords } from '../model/target-words.ts';
 import { coverageFigures, reasonText, stoppedText } from '../model/rule-text.ts';
+import { caseModeText } from '../model/case-text.ts';
 
 /** How many failures of one rule are spelled out in the element body. */
 const FAILURES_SHOWN = 5;
@@ -25,7 +26,7 @@ const FAILURES_SHOWN = 5;
 const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
 
 function failureText(f: ReportFailure): string {
-  const lines = [f.message, `case: ${f.case.label} (${f.case.mode})`];
+  const lines = [f.message, `case: ${f.case.label} (${caseModeText(f.case)})`];
   if (f.instancePath) lines.push(`at: ${f.instancePath}`);
   if (f.response) lines.push(`response: ${f.response.status}`);
   const words = targetWords(f.response);

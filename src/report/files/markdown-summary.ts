@@ -1,13 +1,16 @@
 /**
  * summary.md: a short summary for a pull-request comment or a GitHub job summary: the verdict,
  * where the run stopped when the target stopped answering, the counts, the failed rules with what
- * the target said, the inconclusive rules with why, and how to run the same cases again.
+ * the target said, the inconclusive rules with why, the observed contract (what the target refused
+ * on open points), and how to run the same cases again.
  */
 import type { ConformanceReport } from '../model/model.ts';
 import { escapeMarkdownCell } from './escape.ts';
 import { rerunCommand } from '../model/rerun-command.ts';
 import { targetWords } from '../model/target-words.ts';
 import { coverageFigures, inconclusiveForAnswers, reasonText, stoppedText } from '../model/rule-text.ts';
+import { contractOf, refusedLimits } from '../model/report-contract.ts';
+import { firstRefusalText, openCasesText } from '../model/contract-text.ts';
 
 const VERDICT_LINE: Record<ConformanceReport['summary']['verdict'], string> = {
   conformant: '✅ **Conformant**',
@@ -16,6 +19,35 @@ const VERDICT_LINE: Record<ConformanceReport['summary']['verdict'], string> = {
   interrupted: '⏹️ **Interrupted**: the run was stopped before its end; what was judged until then is below',
   error: '⚠️ **Error**: the run could not judge the target',
 };
+
+/**
+ * What the target refused where the document leaves the choice open, one line per point, and the
+ * open cases' counts; nothing for a run that tried no open point (or a report before 1.7.0).
+ */
+function contractLines(report: ConformanceReport): string[] {
+  const { contract } = contractOf(report);
+  const counts = openCasesText(report);
+  const tried = contract.limits.length > 0 || (report.summary.openCases?.accepted ?? 0) + (report.summary.openCases?.refused ?? 0) > 0;
+  if (!tried) return [];
+  const refused = refusedLimits(contract);
+  const lines = ['### Observed contract (open points)', ''];
+  for (const limit of refused) {
+    const words = firstRefusalText(limit);
+    lines.push(
+      `- \`${escapeMarkdownCell(limit.field, 120)}\` (${limit.operation}), ${limit.kind}: ${escapeMarkdownCell(limit.summary, 200)}` +
+        (words ? ` — ${escapeMarkdownCell(words, 160)}` : ''),
+    );
+  }
+  if (refused.length) lines.push('');
+  const others = contract.limits.length - refused.length;
+  const tally = [
+    refused.length ? undefined : 'No open point was refused',
+    counts,
+    refused.length && others ? `${others} other open ${others === 1 ? 'point' : 'points'} accepted everything tried` : undefined,
+  ].filter(Boolean);
+  lines.push(`${tally.join('; ')}. _The document leaves these to the target: a refusal is conformant, not a failure._`, '');
+  return lines;
+}
 
 /** The markdown text of a report summary. */
 export function renderMarkdownSummary(report: ConformanceReport): string {
@@ -62,6 +94,7 @@ export function renderMarkdownSummary(report: ConformanceReport): string {
     }
     lines.push('');
   }
+  lines.push(...contractLines(report));
   if (report.undocumentedFields.length) {
     lines.push(`${report.undocumentedFields.length} undocumented response field(s) seen; see report.html.`, '');
   }

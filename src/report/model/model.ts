@@ -4,10 +4,11 @@
  */
 import type { UnauthenticatedKind } from '../../core/case.ts';
 import type { Basis, Operation } from '../../core/catalogue.ts';
+import type { Intent, ObservedContract, OpenProbe } from '../../core/open-point.ts';
 import type { RecordedRequest, RecordedResponse, TransportError } from '../../core/exchange.ts';
 import { EXIT, exitCodeOfSignal } from '../../core/errors.ts';
 
-export const REPORT_VERSION = '1.6.0';
+export const REPORT_VERSION = '1.7.0';
 
 /**
  * `inconclusive` (since 1.3.0): judged by fewer cases than the profile's minimum, so neither
@@ -25,8 +26,21 @@ export type Verdict = 'conformant' | 'non-conformant' | 'inconclusive' | 'interr
 export interface ReportFailure {
   message: string;
   instancePath?: string;
-  /** The label and intent of the case, e.g. "metadata with 7 pairs" / invalid. */
-  case: { operation: Operation; label: string; mode: string; violates?: string; exercises?: string; auth?: UnauthenticatedKind };
+  /**
+   * The label and intent of the case, e.g. "metadata with 7 pairs" / invalid / forbidden. `intent`
+   * and `open` since 1.7.0 (caseIntent in src/core/case.ts); an older report's intent follows from
+   * its mode (case-text.ts).
+   */
+  case: {
+    operation: Operation;
+    label: string;
+    mode: string;
+    intent?: Intent;
+    violates?: string;
+    exercises?: string;
+    open?: OpenProbe;
+    auth?: UnauthenticatedKind;
+  };
   request: RecordedRequest;
   response?: RecordedResponse;
   error?: TransportError;
@@ -137,6 +151,12 @@ export interface ConformanceReport {
      * shard's report, that the shard reports must be merged for the verdict. One line, every renderer shows it.
      */
     reason?: string;
+    /**
+     * The cases that varied an open point, by the target's answer (since 1.7.0, always written
+     * since): `accepted` a 2xx, `refused` a 4xx other than 429. A refusal whose guaranteed twin
+     * was refused too is counted here but left out of the observed contract.
+     */
+    openCases?: { accepted: number; refused: number };
   };
   /**
    * Set when the run ended early (since 1.3.0): the target stopped answering (`unreachable`); since
@@ -154,6 +174,12 @@ export interface ConformanceReport {
   /** The requests judged and those without a usable answer, by kind (since 1.4.0). */
   transport?: ReportTransport;
   rules: ReportRule[];
+  /**
+   * What the target accepted and refused where the document leaves the choice open (since 1.7.0,
+   * always written since: `{version: 1, limits: []}` when no open case was tried). Absent in an
+   * older report: its run tried no open point (report-contract.ts).
+   */
+  observedContract?: ObservedContract;
   /** Response fields the document does not list, with the paths where they were seen. */
   undocumentedFields: { path: string; operation: Operation; count: number }[];
 }

@@ -1,5 +1,6 @@
 /**
- * Reads a conformance.json written by this tool (any 1.x version): one clear UsageError line,
+ * Reads a conformance.json written by this tool (any 1.x version; one before 1.7.0 has no observed
+ * contract, see report-contract.ts): one clear UsageError line,
  * `<file>: <JSON pointer>: <what is wrong>`, for a file that is missing, not a regular file,
  * empty, not JSON, of another major version, not valid against
  * schemas/conformance-report.schema.json, or with a request that cannot be sent again. `diff`
@@ -23,6 +24,9 @@ const WANTED: Record<string, string> = {
   schemasHash: '64 lowercase hex digits',
   section: 'a section number such as 2.6',
   startedAt: 'an RFC 3339 date-time',
+  date: 'a date YYYY-MM-DD',
+  earliestAccepted: 'a date YYYY-MM-DD',
+  latestAccepted: 'a date YYYY-MM-DD',
 };
 
 /** Keywords whose message says what was wanted but not what was there. */

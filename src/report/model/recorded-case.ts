@@ -33,6 +33,8 @@ export function recordedCase(failure: ReportFailure): TestCase | { problem: stri
     ...(failure.case.violates ? { violates: failure.case.violates as RuleId } : {}),
     ...(failure.case.exercises ? { exercises: failure.case.exercises as RuleId } : {}),
     ...(failure.case.auth ? { auth: failure.case.auth } : {}),
+    // The probe keeps a replayed open case open: its refusal is no failure there either.
+    ...(failure.case.open ? { open: failure.case.open } : {}),
     ...(request.rawBody !== undefined ? { rawBody: request.rawBody } : { body: request.body }),
     ...pathParameters,
   };

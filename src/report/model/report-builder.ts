@@ -30,6 +30,9 @@ import type { ShrinkSummary } from '../../engine/shrink-budget.ts';
 import { UNANSWERED_LIMIT, unansweredReason } from './unanswered.ts';
 import type { Shard } from '../../engine/shard.ts';
 import { shardReason, shardRule } from './shard-rules.ts';
+import type { ObservedContract } from '../../core/open-point.ts';
+import { emptyContract } from '../../core/observed-contract.ts';
+import { createOpenCaseTally, type OpenCaseCounts } from './open-cases.ts';
 
 /** What the report says about the run beyond what the engine found. */
 export interface RunFacts {
@@ -139,6 +142,8 @@ export function buildReport(
     stopped?: Stop;
     transport?: AnswerCounts;
     shrinking?: ShrinkSummary;
+    observedContract?: ObservedContract;
+    openCases?: OpenCaseCounts;
   },
 ): ConformanceReport {
   // Too many requests without an answer: what was judged is no proof (unanswered.ts). A stop says more.
@@ -174,11 +179,13 @@ export function buildReport(
       requests: run.requests,
       ...(run.transport ? { unanswered: run.transport.unanswered } : {}),
       ...(reason ? { reason } : {}),
+      openCases: run.openCases ?? { accepted: 0, refused: 0 },
     },
     ...(run.stopped ? { stopped: run.stopped } : {}),
     ...(run.transport ? { transport: { ...run.transport, limit: UNANSWERED_LIMIT } } : {}),
     ...(run.shrinking ? { shrinking: run.shrinking } : {}),
     rules,
+    observedContract: run.observedContract ?? emptyContract(),
     undocumentedFields: run.undocumentedFields,
   };
 }
@@ -219,6 +226,7 @@ export function createReportBuilder(
   // In a shard, a rule whose own cases another shard sends is not passed here (shard-rules.ts).
   const owners = plan.ruleShards;
   if (facts.shard && !owners) throw new Error('a sharded run needs the shards of its rules (its plan) to build its report');
+  const openCases = createOpenCaseTally();
   const reportRule = (outcome: RuleOutcome): ReportRule => {
     const rule = toReportRule(outcome, facts);
     return facts.shard && owners ? shardRule(rule, facts.shard, owners.get(rule.id)) : rule;
@@ -234,8 +242,10 @@ export function createReportBuilder(
           rules: event.rules.length,
           fiatAccountIds: event.fiatAccountIds,
         });
-      case 'rule-start':
       case 'exchange':
+        openCases.count(event.exchange);
+        return emit(event);
+      case 'rule-start':
       case 'rule-failing':
         return emit(event);
       case 'rule-end':
@@ -245,7 +255,7 @@ export function createReportBuilder(
           ...(event.outcome.firstFailureAtRequest !== undefined ? { firstFailureAtRequest: event.outcome.firstFailureAtRequest } : {}),
         });
       case 'run-end':
-        finished = buildReport(facts, event.outcomes.map(reportRule), event);
+        finished = buildReport(facts, event.outcomes.map(reportRule), { ...event, openCases: openCases.counts() });
         return emit({ type: 'run-end', report: finished });
     }
   };

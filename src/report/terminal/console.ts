@@ -4,7 +4,7 @@
  * console, conformance.json, summary.md, report.html and junit.xml cannot disagree; progress
  * while the run goes is progress.ts (a status line on a terminal). At run-end: a line per failed,
  * crashed or inconclusive rule (with what the target said, or the reason), the table of rules,
- * the verdict, where a stopped run stopped, the seed, and last always `N passed, N failed`
+ * what the target refused on open points (a few lines, none when it refused none), the verdict, where a stopped run stopped, the seed, and last always `N passed, N failed`
  * counting rules (then `, N inconclusive`, `, N skipped`, `, N errors` when any). `quiet`: the
  * verdict line alone. In a log (no terminal) a `running N rules` line opens the run.
  */
@@ -15,6 +15,8 @@ import { Redactor } from '../model/redact.ts';
 import { rerunCommand } from '../model/rerun-command.ts';
 import { targetSaidSuffix } from '../model/target-words.ts';
 import { coverageFigures, reasonText, stoppedText } from '../model/rule-text.ts';
+import { contractOf, refusedLimits } from '../model/report-contract.ts';
+import { limitLine, openCasesText } from '../model/contract-text.ts';
 import { paintStatus, paintVerdict, palette, type Palette } from './colour.ts';
 import { displayWidth } from './display-width.ts';
 
@@ -104,6 +106,27 @@ export function verdictLine(report: ConformanceReport, paint: Palette = PLAIN): 
   return `verdict: ${paintVerdict(paint, s.verdict)} (${s.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s)`;
 }
 
+/** Refused open points listed on the console; summary.md lists them all. */
+const LIMITS_SHOWN = 4;
+/** The target's words on a refusal, in a limit's console line. */
+const LIMIT_WORDS_WIDTH = 60;
+
+/**
+ * The open points the target refused, at most LIMITS_SHOWN and a line for the rest: information,
+ * not failures. None when it refused none (the counts are in summary.md).
+ */
+export function contractLines(report: ConformanceReport): string[] {
+  const refused = refusedLimits(contractOf(report).contract);
+  if (!refused.length) return [];
+  const counts = openCasesText(report);
+  const more = refused.length - LIMITS_SHOWN;
+  return [
+    `observed contract (open points, refusals are conformant)${counts ? `: ${counts}` : ''}`,
+    ...refused.slice(0, LIMITS_SHOWN).map((l) => `  ${oneLine(limitLine(l, LIMIT_WORDS_WIDTH), MESSAGE_WIDTH + 40)}`),
+    ...(more > 0 ? [`  +${more} more in summary.md`] : []),
+  ];
+}
+
 /** Rules worth a line of their own above the table: what failed, crashed or was not judged enough. */
 const DETAILED: ReadonlySet<ReportRule['status']> = new Set(['failed', 'error', 'inconclusive']);
 
@@ -112,11 +135,13 @@ export function endLines(report: ConformanceReport, redactor?: Redactor, paint: 
   const stopped = stoppedText(report, MESSAGE_WIDTH);
   const reason = reasonText(report);
   const details = report.rules.filter((r) => DETAILED.has(r.status)).flatMap((r) => ruleLines(r, redactor, paint));
+  const contract = contractLines(report);
   return [
     ...(details.length ? ['', ...details] : []),
     '',
     ...rulesTable(report.rules, paint),
     '',
+    ...(contract.length ? [...contract, ''] : []),
     verdictLine(report, paint),
     ...(stopped ? [stopped] : []),
     ...(reason ? [`reason: ${reason}`] : []),

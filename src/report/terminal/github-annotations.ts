@@ -8,6 +8,7 @@ import { oneLine } from '../../core/text.ts';
 import type { ConformanceReport, ReportRule } from '../model/model.ts';
 import { reasonText, stoppedText } from '../model/rule-text.ts';
 import { targetSaidSuffix } from '../model/target-words.ts';
+import { caseModeText } from '../model/case-text.ts';
 
 /** GitHub's display limit of annotations per kind and step. */
 export const ANNOTATIONS_SHOWN = 10;
@@ -28,7 +29,7 @@ function ruleMessage(rule: ReportRule): string {
   const more = rule.failures.length > 1 ? ` (+${rule.failures.length - 1} more)` : '';
   return [
     `${oneLine(first.message + targetSaidSuffix(first), MESSAGE_WIDTH)}${more}`,
-    `case: ${first.case.label} (${first.case.mode})`,
+    `case: ${first.case.label} (${caseModeText(first.case)})`,
     `reproduce: ${oneLine(first.curl, MESSAGE_WIDTH)}`,
   ].join('\n');
 }
