@@ -45,6 +45,7 @@ function acceptedPart(limit: Omit<ObservedLimit, 'summary'>): string | undefined
  * `accepted up to 200 characters`.
  */
 export function summarizeLimit(limit: Omit<ObservedLimit, 'summary'>): string {
+  if (limit.kind === 'uniqueness') return limit.refused.length ? 'refuses a value another identity holds' : 'accepts a value another identity holds';
   const { longestAccepted: longest, shortestRefused: shortest } = limit;
   if (limit.kind === 'length' && longest !== undefined && shortest !== undefined && shortest > longest) {
     return shortest === longest + 1

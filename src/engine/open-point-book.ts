@@ -16,7 +16,7 @@ import type { ObservedContract, ObservedLimit, OpenKind, OpenProbe } from '../co
 import type { Operation } from '../core/operations.ts';
 import type { Problem } from '../rules/check.ts';
 import { isObject, statusOf } from '../rules/checks/exchange-facts.ts';
-import { summarizeLimit } from '../core/observed-limit.ts';
+import { compareLimits, summarizeLimit } from '../core/observed-contract.ts';
 import { PREFIX_ALPHABETS } from './generators/open-values.ts';
 import { IDENTITY_OPEN_POINTS, UPDATE_OPEN_POINTS } from './generators/open-points.ts';
 import { BIRTH_YEARS } from './generators/payload-parts.ts';
@@ -110,8 +110,8 @@ export class OpenPointBook {
   contract(): ObservedContract {
     const limits = [...this.entries.values()]
       .filter((e) => e.answers.length)
-      .sort((a, b) => a.operation.localeCompare(b.operation) || a.field.localeCompare(b.field) || a.kind.localeCompare(b.kind))
-      .map((e) => this.limitOf(e));
+      .map((e) => this.limitOf(e))
+      .sort(compareLimits);
     return { version: 1, limits };
   }
 

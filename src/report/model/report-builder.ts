@@ -23,6 +23,7 @@ import type { Finding, RuleOutcome, RunEvent, RunListener, Stop } from '../../en
 import { toCurl } from './curl.ts';
 import { registry } from '../../schema/registry.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../../core/version.ts';
+import { recordedContract } from './report-contract.ts';
 import { REPORT_VERSION, type ConformanceReport, type ReportFailure, type ReportRule, type RuleStatus, type Verdict } from './model.ts';
 import type { ReportEvent, ReportListener } from './report-events.ts';
 import type { AnswerCounts } from '../../engine/answer-tally.ts';
@@ -31,7 +32,6 @@ import { UNANSWERED_LIMIT, unansweredReason } from './unanswered.ts';
 import type { Shard } from '../../engine/shard.ts';
 import { shardReason, shardRule } from './shard-rules.ts';
 import type { ObservedContract } from '../../core/open-point.ts';
-import { emptyContract } from '../../core/observed-contract.ts';
 import { createOpenCaseTally, type OpenCaseCounts } from './open-cases.ts';
 
 /** What the report says about the run beyond what the engine found. */
@@ -185,7 +185,7 @@ export function buildReport(
     ...(run.transport ? { transport: { ...run.transport, limit: UNANSWERED_LIMIT } } : {}),
     ...(run.shrinking ? { shrinking: run.shrinking } : {}),
     rules,
-    observedContract: run.observedContract ?? emptyContract(),
+    observedContract: recordedContract(run.observedContract),
     undocumentedFields: run.undocumentedFields,
   };
 }

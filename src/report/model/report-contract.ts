@@ -5,6 +5,7 @@
 import { emptyContract } from '../../core/observed-contract.ts';
 import type { ObservedContract, ObservedLimit } from '../../core/open-point.ts';
 import type { ConformanceReport } from './model.ts';
+import { targetWords } from './target-words.ts';
 
 export interface ReportContract {
   contract: ObservedContract;
@@ -18,3 +19,22 @@ export function contractOf(report: ConformanceReport): ReportContract {
 
 /** The limits where the target refused something: what the reports list. */
 export const refusedLimits = (contract: ObservedContract): ObservedLimit[] => contract.limits.filter((l) => l.refused.length > 0);
+
+/**
+ * The engine's contract as a report records it: each refusal with the target's own words, taken
+ * from the response the engine kept, which the report leaves out (redaction of the whole report
+ * happens when it is written).
+ */
+export function recordedContract(contract: ObservedContract | undefined): ObservedContract {
+  if (!contract) return emptyContract();
+  return {
+    ...contract,
+    limits: contract.limits.map((limit) => ({
+      ...limit,
+      refused: limit.refused.map(({ response, said, ...answer }) => {
+        const words = said ?? targetWords(response);
+        return { ...answer, ...(words ? { said: words } : {}) };
+      }),
+    })),
+  };
+}
