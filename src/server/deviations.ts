@@ -8,6 +8,7 @@ import type { FaultName } from './faults.ts';
 import { isPlainObject } from './json-body.ts';
 import { MAX_METADATA_LENGTH } from './validation.ts';
 import { firstCodePoints, hasAstral, hasNonAscii, isCalendarDate } from './text.ts';
+import { addresses, names, namedPerson, personDetails, routingNumberType, type Part } from './request-parts.ts';
 import { codePoints } from '../core/text.ts';
 
 type Body = Record<string, unknown>;
@@ -30,20 +31,6 @@ function replaceWherePresent(body: Body, key: string, value: unknown): Body {
 /** A timestamp with its offset (and fraction) cut off: "2024-01-02T03:04:05". */
 const withoutOffset = (timestamp: unknown): unknown => (typeof timestamp === 'string' ? timestamp.slice(0, 19) : timestamp);
 
-function personDetails(body: Body): Body | undefined {
-  return isPlainObject(body.person_details) ? body.person_details : undefined;
-}
-
-/** Name fields of the update owner or the identity's person, with their pointers. */
-function names(operation: Operation, body: Body): { pointer: string; value: string }[] {
-  const person = operation === UPDATE ? (isPlainObject(body.fiat_account_owner) ? body.fiat_account_owner.person_details : undefined) : body.person_details;
-  if (!isPlainObject(person)) return [];
-  const prefix = operation === UPDATE ? '/fiat_account_owner/person_details' : '/person_details';
-  return ['first_name', 'last_name']
-    .filter((key) => typeof person[key] === 'string')
-    .map((key) => ({ pointer: `${prefix}/${key}`, value: person[key] as string }));
-}
-
 function nameRule(operation: Operation, test: (name: string) => boolean, message: string) {
   return (op: Operation, body: Body): Violation[] =>
     op !== operation
@@ -56,19 +43,19 @@ function nameRule(operation: Operation, test: (name: string) => boolean, message
 /** The longest first_name or last_name some servers keep (a column width, not the document's). */
 const NAME_COLUMN = 64;
 
-/** The request's person_details.address.address2, when it is a string. */
-function address2(body: Body): string | undefined {
-  const address = personDetails(body)?.address;
-  return isPlainObject(address) && typeof address.address2 === 'string' ? address.address2 : undefined;
+/** A refusal of the server's own at `pointer`, with the reading's status. */
+const policy = (instancePath: string, message: string): Violation => ({ concern: 'server-policy', instancePath, message });
+
+/** One refusal naming every member of `members` the object lacks (one per place: violations are told apart by place). */
+function missingMembers(part: Part<Record<string, unknown>>, members: string[]): Violation[] {
+  const missing = members.filter((member) => part.value[member] === undefined);
+  return missing.length
+    ? [policy(part.pointer, `must have required propert${missing.length === 1 ? 'y' : 'ies'} ${missing.map((m) => `'${m}'`).join(', ')}`)]
+    : [];
 }
 
-/** The routing_number_type of an update's wire instructions, when it is a string. */
-function routingNumberType(body: Body): string | undefined {
-  const instructions = body.fiat_network_instructions;
-  const wire = isPlainObject(instructions) ? instructions.wire : undefined;
-  const routing = isPlainObject(wire) ? wire.routing_details : undefined;
-  return isPlainObject(routing) && typeof routing.routing_number_type === 'string' ? routing.routing_number_type : undefined;
-}
+/** Members the vendor's OpenAPI marks required in an identity's address (IdentityMailingAddress). */
+const VENDOR_ADDRESS_MEMBERS = ['country', 'address1', 'city', 'province'];
 
 /** The members each fault overrides. */
 export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour> } = {
@@ -253,10 +240,24 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
   'id-refuses-most-creates': {
     extraViolations: (op, body) => [
       ...nameRule(CREATE, hasNonAscii, 'must hold ASCII characters only')(op, body),
-      ...(op === CREATE && address2(body) === ''
-        ? [{ concern: 'server-policy' as const, instancePath: '/person_details/address/address2', message: 'must not be empty' }]
-        : []),
+      ...(op === CREATE ? addresses(op, body) : []).filter((a) => a.value.address2 === '').map((a) => policy(`${a.pointer}/address2`, 'must not be empty')),
     ],
+  },
+
+  'address2-empty-refused': {
+    extraViolations: (op, body) =>
+      addresses(op, body)
+        .filter((a) => a.value.address2 === '')
+        .map((a) => policy(`${a.pointer}/address2`, 'must not be empty')),
+  },
+  'id-address-members-required': {
+    extraViolations: (op, body) => (op === CREATE ? addresses(op, body) : []).flatMap((a) => missingMembers(a, VENDOR_ADDRESS_MEMBERS)),
+  },
+  'fa-owner-both-names-required': {
+    extraViolations: (op, body) => {
+      const person = op === UPDATE ? namedPerson(op, body) : undefined;
+      return person ? missingMembers(person, ['first_name', 'last_name']) : [];
+    },
   },
 };
 

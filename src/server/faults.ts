@@ -144,6 +144,22 @@ const FAULT_LIST = [
   { name: 'id-empty-bearer-accepted', ruleId: 'id.auth-401', description: 'accepts a create with "Authorization: Bearer " (an empty token)' },
   { name: 'fa-basic-scheme-accepted', ruleId: 'fa.auth-401', description: 'accepts an update with an Authorization header of another scheme (Basic ...)' },
   { name: 'id-refuses-most-creates', ruleId: 'id.valid-accepted', description: 'rejects creates with a non-ASCII name or an empty address2' },
+  // Where the vendor's OpenAPI contradicts the API document: a server built from it
+  {
+    name: 'address2-empty-refused',
+    ruleId: 'id.valid-accepted',
+    description: 'refuses address2 "" in any address, identity or fiat account (the vendor\'s pattern demands a character; section 2.4 allows "")',
+  },
+  {
+    name: 'id-address-members-required',
+    ruleId: 'id.valid-accepted',
+    description: "refuses an identity address without country, address1, city or province (the vendor's required members; no field is required)",
+  },
+  {
+    name: 'fa-owner-both-names-required',
+    ruleId: 'fa.valid-accepted',
+    description: "refuses an update whose owner person_details lacks first_name or last_name (the vendor's required members; every field is optional)",
+  },
 ] as const satisfies readonly FaultEntry[];
 
 /** What a run under a fault must end with (see FaultDefinition.expect). */

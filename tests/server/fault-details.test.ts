@@ -127,4 +127,29 @@ describe('fault details', () => {
       expect((await update(s, {}, { token: null, headers: { authorization: 'Basic eDp5' } })).status).toBe(200);
     });
   });
+
+  it.each([400, 422] as const)(
+    "the contradiction faults refuse with the reading's status (%i), on the plain and the strict server, and name where",
+    async (rejectStatus) => {
+      for (const strict of [false, true]) {
+        await withServer({ fault: 'address2-empty-refused', reading: { rejectStatus }, strict }, async (s) => {
+          const reply = await update(s, { fiat_network_instructions: { wire: { routing_details: { bank_address: { address2: '' } } } } });
+          expect(reply.status).toBe(rejectStatus);
+          expect(reply.json.errors).toEqual([
+            { instancePath: '/fiat_network_instructions/wire/routing_details/bank_address/address2', message: 'must not be empty' },
+          ]);
+        });
+        await withServer({ fault: 'id-address-members-required', reading: { rejectStatus }, strict }, async (s) => {
+          const reply = await create(s, identityBody({}, { address: { country: 'USA', address1: '1 Main St' } }));
+          expect(reply.status).toBe(rejectStatus);
+          expect(reply.json.errors.map((e: { message: string }) => e.message)).toEqual(["must have required properties 'city', 'province'"]);
+        });
+        await withServer({ fault: 'fa-owner-both-names-required', reading: { rejectStatus }, strict }, async (s) => {
+          const reply = await update(s, { fiat_account_owner: { person_details: { last_name: 'Lovelace' } } });
+          expect(reply.status).toBe(rejectStatus);
+          expect(reply.json.errors).toEqual([{ instancePath: '/fiat_account_owner/person_details', message: "must have required property 'first_name'" }]);
+        });
+      }
+    },
+  );
 });

@@ -11,6 +11,8 @@ import { accountPath, call, create, IDENTITIES, identityBody, nested, pairs, upd
 
 type Probe = (server: ReferenceServer) => Promise<unknown>;
 
+const ADDRESS: Record<string, string> = { country: 'USA', address1: '1 Main St', address2: '', city: 'Austin', province: 'TX', zip_code: '73301' };
+
 const status = (reply: { status: number }) => reply.status;
 const updated = async (s: ReferenceServer, body: unknown = {}) => (await update(s, body)).json;
 const created = async (s: ReferenceServer, extra: Record<string, unknown> = {}, person: Record<string, unknown> = {}) =>
@@ -241,6 +243,51 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     ],
     [201, 201, 201],
     [400, 400, 201],
+  ],
+  'address2-empty-refused': [
+    async (s) => {
+      const wire = (key: string, address: Record<string, unknown>) =>
+        key === 'bank_address' ? { routing_details: { bank_address: address } } : { fiat_account_owner_address: address };
+      return [
+        status(await create(s, identityBody({}, { address: { ...ADDRESS, address2: '' } }))),
+        status(await update(s, { fiat_network_instructions: { wire: wire('fiat_account_owner_address', { address2: '' }) } })),
+        status(await update(s, { fiat_network_instructions: { wire: wire('bank_address', { address2: '' }) } })),
+        status(await create(s, identityBody({}, { address: { ...ADDRESS, address2: 'Apt 2' } }))),
+        status(await create(s, identityBody({}, { address: { address1: '1 Main St' } }))),
+      ];
+    },
+    [201, 200, 200, 201, 201],
+    [400, 400, 400, 201, 201],
+  ],
+  'id-address-members-required': [
+    async (s) => [
+      ...(await Promise.all(
+        ['country', 'address1', 'city', 'province'].map(async (member) => {
+          const { [member]: _absent, ...address } = ADDRESS;
+          return status(await create(s, identityBody({}, { address })));
+        }),
+      )),
+      status(await create(s, identityBody({}, { address: ADDRESS }))),
+      status(await create(s, identityBody({}, { address: { ...ADDRESS, address2: undefined, zip_code: undefined } }))),
+      status(await update(s, { fiat_network_instructions: { wire: { fiat_account_owner_address: { city: 'Austin' } } } })),
+    ],
+    [201, 201, 201, 201, 201, 201, 200],
+    [400, 400, 400, 400, 201, 201, 200],
+  ],
+  'fa-owner-both-names-required': [
+    async (s) => {
+      const owner = (person: Record<string, unknown>) => ({ fiat_account_owner: { person_details: person } });
+      return [
+        status(await update(s, owner({ first_name: 'Ada' }))),
+        status(await update(s, owner({ last_name: 'Lovelace' }))),
+        status(await update(s, owner({}))),
+        status(await update(s, owner({ first_name: '', last_name: '' }))),
+        status(await update(s, { fiat_account_owner: {} })),
+        status(await create(s, identityBody({}, { first_name: undefined }))),
+      ];
+    },
+    [200, 200, 200, 200, 200, 201],
+    [400, 400, 400, 200, 200, 201],
   ],
 };
 
