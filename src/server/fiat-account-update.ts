@@ -42,6 +42,10 @@ export function handleFiatAccountUpdate(
     refuseOpenPoint(res, openPoint, context);
     return;
   }
+  if (!found.length && context.behaviour.failsToStore(OPERATION, body)) {
+    sendProblem(res, 500, 'internal error');
+    return;
+  }
   const applied = found.length ? found : applyUpdate(record, body, context.reading, context.behaviour);
   if (applied.length) {
     refuseInvalid(res, applied, context, OPERATION);

@@ -28,6 +28,10 @@ export async function handleIdentityCreate(identities: IdentityStore, bytes: Buf
     return;
   }
   const { behaviour, reading } = context;
+  if (behaviour.failsToStore(OPERATION, body)) {
+    sendProblem(res, 500, 'internal error');
+    return;
+  }
   const outcome = await identities.create(
     context.owner,
     body.ref_id,

@@ -42,7 +42,18 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     [400, 400],
     [200, 400],
   ],
-  'fa-non-ascii-name-rejected': [async (s) => status(await update(s, { fiat_account_owner: { person_details: { first_name: 'Zoë' } } })), 200, 400],
+  'fa-non-ascii-rejected': [
+    async (s) => [
+      status(await update(s, { metadata: { k: 'é'.repeat(100) } })),
+      status(await update(s, { metadata: { clé: 'v' } })),
+      status(await update(s, { fiat_account_owner: { person_details: { first_name: 'Zoë' } } })),
+      status(await update(s, { fiat_network_instructions: { wire: { routing_details: { bank_name: 'Crédit' } } } })),
+      status(await update(s, { metadata: { k: 'a'.repeat(100) } })),
+      status(await create(s, identityBody({}, { first_name: 'Zoë' }))),
+    ],
+    [200, 200, 200, 200, 200, 201],
+    [400, 400, 400, 400, 200, 201],
+  ],
 
   'id-tax-absent-accepted': [async (s) => status(await create(s, noTax())), 400, 201],
   'id-tax-false-accepted': [async (s) => status(await create(s, { ...noTax(), tax_details_not_required: false })), 400, 201],
@@ -85,7 +96,17 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     [201, 400],
   ],
   'id-content-type-text': [async (s) => (await create(s, identityBody())).headers['content-type']?.split(';')[0], 'application/json', 'text/plain'],
-  'id-astral-name-rejected': [async (s) => status(await create(s, identityBody({}, { first_name: 'Ada 😀' }))), 201, 400],
+  'id-astral-name-500': [
+    async (s) => [
+      status(await create(s, identityBody({}, { first_name: 'Ada 😀' }))),
+      status(await create(s, identityBody({}, { last_name: '𝔏' }))),
+      status(await create(s, identityBody({}, { first_name: 'Zoë 中村' }))),
+      status(await create(s, identityBody({ is_merchant: 'yes' }, { first_name: '😀' }))),
+      status(await update(s, { fiat_account_owner: { person_details: { first_name: '😀' } } })),
+    ],
+    [201, 201, 201, 400, 200],
+    [500, 500, 201, 400, 200],
+  ],
 
   'fa-unknown-id-400': [async (s) => status(await update(s, {}, {}, randomUUID())), 404, 400],
   'fa-id-mismatch': [async (s) => (await updated(s)).id === s.fiatAccountIds[0], true, false],
@@ -157,18 +178,19 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     [200, 500, { error: 'internal' }],
   ],
   'id-long-name-rejected': [
-    async (s) => [
-      status(await create(s, identityBody({}, { first_name: 'ä'.repeat(65) }))),
-      status(await create(s, identityBody({}, { last_name: 'ä'.repeat(64) }))),
-    ],
-    [201, 201],
-    [422, 201],
+    async (s) =>
+      Promise.all([64, 65, 128, 129, 300].map(async (length) => status(await create(s, identityBody({}, { first_name: 'ä'.repeat(length), last_name: 'x' }))))),
+    [201, 201, 201, 201, 201],
+    [201, 422, 422, 201, 201],
   ],
   'id-names-truncated': [async (s) => [...(await created(s, {}, { first_name: '😀'.repeat(300) })).person_details.first_name].length, 300, 64],
-  'id-empty-name-rejected': [
-    async (s) => [status(await create(s, identityBody({}, { last_name: '' }))), status(await create(s, identityBody({}, { last_name: ' ' })))],
-    [201, 201],
-    [400, 201],
+  'id-dob-epoch-rejected': [
+    async (s) =>
+      Promise.all(
+        ['1970-01-01', '1969-12-31', '1970-01-02', '1990-01-01'].map(async (date_of_birth) => status(await create(s, identityBody({}, { date_of_birth })))),
+      ),
+    [201, 201, 201, 201],
+    [400, 201, 201, 201],
   ],
   'id-ref-id-remembers-last': [
     async (s) => {
@@ -184,7 +206,7 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
       return [status(await update(s, routing('ABA'))), status(await update(s, routing('aba'))), status(await update(s, routing('SWIFT')))];
     },
     [200, 200, 200],
-    [200, 422, 422],
+    [422, 200, 200],
   ],
   'id-leap-day-rejected': [
     async (s) => [
