@@ -148,9 +148,14 @@ function untilStopped(stop?: AbortSignal): Promise<void> {
   });
 }
 
-/** One line per fault: name, rule, basis, description. */
+/** One line per fault: name, rule, basis, description (and why --strict hides it, when it does). */
 export function faultTable(): string {
-  const rows = FAULTS.map((f) => [f.name, f.ruleId, getRule(f.ruleId).basis, f.description]);
+  const rows = FAULTS.map((f) => [
+    f.name,
+    f.ruleId,
+    getRule(f.ruleId).basis,
+    f.description + (f.hiddenByStrict ? ` [hidden with --strict: ${f.hiddenByStrict}]` : ''),
+  ]);
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length), ['fault', 'rule', 'basis'][i].length));
   const line = (r: string[]) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell)).join('  ');
   return [line(['fault', 'rule', 'basis', 'description']), ...rows.map(line)].join('\n');

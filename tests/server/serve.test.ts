@@ -92,6 +92,7 @@ describe('conformance serve', () => {
     const text = io.lines.join('\n');
     for (const fault of FAULTS)
       expect(text).toMatch(new RegExp(`^${fault.name}\\s+${fault.ruleId.replace(/\./g, '\\.')}\\s+(documented|convention)\\s+\\S`, 'm'));
+    expect(text).toMatch(/^id-astral-name-500 .+\[hidden with --strict: the strict variant refuses a name outside its ASCII pattern before storing it\]$/m);
   });
 
   it('serves in process until stopped, printing no secret', async () => {
