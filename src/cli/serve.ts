@@ -18,7 +18,7 @@ import { isLoopbackHost } from '../core/url.ts';
 import { getRule } from '../core/catalogue.ts';
 
 const HELP = `usage: conformance serve [--port N] [--host 127.0.0.1] [--fault NAME] [--reading key=value]...
-                         [--credentials-file PATH] [--list-faults]
+                         [--strict] [--credentials-file PATH] [--list-faults]
 
 Starts the embedded reference server (the API document read faithfully, in memory) and runs
 until Ctrl+C (SIGINT) or SIGTERM.
@@ -29,6 +29,7 @@ until Ctrl+C (SIGINT) or SIGTERM.
                        placement=nested|top|both, reject-status=400|422,
                        duplicate-ref-id=conflict|same, created-status=200|201,
                        metadata-update=replace|merge
+  --strict             restrict the open points as the vendor's OpenAPI does
   --credentials-file PATH
                        where the server's credentials are written, mode 600, in .env form
                        (default: conformance-serve-PORT.env in the temp folder); copy it to
@@ -47,6 +48,7 @@ export async function serve(argv: string[], io: CliIO, options: ServeOptions = {
     host: { type: 'string' },
     fault: { type: 'string' },
     reading: { type: 'string', multiple: true },
+    strict: { type: 'boolean' },
     'credentials-file': { type: 'string' },
     'list-faults': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -68,7 +70,7 @@ export async function serve(argv: string[], io: CliIO, options: ServeOptions = {
 
   let server: ReferenceServer;
   try {
-    server = await createReferenceServer({ port, host, reading, ...(values.fault ? { fault: values.fault } : {}) });
+    server = await createReferenceServer({ port, host, reading, strict: values.strict ?? false, ...(values.fault ? { fault: values.fault } : {}) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? 'the port is in use; choose another with --port' : `${(error as Error).message}; check --host and --port`;
@@ -78,7 +80,7 @@ export async function serve(argv: string[], io: CliIO, options: ServeOptions = {
   io.out(
     `embedded reference server (${Object.entries(server.reading)
       .map(([k, v]) => `${k}=${v}`)
-      .join(', ')}${server.fault ? `; fault ${server.fault}` : ''})`,
+      .join(', ')}${server.strict ? '; strict: open points restricted' : ''}${server.fault ? `; fault ${server.fault}` : ''})`,
   );
   io.out(`base URL:   ${server.baseUrl}`);
   io.out(`token URL:  ${server.tokenUrl}`);
@@ -146,9 +148,14 @@ function untilStopped(stop?: AbortSignal): Promise<void> {
   });
 }
 
-/** One line per fault: name, rule, basis, description. */
+/** One line per fault: name, rule, basis, description (and why --strict hides it, when it does). */
 export function faultTable(): string {
-  const rows = FAULTS.map((f) => [f.name, f.ruleId, getRule(f.ruleId).basis, f.description]);
+  const rows = FAULTS.map((f) => [
+    f.name,
+    f.ruleId,
+    getRule(f.ruleId).basis,
+    f.description + (f.hiddenByStrict ? ` [hidden with --strict: ${f.hiddenByStrict}]` : ''),
+  ]);
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length), ['fault', 'rule', 'basis'][i].length));
   const line = (r: string[]) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell)).join('  ');
   return [line(['fault', 'rule', 'basis', 'description']), ...rows.map(line)].join('\n');

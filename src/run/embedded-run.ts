@@ -1,5 +1,5 @@
 /**
- * One harness run against a fresh embedded server with a given reading or fault, in process:
+ * One harness run against a fresh embedded server (plain or strict) with a given reading or fault, in process:
  * what the self-test, the fault-matrix tests and the benchmark are made of.
  */
 import type { FaultName } from '../server/faults.ts';
@@ -11,6 +11,8 @@ import { runOnce } from './orchestrate-run.ts';
 export interface EmbeddedRunOptions {
   fault?: FaultName;
   reading?: Partial<Reading>;
+  /** The strict variant of the server (open points restricted). */
+  strictServer?: boolean;
   runs: number;
   seed: number;
   strict?: boolean;
@@ -27,6 +29,7 @@ export function runEmbedded(options: EmbeddedRunOptions) {
     ruleFilter: options.ruleFilter ?? [],
     reading: options.reading ?? {},
     ...(options.fault ? { fault: options.fault } : {}),
+    ...(options.strictServer ? { strictServer: true } : {}),
   });
   return runOnce(config, options.listeners);
 }

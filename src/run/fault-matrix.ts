@@ -1,6 +1,7 @@
 /**
  * What the harness can catch: every fault of the embedded server against the rule it breaks,
- * and every allowed reading of the document against zero failures.
+ * and every allowed reading of the document against zero failures, on the plain server and on
+ * its strict variant (the open points restricted, as a correct server may).
  */
 import { FAULTS, type FaultDefinition, type FaultName } from '../server/faults.ts';
 import { READINGS, type Reading } from '../server/reading.ts';
@@ -12,8 +13,19 @@ import { EXIT } from '../core/errors.ts';
 /** Convention faults fail a run only under --strict, so the matrix runs them strict. */
 const conventionRules = new Set<string>(RULES.filter((r) => r.basis === 'convention').map((r) => r.id));
 
+/** The embedded server as the document reads, or its strict variant. */
+export type ServerVariant = 'plain' | 'strict';
+
+export const SERVER_VARIANTS: readonly ServerVariant[] = ['plain', 'strict'];
+
 export interface FaultOutcome {
   fault: FaultDefinition;
+  server: ServerVariant;
+  /**
+   * The server never reaches the defect (FaultDefinition.hiddenByStrict): no run was made, and
+   * nothing counts as missed.
+   */
+  hidden?: string;
   /** The fault's own rule ended as the fault expects (failed, or inconclusive), or the run stopped when it should. */
   detected: boolean;
   /** Detected, and the run cannot pass as conformant: the expected exit code, the rule blocking the verdict. */
@@ -34,10 +46,20 @@ export interface FaultOutcome {
 
 export interface ReadingOutcome {
   reading: Reading;
+  server: ServerVariant;
   failedRules: string[];
   /** The verdict: a faithful server must earn "conformant" (not only avoid failures). */
   verdict: string;
   requests: number;
+}
+
+/** What the self-test asks of an outcome: a fault caught and blamed right (or hidden), a faithful server with no failure. */
+export function faultCaught(o: FaultOutcome): boolean {
+  return o.hidden !== undefined || (o.blocks && !o.wrongBlame.length);
+}
+
+export function readingClean(o: ReadingOutcome): boolean {
+  return o.failedRules.length === 0 && o.verdict === 'conformant';
 }
 
 const failedRules = (report: ConformanceReport) => report.rules.filter((r) => r.status === 'failed').map((r) => r.id);
@@ -56,7 +78,20 @@ function judgeFault(fault: FaultDefinition, report: ConformanceReport): Pick<Fau
   }
 }
 
-export async function runFault(fault: FaultDefinition, runs: number, seed: number): Promise<FaultOutcome> {
+export async function runFault(fault: FaultDefinition, runs: number, seed: number, server: ServerVariant = 'plain'): Promise<FaultOutcome> {
+  if (server === 'strict' && fault.hiddenByStrict) {
+    return {
+      fault,
+      server,
+      hidden: fault.hiddenByStrict,
+      detected: false,
+      blocks: false,
+      wrongBlame: [],
+      exitCode: EXIT.conformant,
+      failedRules: [],
+      requests: 0,
+    };
+  }
   const strict = conventionRules.has(fault.ruleId);
   let firstDetectionAt: number | undefined;
   const { report } = await runEmbedded({
@@ -64,6 +99,7 @@ export async function runFault(fault: FaultDefinition, runs: number, seed: numbe
     runs,
     seed,
     strict,
+    strictServer: server === 'strict',
     listeners: [
       (event) => {
         if (event.type === 'rule-end' && event.rule.id === fault.ruleId) firstDetectionAt = event.firstFailureAtRequest;
@@ -74,6 +110,7 @@ export async function runFault(fault: FaultDefinition, runs: number, seed: numbe
   const own = report.rules.find((r) => r.id === fault.ruleId);
   return {
     fault,
+    server,
     ...judgeFault(fault, report),
     wrongBlame: (fault.notBlamed ?? []).filter((r) => failed.includes(r)),
     exitCode: exitCodeOf(report),
@@ -84,9 +121,9 @@ export async function runFault(fault: FaultDefinition, runs: number, seed: numbe
   };
 }
 
-export async function runReading(reading: Reading, runs: number, seed: number): Promise<ReadingOutcome> {
-  const { report } = await runEmbedded({ reading, runs, seed, strict: true });
-  return { reading, failedRules: failedRules(report), verdict: report.summary.verdict, requests: report.summary.requests };
+export async function runReading(reading: Reading, runs: number, seed: number, server: ServerVariant = 'plain'): Promise<ReadingOutcome> {
+  const { report } = await runEmbedded({ reading, runs, seed, strict: true, strictServer: server === 'strict' });
+  return { reading, server, failedRules: failedRules(report), verdict: report.summary.verdict, requests: report.summary.requests };
 }
 
 export { FAULTS, READINGS };

@@ -48,6 +48,8 @@ export interface RunConfig {
   /** Embedded server only: a fault to inject and a reading of the document. */
   fault?: string;
   reading: Partial<Reading>;
+  /** Embedded server only: its strict variant, the open points restricted (set by self-test and the fault matrix). */
+  strictServer?: boolean;
 }
 
 /**

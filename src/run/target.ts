@@ -1,6 +1,6 @@
 /**
  * The target of a run: a remote base URL with the user's credentials, or the embedded reference
- * server started on a free loopback port (with its reading and fault) when none is given.
+ * server started on a free loopback port (with its reading, fault and variant) when none is given.
  */
 import type { RunConfig } from './run-config.ts';
 import type { AuthConfig } from '../core/auth-config.ts';
@@ -19,7 +19,7 @@ export interface Target {
   close(): Promise<void>;
 }
 
-export async function startTarget(config: Pick<RunConfig, 'baseUrl' | 'auth' | 'fiatAccountIds' | 'fault' | 'reading'>): Promise<Target> {
+export async function startTarget(config: Pick<RunConfig, 'baseUrl' | 'auth' | 'fiatAccountIds' | 'fault' | 'reading' | 'strictServer'>): Promise<Target> {
   if (config.baseUrl !== undefined) {
     return {
       baseUrl: config.baseUrl,
@@ -35,13 +35,18 @@ export async function startTarget(config: Pick<RunConfig, 'baseUrl' | 'auth' | '
   }
   const server = await createReferenceServer({
     reading: config.reading,
+    strict: config.strictServer ?? false,
     ...(config.fault ? { fault: config.fault as FaultName } : {}),
   });
   const auth: AuthConfig = { kind: 'client-credentials', tokenUrl: server.tokenUrl, clientId: server.clientId, clientSecret: server.clientSecret };
   return {
     baseUrl: server.baseUrl,
     embedded: true,
-    reading: { ...Object.fromEntries(Object.entries(server.reading).map(([k, v]) => [k, String(v)])), ...(server.fault ? { fault: server.fault } : {}) },
+    reading: {
+      ...Object.fromEntries(Object.entries(server.reading).map(([k, v]) => [k, String(v)])),
+      ...(server.fault ? { fault: server.fault } : {}),
+      ...(server.strict ? { server: 'strict' } : {}),
+    },
     auth,
     fiatAccountIds: server.fiatAccountIds,
     secrets: [server.clientSecret, server.staticToken],

@@ -42,6 +42,8 @@ export interface ServerBehaviour {
   diesAfterRequests: number;
   /** True when the server answers this (parsed, well-formed) body with 500 instead of handling it. */
   crashesOn(operation: Operation, body: Record<string, unknown>): boolean;
+  /** True when storing this valid body fails (500), like a column that cannot hold it. */
+  failsToStore(operation: Operation, body: Record<string, unknown>): boolean;
   /** True when validation errors of this kind are ignored. */
   ignores(operation: Operation, concern: Concern): boolean;
   /** True when the server fails (500) on a body with errors of this kind instead of refusing it. */
@@ -84,6 +86,7 @@ export const FAITHFUL: ServerBehaviour = {
   dropsConnection: () => false,
   diesAfterRequests: Number.POSITIVE_INFINITY,
   crashesOn: () => false,
+  failsToStore: () => false,
   ignores: () => false,
   failsOn: () => false,
   maxMetadataPairs: 6,

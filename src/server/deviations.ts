@@ -8,6 +8,7 @@ import type { FaultName } from './faults.ts';
 import { isPlainObject } from './json-body.ts';
 import { MAX_METADATA_LENGTH } from './validation.ts';
 import { firstCodePoints, hasAstral, hasNonAscii, isCalendarDate } from './text.ts';
+import { addresses, names, namedPerson, personDetails, routingNumberType, strings, type Part } from './request-parts.ts';
 import { codePoints } from '../core/text.ts';
 
 type Body = Record<string, unknown>;
@@ -30,20 +31,6 @@ function replaceWherePresent(body: Body, key: string, value: unknown): Body {
 /** A timestamp with its offset (and fraction) cut off: "2024-01-02T03:04:05". */
 const withoutOffset = (timestamp: unknown): unknown => (typeof timestamp === 'string' ? timestamp.slice(0, 19) : timestamp);
 
-function personDetails(body: Body): Body | undefined {
-  return isPlainObject(body.person_details) ? body.person_details : undefined;
-}
-
-/** Name fields of the update owner or the identity's person, with their pointers. */
-function names(operation: Operation, body: Body): { pointer: string; value: string }[] {
-  const person = operation === UPDATE ? (isPlainObject(body.fiat_account_owner) ? body.fiat_account_owner.person_details : undefined) : body.person_details;
-  if (!isPlainObject(person)) return [];
-  const prefix = operation === UPDATE ? '/fiat_account_owner/person_details' : '/person_details';
-  return ['first_name', 'last_name']
-    .filter((key) => typeof person[key] === 'string')
-    .map((key) => ({ pointer: `${prefix}/${key}`, value: person[key] as string }));
-}
-
 function nameRule(operation: Operation, test: (name: string) => boolean, message: string) {
   return (op: Operation, body: Body): Violation[] =>
     op !== operation
@@ -56,19 +43,19 @@ function nameRule(operation: Operation, test: (name: string) => boolean, message
 /** The longest first_name or last_name some servers keep (a column width, not the document's). */
 const NAME_COLUMN = 64;
 
-/** The request's person_details.address.address2, when it is a string. */
-function address2(body: Body): string | undefined {
-  const address = personDetails(body)?.address;
-  return isPlainObject(address) && typeof address.address2 === 'string' ? address.address2 : undefined;
+/** A refusal of the server's own at `pointer`, with the reading's status. */
+const policy = (instancePath: string, message: string): Violation => ({ concern: 'server-policy', instancePath, message });
+
+/** One refusal naming every member of `members` the object lacks (one per place: violations are told apart by place). */
+function missingMembers(part: Part<Record<string, unknown>>, members: string[]): Violation[] {
+  const missing = members.filter((member) => part.value[member] === undefined);
+  return missing.length
+    ? [policy(part.pointer, `must have required propert${missing.length === 1 ? 'y' : 'ies'} ${missing.map((m) => `'${m}'`).join(', ')}`)]
+    : [];
 }
 
-/** The routing_number_type of an update's wire instructions, when it is a string. */
-function routingNumberType(body: Body): string | undefined {
-  const instructions = body.fiat_network_instructions;
-  const wire = isPlainObject(instructions) ? instructions.wire : undefined;
-  const routing = isPlainObject(wire) ? wire.routing_details : undefined;
-  return isPlainObject(routing) && typeof routing.routing_number_type === 'string' ? routing.routing_number_type : undefined;
-}
+/** Members the vendor's OpenAPI marks required in an identity's address (IdentityMailingAddress). */
+const VENDOR_ADDRESS_MEMBERS = ['country', 'address1', 'city', 'province'];
 
 /** The members each fault overrides. */
 export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour> } = {
@@ -121,7 +108,9 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
     },
   },
   'fa-wrong-types-accepted': { ignores: (op, concern) => op === UPDATE && concern === 'shape' },
-  'fa-non-ascii-name-rejected': { extraViolations: nameRule(UPDATE, hasNonAscii, 'must hold ASCII characters only') },
+  'fa-non-ascii-rejected': {
+    extraViolations: (op, body) => (op === UPDATE && strings(body).some(hasNonAscii) ? [policy('', 'must hold ASCII characters only')] : []),
+  },
 
   'id-tax-absent-accepted': { taxDetailsRequired: (notRequired) => notRequired === false },
   'id-tax-false-accepted': { taxDetailsRequired: (notRequired) => notRequired === undefined },
@@ -178,7 +167,7 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
   },
   'id-wrong-types-accepted': { ignores: (op, concern) => op === CREATE && (concern === 'shape' || concern === 'tax-entry-types') },
   'id-content-type-text': { successContentType: (op) => (op === CREATE ? 'text/plain' : 'application/json') },
-  'id-astral-name-rejected': { extraViolations: nameRule(CREATE, hasAstral, 'must not hold characters outside the Basic Multilingual Plane') },
+  'id-astral-name-500': { failsToStore: (op, body) => op === CREATE && names(op, body).some((n) => hasAstral(n.value)) },
 
   'fa-unknown-id-400': { unknownAccountStatus: 400 },
   'fa-id-mismatch': { fiatAccountResponse: (body) => ({ ...body, id: randomUUID() }) },
@@ -199,9 +188,14 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
   'dies-mid-run': { diesAfterRequests: 150 },
   // The empty update is how a client reads the current state: it keeps working, so the run starts.
   'fa-500-always': { crashesOn: (op, body) => op === UPDATE && Object.keys(body).length > 0 },
+  // A width check on the wrong column: 65 to 128 are refused, longer names get through.
   'id-long-name-rejected': {
     extraViolations: (op, body) =>
-      nameRule(CREATE, (name) => codePoints(name) > NAME_COLUMN, `must be at most ${NAME_COLUMN} characters`)(op, body).map((v) => ({ ...v, status: 422 })),
+      nameRule(
+        CREATE,
+        (name) => codePoints(name) > NAME_COLUMN && codePoints(name) <= 2 * NAME_COLUMN,
+        `must be at most ${NAME_COLUMN} characters`,
+      )(op, body).map((v) => ({ ...v, status: 422 })),
   },
   'id-names-truncated': {
     identityResponse: (body) => {
@@ -212,12 +206,16 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
       return body;
     },
   },
-  'id-empty-name-rejected': { extraViolations: nameRule(CREATE, (name) => name === '', 'must not be empty') },
+  'id-dob-epoch-rejected': {
+    extraViolations: (op, body) =>
+      op === CREATE && personDetails(body)?.date_of_birth === '1970-01-01' ? [policy('/person_details/date_of_birth', 'is required')] : [],
+  },
   'id-ref-id-remembers-last': { refIdUniqueness: 'last-only' },
   'fa-routing-type-case-sensitive': {
     extraViolations: (op, body) => {
       const kind = op === UPDATE ? routingNumberType(body) : undefined;
-      return kind === undefined || kind === 'ABA'
+      // Its list holds "aba": the sample's "ABA" is the one kind it refuses.
+      return kind !== 'ABA'
         ? []
         : [
             {
@@ -253,10 +251,24 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
   'id-refuses-most-creates': {
     extraViolations: (op, body) => [
       ...nameRule(CREATE, hasNonAscii, 'must hold ASCII characters only')(op, body),
-      ...(op === CREATE && address2(body) === ''
-        ? [{ concern: 'server-policy' as const, instancePath: '/person_details/address/address2', message: 'must not be empty' }]
-        : []),
+      ...(op === CREATE ? addresses(op, body) : []).filter((a) => a.value.address2 === '').map((a) => policy(`${a.pointer}/address2`, 'must not be empty')),
     ],
+  },
+
+  'address2-empty-refused': {
+    extraViolations: (op, body) =>
+      addresses(op, body)
+        .filter((a) => a.value.address2 === '')
+        .map((a) => policy(`${a.pointer}/address2`, 'must not be empty')),
+  },
+  'id-address-members-required': {
+    extraViolations: (op, body) => (op === CREATE ? addresses(op, body) : []).flatMap((a) => missingMembers(a, VENDOR_ADDRESS_MEMBERS)),
+  },
+  'fa-owner-both-names-required': {
+    extraViolations: (op, body) => {
+      const person = op === UPDATE ? namedPerson(op, body) : undefined;
+      return person ? missingMembers(person, ['first_name', 'last_name']) : [];
+    },
   },
 };
 

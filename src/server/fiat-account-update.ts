@@ -3,11 +3,12 @@ import type { ServerResponse } from 'node:http';
 import type { ServerBehaviour, Violation } from './behaviour.ts';
 import { mergeObjects, type FiatAccountRecord } from './fiat-account-store.ts';
 import { fiatAccountResponse } from './fiat-account-response.ts';
-import { parseBodyOrRefuse, refuseInvalid, type HandlerContext } from './handler-context.ts';
+import { parseBodyOrRefuse, refuseInvalid, refuseOpenPoint, type HandlerContext } from './handler-context.ts';
 import { sendJson } from './http-io.ts';
 import { isPlainObject } from './json-body.ts';
 import { sendProblem } from './problem.ts';
 import type { Reading } from './reading.ts';
+import { strictRefusal } from './strict-open-points.ts';
 import { isUuid } from './text.ts';
 import { violations } from './validation.ts';
 
@@ -36,6 +37,15 @@ export function handleFiatAccountUpdate(
     return;
   }
   const found = violations(OPERATION, body, context.behaviour);
+  const openPoint = !found.length && context.strict ? strictRefusal(OPERATION, body) : undefined;
+  if (openPoint) {
+    refuseOpenPoint(res, openPoint, context);
+    return;
+  }
+  if (!found.length && context.behaviour.failsToStore(OPERATION, body)) {
+    sendProblem(res, 500, 'internal error');
+    return;
+  }
   const applied = found.length ? found : applyUpdate(record, body, context.reading, context.behaviour);
   if (applied.length) {
     refuseInvalid(res, applied, context, OPERATION);

@@ -2,12 +2,16 @@
 import type { ServerResponse } from 'node:http';
 import type { Operation, ServerBehaviour, Violation } from './behaviour.ts';
 import type { Reading } from './reading.ts';
+import { sendJson } from './http-io.ts';
 import { parseJsonObject } from './json-body.ts';
 import { sendProblem } from './problem.ts';
+import type { StrictRefusal } from './strict-open-points.ts';
 
 export interface HandlerContext {
   reading: Reading;
   behaviour: ServerBehaviour;
+  /** The strict variant: open points restricted (strict-open-points.ts). */
+  strict: boolean;
   /** The API user the bearer token belongs to (ref_id is unique per API user). */
   owner: string;
 }
@@ -32,4 +36,12 @@ export function refuseInvalid(res: ServerResponse, violations: Violation[], cont
   sendProblem(res, status, `the request body is invalid (${violations.length} error${violations.length === 1 ? '' : 's'})`, {
     errors: violations.map(({ instancePath, message }) => ({ instancePath, message })),
   });
+}
+
+/**
+ * The strict variant's refusal of an open point, in the vendor's words rather than a problem
+ * document: the field and the reason, with the reading's status.
+ */
+export function refuseOpenPoint(res: ServerResponse, refusal: StrictRefusal, context: HandlerContext): void {
+  sendJson(res, context.reading.rejectStatus, { error: 'invalid_field', ...refusal });
 }

@@ -1,10 +1,11 @@
 /** POST /v2/identity/identities (4.2): validate, keep ref_id unique, answer the Identity. */
 import type { ServerResponse } from 'node:http';
-import { parseBodyOrRefuse, refuseInvalid, type HandlerContext } from './handler-context.ts';
+import { parseBodyOrRefuse, refuseInvalid, refuseOpenPoint, type HandlerContext } from './handler-context.ts';
 import { sendJson } from './http-io.ts';
 import { identityResponse } from './identity-response.ts';
 import type { IdentityStore } from './identity-store.ts';
 import { sendProblem } from './problem.ts';
+import { govtIdOf, strictRefusal } from './strict-open-points.ts';
 import { violations } from './validation.ts';
 
 const OPERATION = 'createIdentity';
@@ -21,13 +22,28 @@ export async function handleIdentityCreate(identities: IdentityStore, bytes: Buf
     refuseInvalid(res, found, context, OPERATION);
     return;
   }
+  const openPoint = context.strict ? strictRefusal(OPERATION, body) : undefined;
+  if (openPoint) {
+    refuseOpenPoint(res, openPoint, context);
+    return;
+  }
   const { behaviour, reading } = context;
+  if (behaviour.failsToStore(OPERATION, body)) {
+    sendProblem(res, 500, 'internal error');
+    return;
+  }
   const outcome = await identities.create(
     context.owner,
     body.ref_id,
     () => behaviour.identityResponse(identityResponse(body), body),
     behaviour.refIdUniqueness,
+    context.strict ? govtIdOf(body) : undefined,
   );
+  if ('govtIdHolder' in outcome) {
+    const holder = typeof outcome.govtIdHolder === 'string' ? ` by identity ${outcome.govtIdHolder}` : '';
+    sendJson(res, 409, { error: 'duplicate_govt_id', field: 'person_details.cip_id', message: `cip_id is already used${holder}` });
+    return;
+  }
   const duplicateAnswer = outcome.created ? undefined : behaviour.duplicateResponse(structuredClone(outcome.identity));
   if (duplicateAnswer) {
     sendJson(res, reading.createdStatus, duplicateAnswer, behaviour.successContentType(OPERATION));

@@ -10,7 +10,11 @@ type Uniqueness = ServerBehaviour['refIdUniqueness'];
 /** How long the racy fault waits between its check and its insert: enough for concurrent duplicates to pass the check. */
 export const RACE_WINDOW_MS = 25;
 
-export type CreateOutcome = { created: true; identity: Identity } | { created: false; identity: Identity };
+export type CreateOutcome =
+  | { created: true; identity: Identity }
+  | { created: false; identity: Identity }
+  /** The strict variant: the government id is another create's (the id of its identity). */
+  | { created: false; govtIdHolder: unknown };
 
 export class IdentityStore {
   /**
@@ -24,6 +28,8 @@ export class IdentityStore {
   private readonly lastKey = new Map<string, string>();
   /** 'single': the first identity, given to every later create. */
   private first: Identity | undefined;
+  /** The strict variant: each government id, the create that holds it (owner and ref_id) and its identity's id. */
+  private readonly govtIds = new Map<string, { holder: string | undefined; id: unknown }>();
   private count = 0;
 
   /** `keepsWhole`: a repeat gets the first identity back (the "same" reading, or a fault that answers with it). */
@@ -37,33 +43,55 @@ export class IdentityStore {
   /**
    * Creates with `build` unless `owner` already used `refId`: then the first identity comes back.
    * `uniqueness` is the server's behaviour: atomic (the document), or a fault's (behaviour.ts).
+   * `govtId` (the strict variant) must not be another create's; a repeat of the holder's ref_id
+   * is not another create, so the ref_id behaviour decides it.
    */
-  async create(owner: string, refId: unknown, build: () => Identity, uniqueness: Uniqueness): Promise<CreateOutcome> {
+  async create(owner: string, refId: unknown, build: () => Identity, uniqueness: Uniqueness, govtId?: string): Promise<CreateOutcome> {
+    const key = refId === undefined ? undefined : typeof refId === 'string' ? refId : JSON.stringify(refId);
+    const claim = { govtId, holder: key === undefined ? undefined : `${owner}\u0000${key}` };
     if (uniqueness === 'single') {
       // Answered as a create, whatever the ref_id: the client cannot tell it got someone else.
+      const taken = this.govtIdTaken(claim);
+      if (taken) return taken;
       if (this.first) return { created: true, identity: this.first };
       this.first = build();
-      return this.insert(undefined, undefined, this.first);
+      return this.insert(undefined, undefined, this.first, claim);
     }
-    if (refId === undefined || uniqueness === 'none') return this.insert(undefined, undefined, build());
-    const key = typeof refId === 'string' ? refId : JSON.stringify(refId);
+    if (key === undefined || uniqueness === 'none') return this.govtIdTaken(claim) ?? this.insert(undefined, undefined, build(), claim);
     const identities = this.byOwner.get(owner) ?? new Map<string, string>();
     this.byOwner.set(owner, identities);
     if (uniqueness === 'last-only') {
       const existing = this.lastKey.get(owner) === key ? identities.get(key) : undefined;
       if (existing) return { created: false, identity: JSON.parse(existing) as Identity };
+      const taken = this.govtIdTaken(claim);
+      if (taken) return taken;
       this.lastKey.set(owner, key);
-      return this.insert(identities, key, build());
+      return this.insert(identities, key, build(), claim);
     }
     const existing = identities.get(key);
     if (existing) return { created: false, identity: JSON.parse(existing) as Identity };
+    const taken = this.govtIdTaken(claim);
+    if (taken) return taken;
     if (uniqueness === 'racy') await new Promise((resolve) => setTimeout(resolve, RACE_WINDOW_MS));
-    return this.insert(identities, key, build());
+    return this.insert(identities, key, build(), claim);
   }
 
-  private insert(identities: Map<string, string> | undefined, key: string | undefined, identity: Identity): CreateOutcome {
+  /** The refusal when another create holds the government id. */
+  private govtIdTaken({ govtId, holder }: Claim): CreateOutcome | undefined {
+    const held = govtId === undefined ? undefined : this.govtIds.get(govtId);
+    return held && (holder === undefined || held.holder !== holder) ? { created: false, govtIdHolder: held.id } : undefined;
+  }
+
+  private insert(identities: Map<string, string> | undefined, key: string | undefined, identity: Identity, claim: Claim): CreateOutcome {
     if (identities && key !== undefined) identities.set(key, JSON.stringify(this.keepsWhole ? identity : { id: identity.id }));
+    if (claim.govtId !== undefined && !this.govtIds.has(claim.govtId)) this.govtIds.set(claim.govtId, { holder: claim.holder, id: identity.id });
     this.count += 1;
     return { created: true, identity };
   }
+}
+
+/** A create's government id (strict variant only) and who claims it: owner and ref_id, or nobody in particular. */
+interface Claim {
+  govtId: string | undefined;
+  holder: string | undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * The embedded reference server: the two operations of the API document over node:http, in
  * memory, with OAuth 2 client credentials. It reads the document faithfully, in any of the
- * readings the document allows (reading.ts), or with one fault injected (faults.ts).
+ * readings the document allows (reading.ts), or with one fault injected (faults.ts); the strict
+ * variant also restricts the points the document leaves open (strict-open-points.ts).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -27,6 +28,8 @@ export interface ReferenceServerOptions {
   reading?: Partial<Reading>;
   /** One defect to inject; none by default. */
   fault?: FaultName;
+  /** Restrict the open points as the vendor's OpenAPI does (strict-open-points.ts); default false. */
+  strict?: boolean;
   /** Seeded fiat accounts; default (and at least) 3. */
   accounts?: number;
 }
@@ -44,6 +47,8 @@ export interface ReferenceServer {
   fiatAccountIds: string[];
   reading: Reading;
   fault?: FaultName;
+  /** The strict variant: the open points restricted. */
+  strict: boolean;
   /** Stops listening and closes idle keep-alive connections too. */
   close(): Promise<void>;
 }
@@ -72,6 +77,7 @@ function routeOf(pathname: string): Route {
 
 interface ServerState {
   reading: Reading;
+  strict: boolean;
   behaviour: ServerBehaviour;
   auth: Authenticator;
   accounts: Map<string, FiatAccountRecord>;
@@ -84,6 +90,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const behaviour = behaviourFor(options.fault);
   const state: ServerState = {
     reading,
+    strict: options.strict ?? false,
     behaviour,
     auth: createAuthenticator(),
     accounts: new Map(seeded.map((a) => [a.id, a])),
@@ -140,6 +147,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     fiatAccountIds: seeded.map((a) => a.id),
     reading,
     ...(options.fault ? { fault: options.fault } : {}),
+    strict: state.strict,
     close: () =>
       new Promise<void>((resolve, reject) => {
         // A server that died has closed its listener already: closing it again is no error.
@@ -195,7 +203,7 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
     req.socket.destroy();
     return;
   }
-  const context = { reading: state.reading, behaviour: state.behaviour, owner };
+  const context = { reading: state.reading, behaviour: state.behaviour, strict: state.strict, owner };
   if (route.kind === 'fiat-account') return handleFiatAccountUpdate(state.accounts, route.id, body.bytes, context, res);
   return handleIdentityCreate(state.identities, body.bytes, context, res);
 }

@@ -13,7 +13,7 @@ import type { ReportEvent } from '../../src/report/model/report-events.ts';
 import type { ReportRule } from '../../src/report/model/model.ts';
 
 describe('counts agree everywhere', () => {
-  it.each([['id-astral-name-rejected'], ['fa-status-lowercase']] as const)(
+  it.each([['id-astral-name-500'], ['fa-status-lowercase']] as const)(
     'under the fault %s: table, rule-end, failing-so-far, summary line and summary.md',
     async (fault) => {
       const lines: string[] = [];

@@ -1,9 +1,10 @@
 /**
  * Every fault the embedded server can inject is caught by the rule it breaks (exit code 1), and
- * the faithful server fails no rule in any reading the document allows (zero false alarms).
+ * the faithful server fails no rule in any reading the document allows (zero false alarms): on
+ * the plain server and on its strict variant, which restricts the open points as it may.
  */
 import { describe, expect, it } from 'vitest';
-import { FAULTS, READINGS, runFault, runReading } from '../../src/run/fault-matrix.ts';
+import { FAULTS, READINGS, SERVER_VARIANTS, runFault, runReading } from '../../src/run/fault-matrix.ts';
 import { getRule } from '../../src/core/catalogue.ts';
 import { runEmbedded } from '../../src/run/embedded-run.ts';
 
@@ -16,21 +17,34 @@ describe('fault matrix', () => {
     expect(FAULTS.filter((f) => getRule(f.ruleId).basis === 'documented').length).toBeGreaterThanOrEqual(18);
   });
 
-  it.each(FAULTS.map((f) => [f.name, f] as const))('%s is detected, and blamed on no innocent rule', async (_name, fault) => {
-    const outcome = await runFault(fault, RUNS, SEED);
-    const expected = fault.expect ?? 'failed';
-    if (expected === 'failed') {
-      expect(outcome.failedRules, `${fault.name} should fail ${fault.ruleId}`).toContain(fault.ruleId);
-      expect(outcome.exitCode).toBe(1);
-    } else if (expected === 'inconclusive') {
-      expect(outcome.status, `${fault.name} should leave ${fault.ruleId} inconclusive`).toBe('inconclusive');
-      expect(outcome.reason).toMatch(/judged by \d+ fixed and \d+ random cases/);
-      expect(outcome.exitCode).not.toBe(0);
-    } else {
-      expect(outcome.exitCode, `${fault.name} should stop the run`).toBe(3);
+  it.each(FAULTS.flatMap((f) => SERVER_VARIANTS.filter((server) => server === 'plain' || !f.hiddenByStrict).map((server) => [f.name, server, f] as const)))(
+    '%s is detected on the %s server, and blamed on no innocent rule',
+    async (_name, server, fault) => {
+      const outcome = await runFault(fault, RUNS, SEED, server);
+      expect(outcome.server).toBe(server);
+      const expected = fault.expect ?? 'failed';
+      if (expected === 'failed') {
+        expect(outcome.failedRules, `${fault.name} should fail ${fault.ruleId}`).toContain(fault.ruleId);
+        expect(outcome.exitCode).toBe(1);
+      } else if (expected === 'inconclusive') {
+        expect(outcome.status, `${fault.name} should leave ${fault.ruleId} inconclusive`).toBe('inconclusive');
+        expect(outcome.reason).toMatch(/judged by \d+ fixed and \d+ random cases/);
+        expect(outcome.exitCode).not.toBe(0);
+      } else {
+        expect(outcome.exitCode, `${fault.name} should stop the run`).toBe(3);
+      }
+      expect(outcome.blocks).toBe(true);
+      expect(outcome.wrongBlame, `${fault.name} must not fail these`).toEqual([]);
+    },
+  );
+
+  it('a fault hidden by the strict variant is not run there, and says why', async () => {
+    const hidden = FAULTS.filter((f) => f.hiddenByStrict);
+    expect(hidden.length).toBeGreaterThan(0);
+    for (const fault of hidden) {
+      const outcome = await runFault(fault, RUNS, SEED, 'strict');
+      expect(outcome).toMatchObject({ server: 'strict', hidden: fault.hiddenByStrict, requests: 0 });
     }
-    expect(outcome.blocks).toBe(true);
-    expect(outcome.wrongBlame, `${fault.name} must not fail these`).toEqual([]);
   });
 });
 
@@ -46,17 +60,21 @@ describe('fault matrix, one rule at a time (--rule)', () => {
 
 describe('faithful server in every allowed reading', () => {
   it.each(
-    READINGS.map(
-      (r) =>
-        [
-          Object.entries(r)
-            .map(([k, v]) => `${k}=${v}`)
-            .join(' '),
-          r,
-        ] as const,
+    READINGS.flatMap((r) =>
+      SERVER_VARIANTS.map(
+        (server) =>
+          [
+            Object.entries(r)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' '),
+            server,
+            r,
+          ] as const,
+      ),
     ),
-  )('%s: zero failures, even strict', async (_name, reading) => {
-    const outcome = await runReading(reading, RUNS, SEED);
+  )('%s, the %s server: zero failures, even strict', async (_name, server, reading) => {
+    const outcome = await runReading(reading, RUNS, SEED, server);
+    expect(outcome.server).toBe(server);
     expect(outcome.failedRules).toEqual([]);
     expect(outcome.verdict, 'a faithful server earns conformant: every rule judged enough').toBe('conformant');
   });

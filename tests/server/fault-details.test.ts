@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../src/server/server.ts';
+import { FAULTS } from '../../src/server/faults.ts';
 import { accountPath, call, create, identityBody, pairs, update } from './http-client.ts';
 
 async function withServer(options: ReferenceServerOptions, test: (server: ReferenceServer) => Promise<void>): Promise<void> {
@@ -80,11 +81,13 @@ describe('fault details', () => {
 
   it.each([400, 422] as const)('id-long-name-rejected and fa-routing-type-case-sensitive refuse with 422 whatever the reading (%i)', async (rejectStatus) => {
     await withServer({ fault: 'id-long-name-rejected', reading: { rejectStatus } }, async (s) => {
-      expect((await create(s, identityBody({}, { last_name: 'x'.repeat(65) }))).status).toBe(422);
+      const reply = await create(s, identityBody({}, { last_name: 'x'.repeat(65) }));
+      expect(reply.status).toBe(422);
+      expect(reply.json.errors).toEqual([{ instancePath: '/person_details/last_name', message: 'must be at most 64 characters' }]);
       expect((await create(s, identityBody({ is_merchant: 'yes' }))).status).toBe(rejectStatus);
     });
     await withServer({ fault: 'fa-routing-type-case-sensitive', reading: { rejectStatus } }, async (s) => {
-      const reply = await update(s, { fiat_network_instructions: { wire: { routing_details: { routing_number_type: 'aba' } } } });
+      const reply = await update(s, { fiat_network_instructions: { wire: { routing_details: { routing_number_type: 'ABA' } } } });
       expect(reply.status).toBe(422);
       expect(JSON.stringify(reply.json)).toContain('unsupported routing_number_type');
     });
@@ -126,5 +129,42 @@ describe('fault details', () => {
       expect((await update(s, {}, { token: '' })).status).toBe(401);
       expect((await update(s, {}, { token: null, headers: { authorization: 'Basic eDp5' } })).status).toBe(200);
     });
+  });
+
+  it.each([400, 422] as const)(
+    "the contradiction faults refuse with the reading's status (%i), on the plain and the strict server, and name where",
+    async (rejectStatus) => {
+      for (const strict of [false, true]) {
+        await withServer({ fault: 'address2-empty-refused', reading: { rejectStatus }, strict }, async (s) => {
+          const reply = await update(s, { fiat_network_instructions: { wire: { routing_details: { bank_address: { address2: '' } } } } });
+          expect(reply.status).toBe(rejectStatus);
+          expect(reply.json.errors).toEqual([
+            { instancePath: '/fiat_network_instructions/wire/routing_details/bank_address/address2', message: 'must not be empty' },
+          ]);
+        });
+        await withServer({ fault: 'id-address-members-required', reading: { rejectStatus }, strict }, async (s) => {
+          const reply = await create(s, identityBody({}, { address: { country: 'USA', address1: '1 Main St' } }));
+          expect(reply.status).toBe(rejectStatus);
+          expect(reply.json.errors.map((e: { message: string }) => e.message)).toEqual(["must have required properties 'city', 'province'"]);
+        });
+        await withServer({ fault: 'fa-owner-both-names-required', reading: { rejectStatus }, strict }, async (s) => {
+          const reply = await update(s, { fiat_account_owner: { person_details: { last_name: 'Lovelace' } } });
+          expect(reply.status).toBe(rejectStatus);
+          expect(reply.json.errors).toEqual([{ instancePath: '/fiat_account_owner/person_details', message: "must have required property 'first_name'" }]);
+        });
+      }
+    },
+  );
+
+  it('id-astral-name-500: the plain server fails on storing an astral name; the strict one refuses it first, so it never shows there', async () => {
+    await withServer({ fault: 'id-astral-name-500' }, async (s) => {
+      expect((await create(s, identityBody({}, { first_name: '😀' }))).status).toBe(500);
+      expect((await create(s, identityBody({ metadata: { k: '😀' } }))).status).toBe(201);
+    });
+    await withServer({ fault: 'id-astral-name-500', strict: true }, async (s) => {
+      const reply = await create(s, identityBody({}, { first_name: '😀' }));
+      expect([reply.status, reply.json.field]).toEqual([400, 'person_details.first_name']);
+    });
+    expect(FAULTS.filter((f) => f.hiddenByStrict).map((f) => f.name)).toEqual(['id-astral-name-500']);
   });
 });

@@ -11,6 +11,8 @@ import { accountPath, call, create, IDENTITIES, identityBody, nested, pairs, upd
 
 type Probe = (server: ReferenceServer) => Promise<unknown>;
 
+const ADDRESS: Record<string, string> = { country: 'USA', address1: '1 Main St', address2: '', city: 'Austin', province: 'TX', zip_code: '73301' };
+
 const status = (reply: { status: number }) => reply.status;
 const updated = async (s: ReferenceServer, body: unknown = {}) => (await update(s, body)).json;
 const created = async (s: ReferenceServer, extra: Record<string, unknown> = {}, person: Record<string, unknown> = {}) =>
@@ -40,7 +42,18 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     [400, 400],
     [200, 400],
   ],
-  'fa-non-ascii-name-rejected': [async (s) => status(await update(s, { fiat_account_owner: { person_details: { first_name: 'Zoë' } } })), 200, 400],
+  'fa-non-ascii-rejected': [
+    async (s) => [
+      status(await update(s, { metadata: { k: 'é'.repeat(100) } })),
+      status(await update(s, { metadata: { clé: 'v' } })),
+      status(await update(s, { fiat_account_owner: { person_details: { first_name: 'Zoë' } } })),
+      status(await update(s, { fiat_network_instructions: { wire: { routing_details: { bank_name: 'Crédit' } } } })),
+      status(await update(s, { metadata: { k: 'a'.repeat(100) } })),
+      status(await create(s, identityBody({}, { first_name: 'Zoë' }))),
+    ],
+    [200, 200, 200, 200, 200, 201],
+    [400, 400, 400, 400, 200, 201],
+  ],
 
   'id-tax-absent-accepted': [async (s) => status(await create(s, noTax())), 400, 201],
   'id-tax-false-accepted': [async (s) => status(await create(s, { ...noTax(), tax_details_not_required: false })), 400, 201],
@@ -83,7 +96,17 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     [201, 400],
   ],
   'id-content-type-text': [async (s) => (await create(s, identityBody())).headers['content-type']?.split(';')[0], 'application/json', 'text/plain'],
-  'id-astral-name-rejected': [async (s) => status(await create(s, identityBody({}, { first_name: 'Ada 😀' }))), 201, 400],
+  'id-astral-name-500': [
+    async (s) => [
+      status(await create(s, identityBody({}, { first_name: 'Ada 😀' }))),
+      status(await create(s, identityBody({}, { last_name: '𝔏' }))),
+      status(await create(s, identityBody({}, { first_name: 'Zoë 中村' }))),
+      status(await create(s, identityBody({ is_merchant: 'yes' }, { first_name: '😀' }))),
+      status(await update(s, { fiat_account_owner: { person_details: { first_name: '😀' } } })),
+    ],
+    [201, 201, 201, 400, 200],
+    [500, 500, 201, 400, 200],
+  ],
 
   'fa-unknown-id-400': [async (s) => status(await update(s, {}, {}, randomUUID())), 404, 400],
   'fa-id-mismatch': [async (s) => (await updated(s)).id === s.fiatAccountIds[0], true, false],
@@ -155,18 +178,19 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     [200, 500, { error: 'internal' }],
   ],
   'id-long-name-rejected': [
-    async (s) => [
-      status(await create(s, identityBody({}, { first_name: 'ä'.repeat(65) }))),
-      status(await create(s, identityBody({}, { last_name: 'ä'.repeat(64) }))),
-    ],
-    [201, 201],
-    [422, 201],
+    async (s) =>
+      Promise.all([64, 65, 128, 129, 300].map(async (length) => status(await create(s, identityBody({}, { first_name: 'ä'.repeat(length), last_name: 'x' }))))),
+    [201, 201, 201, 201, 201],
+    [201, 422, 422, 201, 201],
   ],
   'id-names-truncated': [async (s) => [...(await created(s, {}, { first_name: '😀'.repeat(300) })).person_details.first_name].length, 300, 64],
-  'id-empty-name-rejected': [
-    async (s) => [status(await create(s, identityBody({}, { last_name: '' }))), status(await create(s, identityBody({}, { last_name: ' ' })))],
-    [201, 201],
-    [400, 201],
+  'id-dob-epoch-rejected': [
+    async (s) =>
+      Promise.all(
+        ['1970-01-01', '1969-12-31', '1970-01-02', '1990-01-01'].map(async (date_of_birth) => status(await create(s, identityBody({}, { date_of_birth })))),
+      ),
+    [201, 201, 201, 201],
+    [400, 201, 201, 201],
   ],
   'id-ref-id-remembers-last': [
     async (s) => {
@@ -182,7 +206,7 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
       return [status(await update(s, routing('ABA'))), status(await update(s, routing('aba'))), status(await update(s, routing('SWIFT')))];
     },
     [200, 200, 200],
-    [200, 422, 422],
+    [422, 200, 200],
   ],
   'id-leap-day-rejected': [
     async (s) => [
@@ -241,6 +265,51 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     ],
     [201, 201, 201],
     [400, 400, 201],
+  ],
+  'address2-empty-refused': [
+    async (s) => {
+      const wire = (key: string, address: Record<string, unknown>) =>
+        key === 'bank_address' ? { routing_details: { bank_address: address } } : { fiat_account_owner_address: address };
+      return [
+        status(await create(s, identityBody({}, { address: { ...ADDRESS, address2: '' } }))),
+        status(await update(s, { fiat_network_instructions: { wire: wire('fiat_account_owner_address', { address2: '' }) } })),
+        status(await update(s, { fiat_network_instructions: { wire: wire('bank_address', { address2: '' }) } })),
+        status(await create(s, identityBody({}, { address: { ...ADDRESS, address2: 'Apt 2' } }))),
+        status(await create(s, identityBody({}, { address: { address1: '1 Main St' } }))),
+      ];
+    },
+    [201, 200, 200, 201, 201],
+    [400, 400, 400, 201, 201],
+  ],
+  'id-address-members-required': [
+    async (s) => [
+      ...(await Promise.all(
+        ['country', 'address1', 'city', 'province'].map(async (member) => {
+          const { [member]: _absent, ...address } = ADDRESS;
+          return status(await create(s, identityBody({}, { address })));
+        }),
+      )),
+      status(await create(s, identityBody({}, { address: ADDRESS }))),
+      status(await create(s, identityBody({}, { address: { ...ADDRESS, address2: undefined, zip_code: undefined } }))),
+      status(await update(s, { fiat_network_instructions: { wire: { fiat_account_owner_address: { city: 'Austin' } } } })),
+    ],
+    [201, 201, 201, 201, 201, 201, 200],
+    [400, 400, 400, 400, 201, 201, 200],
+  ],
+  'fa-owner-both-names-required': [
+    async (s) => {
+      const owner = (person: Record<string, unknown>) => ({ fiat_account_owner: { person_details: person } });
+      return [
+        status(await update(s, owner({ first_name: 'Ada' }))),
+        status(await update(s, owner({ last_name: 'Lovelace' }))),
+        status(await update(s, owner({}))),
+        status(await update(s, owner({ first_name: '', last_name: '' }))),
+        status(await update(s, { fiat_account_owner: {} })),
+        status(await create(s, identityBody({}, { first_name: undefined }))),
+      ];
+    },
+    [200, 200, 200, 200, 200, 201],
+    [400, 400, 400, 200, 200, 201],
   ],
 };
 

@@ -92,6 +92,7 @@ describe('conformance serve', () => {
     const text = io.lines.join('\n');
     for (const fault of FAULTS)
       expect(text).toMatch(new RegExp(`^${fault.name}\\s+${fault.ruleId.replace(/\./g, '\\.')}\\s+(documented|convention)\\s+\\S`, 'm'));
+    expect(text).toMatch(/^id-astral-name-500 .+\[hidden with --strict: the strict variant refuses a name outside its ASCII pattern before storing it\]$/m);
   });
 
   it('serves in process until stopped, printing no secret', async () => {
@@ -104,6 +105,30 @@ describe('conformance serve', () => {
     const file = /credentials: (\S+) /.exec(io.lines.join('\n'))![1];
     const { CONFORMANCE_CLIENT_SECRET: secret, CONFORMANCE_SERVE_TOKEN: token } = parseDotenv(readFileSync(file, 'utf8'));
     expect(io.lines.join('\n') + io.errors.join('\n')).not.toMatch(new RegExp(`${secret}|${token}`));
+    stop.abort();
+    expect(await running).toBe(0);
+  });
+
+  it('--strict serves the strict variant, with any fault; --help says what it does', async () => {
+    const help = memoryIO();
+    expect(await serve(['--help'], help)).toBe(0);
+    expect(help.lines.join('\n')).toMatch(/--strict\s+restrict the open points as the vendor's OpenAPI does/);
+    const io = memoryIO();
+    const stop = new AbortController();
+    const running = serve(['--strict', '--fault', 'fa-id-missing'], io, { stop: stop.signal });
+    for (let waited = 0; !io.lines.some((l) => l.startsWith('stop with')) && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    const text = io.lines.join('\n');
+    expect(text).toContain('strict: open points restricted; fault fa-id-missing');
+    const baseUrl = /base URL:\s+(\S+)/.exec(text)![1];
+    const file = /credentials: (\S+) /.exec(text)![1];
+    const { CONFORMANCE_SERVE_TOKEN: token } = parseDotenv(readFileSync(file, 'utf8'));
+    const reply = await fetch(`${baseUrl}/v2/identity/identities`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ person_details: { first_name: '' }, tax_details_not_required: true }),
+    });
+    expect(reply.status).toBe(400);
+    expect((await reply.json()).field).toBe('person_details.first_name');
     stop.abort();
     expect(await running).toBe(0);
   });
