@@ -100,7 +100,7 @@ const metadataValue = (m: Record<string, string>): OpenValue => {
 };
 
 export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
-  ...freeTextFacets([...PERSON, 'first_name'], 'name', 'Jane', { lengths: [40, 100, 255], alphabets: ['latin', 'cjk', 'astral', 'combining', 'rtl'] }),
+  ...freeTextFacets([...PERSON, 'first_name'], 'name', 'Jane', { lengths: [40, 100, 150, 255], alphabets: ['latin', 'cjk', 'astral', 'combining', 'rtl'] }),
   ...freeTextFacets([...PERSON, 'last_name'], 'name', 'Doe', { lengths: [0] }),
   ...freeTextFacets([...ADDRESS, 'address1'], 'address-line', '1 Main Street', { lengths: [60], alphabets: ['latin'] }),
   ...freeTextFacets([...ADDRESS, 'city'], 'address-line', 'Springfield'),
