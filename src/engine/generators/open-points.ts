@@ -149,11 +149,14 @@ export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
     named(SHARED_GOVERNMENT_ID),
     named(SHARED_GOVERNMENT_ID),
   ]),
-  formatFacet([...TAX_ENTRY, 'tax_payer_id'], 'government-id', '123-45-6789', {
-    'no dashes': digits(9),
-    EIN: digits(9).map((d) => `${d.slice(0, 2)}-${d.slice(2)}`),
-    'letters and digits': digits(6).map((d) => `GB${d}A`),
-  }),
+  {
+    ...formatFacet([...TAX_ENTRY, 'tax_payer_id'], 'government-id', '123-45-6789', {
+      'no dashes': digits(9),
+      EIN: digits(9).map((d) => `${d.slice(0, 2)}-${d.slice(2)}`),
+      'letters and digits': digits(6).map((d) => `GB${d}A`),
+    }),
+    ready: withTaxEntry,
+  },
   ...countryFacets([...TAX_ENTRY, 'tax_payer_country']).map((f) => ({ ...f, ready: withTaxEntry })),
   facet(
     [...PERSON, 'date_of_birth'],

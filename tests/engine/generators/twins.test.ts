@@ -3,6 +3,7 @@
  * under the request schema and under the embedded reference server, and it differs from the case
  * by the one defect only (moved off the limit, or removed).
  */
+import { strictRefusal } from '../../../src/server/strict-open-points.ts';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { caseFamilies } from '../../../src/engine/generators/families.ts';
@@ -160,4 +161,19 @@ describe('valid twins', () => {
     for (const c of byRule('fa.rejection-4xx')) expect(c.control!.body).toEqual({});
     for (const c of byRule('id.rejection-4xx')) expect(c.control!.body).toMatchObject({ person_details: {}, tax_details_not_required: true });
   });
+});
+
+describe('guaranteed bodies on a strict server', () => {
+  it.each(['fa.valid-accepted', 'id.valid-accepted'])(
+    "%s: every guaranteed case and every open case's twin passes the open-point restrictions of the vendor's document",
+    (rule) => {
+      const family = families.find((f) => f.rule === rule)!;
+      const cases = [...family.examples, ...fc.sample(family.arbitrary!, { numRuns: 1500, seed: 3 })];
+      for (const c of cases) {
+        const guaranteed = c.open ? c.control! : c;
+        // The sample create request sends the document's own codes: accepted too.
+        expect(strictRefusal(c.operation, guaranteed.body as Record<string, unknown>), show(guaranteed)).toBeUndefined();
+      }
+    },
+  );
 });
