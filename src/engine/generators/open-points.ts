@@ -107,13 +107,13 @@ export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
   ...freeTextFacets([...ADDRESS, 'province'], 'address-line', 'IL'),
   formatFacet([...ADDRESS, 'zip_code'], 'postal-code', '62701', POSTAL_CODES, ['United Kingdom']),
   ...countryFacets([...ADDRESS, 'country'], { cases: true }),
-  ...countryFacets([...PERSON, 'nationality'], { codes: ['GBR'] }),
+  ...countryFacets([...PERSON, 'nationality'], { codes: ['GBR', 'GB'] }),
   ...countryFacets([...PERSON, 'cip_id_country']),
   ...codeFacets([...PERSON, 'cip_id_type'], 'kind', 'SSN', ['ITIN', 'EIN', 'PASSPORT', 'ID_CARD', 'DRIVING_LICENSE', 'NATIONAL_ID', 'TAX_ID'], {
-    codes: ['ITIN'],
+    codes: ['ITIN', 'TAX_ID'],
     cases: true,
   }),
-  ...codeFacets([...PERSON, 'verifier_type'], 'kind', 'PASSTHROUGH', ['MANUAL', 'PAXOS', 'DOCUMENT', 'INTERNAL'], { codes: ['MANUAL'] }),
+  ...codeFacets([...PERSON, 'verifier_type'], 'kind', 'PASSTHROUGH', ['MANUAL', 'PAXOS', 'DOCUMENT', 'INTERNAL'], { codes: ['DOCUMENT'] }),
   formatFacet(
     [...PERSON, 'email'],
     'email',
@@ -122,9 +122,10 @@ export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
       'plus tag': fc.stringMatching(/^[a-z]{1,8}\+[a-z]{1,6}@example\.com$/),
       'upper case': fc.stringMatching(/^[A-Z][a-z]{1,8}\.[A-Z][a-z]{1,8}@Example\.COM$/),
       subdomain: fc.stringMatching(/^[a-z]{1,8}@mail\.example\.net$/),
+      'domain without a dot': fc.stringMatching(/^[a-z]{1,8}@localhost$/),
       'underscore and digits': fc.stringMatching(/^[a-z]{1,6}_[a-z]{1,6}[0-9]{2}@example\.com$/),
     },
-    ['plus tag'],
+    ['plus tag', 'domain without a dot'],
   ),
   formatFacet(
     [...PERSON, 'phone_number'],
@@ -164,9 +165,15 @@ export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
     'date-of-birth',
     '1990-05-17',
     fc
-      .oneof(calendarDate(1900, BIRTH_YEARS.first - 1), calendarDate(BIRTH_YEARS.last + 1, LAST_BIRTH_YEAR))
+      .oneof(
+        { weight: 4, arbitrary: calendarDate(1900, BIRTH_YEARS.first - 1) },
+        { weight: 4, arbitrary: calendarDate(BIRTH_YEARS.last + 1, LAST_BIRTH_YEAR) },
+        // Before 1900 and in the coming years: a server may take neither.
+        { weight: 1, arbitrary: calendarDate(1800, 1899) },
+        { weight: 1, arbitrary: calendarDate(LAST_BIRTH_YEAR + 2, LAST_BIRTH_YEAR + 6) },
+      )
       .map((d) => ({ value: d, probe: { value: d, date: d } })),
-    ['1905-06-15', `${LAST_BIRTH_YEAR}-06-15`].map((d) => ({ value: d, probe: { value: d, date: d } })),
+    ['1905-06-15', `${LAST_BIRTH_YEAR}-06-15`, '1899-12-31'].map((d) => ({ value: d, probe: { value: d, date: d } })),
   ),
   formatFacet(
     [...PERSON, 'passthrough_verified_at'],
@@ -180,15 +187,16 @@ export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
     ['numeric offset'],
   ),
   facet(
-    ['tax_details'],
+    ['tax_details', 0],
     'partial-entry',
     'tax-entry',
-    [SAMPLE_TAX],
+    SAMPLE_TAX,
     fc.oneof(
-      fc.constant({ value: [{ tax_payer_country: 'USA' }], probe: { value: 'an entry without tax_payer_id' } }),
-      ssn.map((id) => ({ value: [{ tax_payer_id: id }], probe: { value: 'an entry without tax_payer_country' } })),
+      fc.constant({ value: { tax_payer_country: 'USA' }, probe: { value: 'an entry without tax_payer_id' } }),
+      ssn.map((id) => ({ value: { tax_payer_id: id }, probe: { value: 'an entry without tax_payer_country' } })),
     ),
-    [{ value: [{ tax_payer_id: '123-45-6789' }], probe: { value: 'an entry without tax_payer_country' } }],
+    [{ value: { tax_payer_id: '123-45-6789' }, probe: { value: 'an entry without tax_payer_country' } }],
+    withTaxEntry,
   ),
   facet(
     ['tax_details'],
@@ -231,8 +239,10 @@ export const UPDATE_OPEN_POINTS: readonly OpenFacet[] = [
   formatFacet([...OWNER_ADDRESS, 'zip_code'], 'postal-code', '62701', POSTAL_CODES),
   ...freeTextFacets([...ROUTING, 'bank_name'], 'bank-name', 'Example Bank', { lengths: [60] }),
   ...countryFacets([...ROUTING, 'bank_address', 'country']),
+  // A kind with a routing number of its form: the two go together, and the contract names their object.
   facet([...ROUTING], 'code', 'routing-kind', { routing_number_type: 'ABA', routing_number: '021000021' }, ROUTING_KINDS, [
     { value: { routing_number_type: 'SWIFT', routing_number: 'CHASUS33' }, probe: { value: 'SWIFT' } },
+    { value: { routing_number_type: 'IBAN', routing_number: 'GB82WEST12345698765432' }, probe: { value: 'IBAN' } },
   ]),
   facet([...ROUTING, 'routing_number_type'], 'letter-case', 'routing-kind', 'ABA', fc.constantFrom(...otherCases('ABA')).map(named), [named('aba')]),
   formatFacet([...WIRE, 'account_number'], 'account-number', '000123456789', {
