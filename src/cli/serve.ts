@@ -28,7 +28,8 @@ until Ctrl+C (SIGINT) or SIGTERM.
   --reading key=value  a reading where the document allows several (repeatable):
                        placement=nested|top|both, reject-status=400|422,
                        duplicate-ref-id=conflict|same, created-status=200|201,
-                       metadata-update=replace|merge
+                       metadata-update=replace|merge,
+                       tax-entry-members=optional|required
   --strict             restrict the open points as the vendor's OpenAPI does
   --credentials-file PATH
                        where the server's credentials are written, mode 600, in .env form

@@ -36,7 +36,7 @@ export function handleFiatAccountUpdate(
     sendJson(res, 500, { error: 'internal' });
     return;
   }
-  const found = violations(OPERATION, body, context.behaviour);
+  const found = violations(OPERATION, body, context.behaviour, context.reading);
   const openPoint = !found.length && context.strict ? strictRefusal(OPERATION, body) : undefined;
   if (openPoint) {
     refuseOpenPoint(res, openPoint, context);

@@ -17,7 +17,7 @@ export async function handleIdentityCreate(identities: IdentityStore, bytes: Buf
     sendJson(res, 500, { error: 'internal' });
     return;
   }
-  const found = violations(OPERATION, body, context.behaviour);
+  const found = violations(OPERATION, body, context.behaviour, context.reading);
   if (found.length) {
     refuseInvalid(res, found, context, OPERATION);
     return;

@@ -16,6 +16,11 @@ export interface Reading {
   createdStatus: 200 | 201;
   /** Whether an update's metadata replaces the stored object or is merged into it (4.1). */
   metadataUpdate: 'replace' | 'merge';
+  /**
+   * Whether a tax_details entry may lack one of its two members (2.5, 4.2 do not mark them
+   * required): taken as it is, or refused.
+   */
+  taxEntryMembers: 'optional' | 'required';
 }
 
 /** The sample's shape and the most common HTTP practice. */
@@ -25,6 +30,7 @@ export const DEFAULT_READING: Reading = {
   duplicateRefId: 'conflict',
   createdStatus: 201,
   metadataUpdate: 'replace',
+  taxEntryMembers: 'optional',
 };
 
 /** The default, one reading per single alternative value, and one with every alternative at once. */
@@ -36,7 +42,8 @@ export const READINGS: Reading[] = [
   { ...DEFAULT_READING, duplicateRefId: 'same' },
   { ...DEFAULT_READING, createdStatus: 200 },
   { ...DEFAULT_READING, metadataUpdate: 'merge' },
-  { placement: 'top', rejectStatus: 422, duplicateRefId: 'same', createdStatus: 200, metadataUpdate: 'merge' },
+  { ...DEFAULT_READING, taxEntryMembers: 'required' },
+  { placement: 'top', rejectStatus: 422, duplicateRefId: 'same', createdStatus: 200, metadataUpdate: 'merge', taxEntryMembers: 'required' },
 ];
 
 /** Readings as `key=value` with the serve command's flag names (placement=top, reject-status=422 ...). */
@@ -46,6 +53,7 @@ export const READING_KEYS: Record<string, keyof Reading> = {
   'duplicate-ref-id': 'duplicateRefId',
   'created-status': 'createdStatus',
   'metadata-update': 'metadataUpdate',
+  'tax-entry-members': 'taxEntryMembers',
 };
 
 export function parseReading(pairs: Record<string, string>): Partial<Reading> {
@@ -67,6 +75,7 @@ function readingValues(field: keyof Reading): (string | number)[] {
     duplicateRefId: ['conflict', 'same'],
     createdStatus: [200, 201],
     metadataUpdate: ['replace', 'merge'],
+    taxEntryMembers: ['optional', 'required'],
   };
   return values[field];
 }

@@ -8,15 +8,16 @@ import { OPERATIONS } from '../core/operations.ts';
 import type { Concern, Operation, ServerBehaviour, Violation } from './behaviour.ts';
 import { isPlainObject } from './json-body.ts';
 import { isCalendarDate } from './text.ts';
+import { DEFAULT_READING, type Reading } from './reading.ts';
 
 /** Section 8: each metadata key and value at most 100 characters. */
 export const MAX_METADATA_LENGTH = 100;
 
 /** Every reason the body is refused, after the behaviour's ignored concerns are dropped. */
-export function violations(operation: Operation, body: Record<string, unknown>, behaviour: ServerBehaviour): Violation[] {
+export function violations(operation: Operation, body: Record<string, unknown>, behaviour: ServerBehaviour, reading: Reading = DEFAULT_READING): Violation[] {
   const found = [
     ...schemaViolations(operation, body),
-    ...(operation === 'updateFiatAccount' ? metadataViolations(body.metadata, behaviour) : identityRuleViolations(body, behaviour)),
+    ...(operation === 'updateFiatAccount' ? metadataViolations(body.metadata, behaviour) : identityRuleViolations(body, behaviour, reading)),
     ...behaviour.extraViolations(operation, body),
   ];
   // The schema and the server's own count may both report one limit at one place: say it once.
@@ -88,8 +89,14 @@ function metadataViolations(metadata: unknown, behaviour: ServerBehaviour): Viol
 }
 
 /** Section 4.2: the tax rule; section 2.6: date_of_birth is a real calendar date. */
-function identityRuleViolations(body: Record<string, unknown>, behaviour: ServerBehaviour): Violation[] {
+function identityRuleViolations(body: Record<string, unknown>, behaviour: ServerBehaviour, reading: Reading): Violation[] {
   const found: Violation[] = [];
+  if (reading.taxEntryMembers === 'required' && Array.isArray(body.tax_details)) {
+    body.tax_details.forEach((entry, i) => {
+      if (isPlainObject(entry) && (entry.tax_payer_country === undefined || entry.tax_payer_id === undefined))
+        found.push({ concern: 'tax', instancePath: `/tax_details/${i}`, message: 'a tax_details entry must have tax_payer_country and tax_payer_id' });
+    });
+  }
   if (body.tax_details === undefined && behaviour.taxDetailsRequired(body.tax_details_not_required)) {
     found.push({ concern: 'tax', instancePath: '', message: 'must have tax_details unless tax_details_not_required is true' });
   }

@@ -6,12 +6,19 @@ import { parseReading } from '../../src/server/reading.ts';
 const differences = (a: Reading, b: Reading) => (Object.keys(a) as (keyof Reading)[]).filter((k) => a[k] !== b[k]);
 
 describe('READINGS', () => {
-  it('holds 8 distinct readings: the default first, six single alternatives, and every alternative at once', () => {
-    expect(READINGS).toHaveLength(8);
-    expect(new Set(READINGS.map((r) => JSON.stringify(r))).size).toBe(8);
-    expect(READINGS[0]).toEqual({ placement: 'nested', rejectStatus: 400, duplicateRefId: 'conflict', createdStatus: 201, metadataUpdate: 'replace' });
-    expect(READINGS.slice(1, 7).map((r) => differences(r, DEFAULT_READING).length)).toEqual([1, 1, 1, 1, 1, 1]);
-    expect(differences(READINGS[7], DEFAULT_READING)).toHaveLength(Object.keys(DEFAULT_READING).length);
+  it('holds 9 distinct readings: the default first, seven single alternatives, and every alternative at once', () => {
+    expect(READINGS).toHaveLength(9);
+    expect(new Set(READINGS.map((r) => JSON.stringify(r))).size).toBe(9);
+    expect(READINGS[0]).toEqual({
+      placement: 'nested',
+      rejectStatus: 400,
+      duplicateRefId: 'conflict',
+      createdStatus: 201,
+      metadataUpdate: 'replace',
+      taxEntryMembers: 'optional',
+    });
+    expect(READINGS.slice(1, 8).map((r) => differences(r, DEFAULT_READING).length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    expect(differences(READINGS[8], DEFAULT_READING)).toHaveLength(Object.keys(DEFAULT_READING).length);
   });
 
   it('names only values the serve and run flags accept', () => {
@@ -22,6 +29,7 @@ describe('READINGS', () => {
         'duplicate-ref-id': reading.duplicateRefId,
         'created-status': String(reading.createdStatus),
         'metadata-update': reading.metadataUpdate,
+        'tax-entry-members': reading.taxEntryMembers,
       };
       expect(parseReading(flags)).toEqual(reading);
     }

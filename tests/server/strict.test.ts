@@ -187,11 +187,14 @@ describe.each([400, 422] as const)('the strict variant, rejections with %i', (re
     expect((await update(strict, { metadata: scripts })).status).toBe(200);
   });
 
-  it("an email outside the vendor's pattern is refused by the schema's email format already (a problem document, on both servers)", async () => {
-    for (const email of ['ada@example', 'ada.example.com', 'ada@@example.com', 'zoë@example.com']) {
-      expect((await create(plain, identityBody({}, { email }))).status).toBe(rejectStatus);
-      expect((await create(strict, identityBody({}, { email }))).headers['content-type']).toMatch(/^application\/problem\+json/);
+  it("an email outside the vendor's pattern: the plain server takes any string (2.6 shows a placeholder), the strict one refuses it", async () => {
+    for (const email of ['ada@example', 'ada.example.com', 'ada@@example.com']) {
+      expect((await create(plain, identityBody({}, { email }))).status).toBeLessThan(300);
+      const refused = await create(strict, identityBody({}, { email }));
+      expect(refused.status).toBe(rejectStatus);
+      expect(refused.json).toMatchObject({ error: 'invalid_field', field: 'person_details.email' });
     }
+    expect((await create(strict, identityBody({}, { email: 'zoë@example.com' }))).status).toBeLessThan(300);
   });
 
   it("leaves wrong JSON types and impossible dates to the document's refusal (a problem document)", async () => {
