@@ -9,7 +9,7 @@
  *                holds each answer back --latency-ms, against the ideal requests/N
  *   concurrency  standard through the same proxy, no rate limit, --concurrency 1 vs 8: walls,
  *                and whether the verdict and every rule's status are the same
- *   faults       per fault of the embedded server, requests until its rule first saw a problem
+ *   faults       per fault of the embedded server and of its strict variant, requests until its rule first saw a problem
  *   startup      median wall time of `conformance --help` and friends against `node -e 0`
  *   memory       peak RSS of `conformance run --profile P` against the embedded server
  *
@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createReferenceServer, type ReferenceServer } from '../src/server/server.ts';
 import { FAULTS } from '../src/server/faults.ts';
-import { runFault } from '../src/run/fault-matrix.ts';
+import { runFault, type ServerVariant } from '../src/run/fault-matrix.ts';
 import { runConfig } from '../src/run/run-config.ts';
 import { orchestrateRun } from '../src/run/orchestrate-run.ts';
 import { PROFILES, type Profile } from '../src/engine/profiles.ts';
@@ -325,24 +325,31 @@ async function concurrencySection(): Promise<void> {
 
 async function faultsSection(): Promise<void> {
   heading(
-    "requests until the fault's rule first saw a problem",
+    "requests until the fault's rule first saw a problem, on the plain embedded server and on its strict variant",
     `bench flags: --fault-runs ${faultRuns} --seed ${seed}; each fault: an in-process run of the embedded server with the fault (strict for convention rules)`,
   );
-  const outcomes = [];
-  for (const fault of FAULTS) outcomes.push(await runFault(fault, faultRuns, seed));
-  const rows = outcomes.map((o) => [
-    o.fault.name,
-    o.fault.ruleId,
-    // Faults judged as a whole (inconclusive, unreachable) have no first failing request.
-    o.firstDetectionAt !== undefined ? String(o.firstDetectionAt) : o.detected ? `(${o.fault.expect})` : 'never',
-    String(o.requests),
-    `${o.status ?? '-'}${o.blocks ? '' : '  NOT BLOCKING'}`,
-  ]);
-  console.log(table(['fault', 'rule', 'first detection', 'of requests', 'rule status'], rows));
-  const firsts = outcomes.map((o) => o.firstDetectionAt).filter((n): n is number => n !== undefined);
-  console.log(
-    `\ncaught ${outcomes.filter((o) => o.blocks).length}/${outcomes.length}; first detection (${firsts.length} faults with a first failing request): median ${firsts.length ? median(firsts) : '-'}, max ${firsts.length ? Math.max(...firsts) : '-'} requests`,
-  );
+  const rows: string[][] = [];
+  const firsts: Record<ServerVariant, number[]> = { plain: [], strict: [] };
+  const caught: Record<ServerVariant, number> = { plain: 0, strict: 0 };
+  for (const fault of FAULTS) {
+    const row = [fault.name, fault.ruleId];
+    for (const server of ['plain', 'strict'] as const) {
+      const o = await runFault(fault, faultRuns, seed, server);
+      if (o.firstDetectionAt !== undefined) firsts[server].push(o.firstDetectionAt);
+      if (o.blocks || o.hidden) caught[server] += 1;
+      // Faults judged as a whole (inconclusive, unreachable) have no first failing request.
+      const first = o.hidden ? 'n/a (hidden)' : o.firstDetectionAt !== undefined ? String(o.firstDetectionAt) : o.detected ? `(${fault.expect})` : 'never';
+      row.push(`${first} of ${o.requests}${o.blocks || o.hidden ? '' : '  NOT BLOCKING'}`);
+    }
+    rows.push(row);
+  }
+  console.log(table(['fault', 'rule', 'plain: first of requests', 'strict: first of requests'], rows));
+  for (const server of ['plain', 'strict'] as const) {
+    const f = firsts[server];
+    console.log(
+      `${server}: caught ${caught[server]}/${FAULTS.length}; first detection (${f.length} faults with a first failing request): median ${f.length ? median(f) : '-'}, max ${f.length ? Math.max(...f) : '-'} requests`,
+    );
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

