@@ -96,7 +96,7 @@ const freeMetadata = fc
   .map((m) => Object.fromEntries(Object.entries(m).filter(([k]) => k !== '__proto__')));
 const metadataValue = (m: Record<string, string>): OpenValue => {
   const longest = Math.max(0, ...Object.entries(m).flatMap(([k, v]) => [[...k].length, [...v].length]));
-  return { value: m, probe: { value: `${Object.keys(m).length} pairs, up to ${longest} characters` } };
+  return { value: m, probe: { value: `${Object.keys(m).length} pairs of up to ${longest} characters` } };
 };
 
 export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
