@@ -10,8 +10,7 @@ import type { OpenKind } from '../../core/open-point.ts';
 import { fieldName, type OpenFacet } from './open-facet.ts';
 import { BIRTH_YEARS, LAST_BIRTH_YEAR, calendarDate, ssn } from './payload-parts.ts';
 import { type Alphabet, type OpenValue, alphabetValue, formatted, longText, longTextValue, named, otherAlphabetValue, otherCases } from './open-values.ts';
-import { text } from './text.ts';
-import { freeText } from './text.ts';
+import { freeText, text } from './text.ts';
 
 type Path = readonly (string | number)[];
 const digits = (n: number) => text(n, n, fc.integer({ min: 0, max: 9 }).map(String));

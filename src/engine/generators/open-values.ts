@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import type { OpenProbe } from '../../core/open-point.ts';
+import { LENGTH_BANDS } from './text.ts';
 
 /** A value to send, and what it is. */
 export interface OpenValue {
@@ -51,20 +52,11 @@ export const alphabetValue = (alphabet: Alphabet, length: number): OpenValue => 
   return { value, probe: { value: alphabet, alphabet, length: [...value].length } };
 };
 
-/** Lengths beyond the samples' short words, through every band a server might cut at (35, 64, 100, 128, 200, 255). */
-const LENGTH_BANDS: { min: number; max: number; weight: number }[] = [
-  { min: 13, max: 40, weight: 3 },
-  { min: 0, max: 0, weight: 1 },
-  { min: 62, max: 66, weight: 1 },
-  { min: 99, max: 101, weight: 1 },
-  { min: 127, max: 129, weight: 1 },
-  { min: 199, max: 201, weight: 1 },
-  { min: 254, max: 257, weight: 2 },
-  { min: 280, max: 320, weight: 1 },
-];
+/** The free-text lengths beyond the samples' short words (1 to 12 letters): empty, and every band from 13 on. */
+const LONGER_BANDS = LENGTH_BANDS.filter((b) => b.max === 0 || b.min > 12);
 
 export const longTextValue: fc.Arbitrary<OpenValue> = fc.oneof(
-  ...LENGTH_BANDS.map((b) => ({ weight: b.weight, arbitrary: fc.integer({ min: b.min, max: b.max }).map(longText) })),
+  ...LONGER_BANDS.map((b) => ({ weight: b.weight, arbitrary: fc.integer({ min: b.min, max: b.max }).map(longText) })),
 );
 
 /** Other alphabets than the samples' letters: short text of one of them, or whole names with inner punctuation. */

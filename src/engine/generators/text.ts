@@ -60,16 +60,17 @@ export function repeatCodePoints(cls: CharacterClass, length: number): string {
 
 /**
  * Lengths of free text the document does not limit, in code points: every band a server might
- * cut a corner at occurs in a standard run (empty, short, around 64, 100, 255/256, and several
+ * cut a corner at occurs in a standard run (empty, short, around 64, 100, 128, 200, 255/256, and several
  * hundred). Short text stays the most frequent; fast-check shrinks towards the first band.
  */
-const LENGTH_BANDS: { min: number; max: number; weight: number }[] = [
+export const LENGTH_BANDS: readonly { min: number; max: number; weight: number }[] = [
   { min: 1, max: 12, weight: 6 },
   { min: 0, max: 0, weight: 1 },
   { min: 13, max: 40, weight: 2 },
   { min: 62, max: 66, weight: 1 },
   { min: 99, max: 101, weight: 1 },
   { min: 127, max: 129, weight: 1 },
+  { min: 199, max: 201, weight: 1 },
   { min: 254, max: 257, weight: 2 },
   { min: 280, max: 320, weight: 1 },
 ];
