@@ -339,7 +339,7 @@ async function faultsSection(): Promise<void> {
       if (o.blocks || o.hidden) caught[server] += 1;
       // Faults judged as a whole (inconclusive, unreachable) have no first failing request.
       const first = o.hidden ? 'n/a (hidden)' : o.firstDetectionAt !== undefined ? String(o.firstDetectionAt) : o.detected ? `(${fault.expect})` : 'never';
-      row.push(`${first} of ${o.requests}${o.blocks || o.hidden ? '' : '  NOT BLOCKING'}`);
+      row.push(o.hidden ? first : `${first} of ${o.requests}${o.blocks ? '' : '  NOT BLOCKING'}`);
     }
     rows.push(row);
   }
