@@ -195,24 +195,27 @@ function beyond(probe: OpenProbe, refused: OpenProbe): boolean {
   }
 }
 
+/** An accepted answer below and one above the refused one, by `at` (a length, a date): neither bound explains it. */
+function bracket<T extends number | string>(refused: Answer, accepted: Answer[], at: (a: Answer) => T | undefined): [T, T] | undefined {
+  const value = at(refused);
+  if (value === undefined) return undefined;
+  const around = accepted.map(at).filter((v): v is T => v !== undefined);
+  const below = around.find((v) => v < value);
+  const above = around.find((v) => v > value);
+  return below !== undefined && above !== undefined ? [below, above] : undefined;
+}
+
 /** A shorter and a longer accepted text of the refused one's alphabet. */
 function bracketedText(refused: Answer, accepted: Answer[]): string | undefined {
-  const length = refused.probe.length ?? 0;
-  const same = accepted.filter((a) => a.probe.alphabet === refused.probe.alphabet && a.probe.length !== undefined);
-  const shorter = same.find((a) => a.probe.length! < length);
-  const longer = same.find((a) => a.probe.length! > length);
-  if (!shorter || !longer) return undefined;
-  return `texts of ${shorter.probe.length} and ${longer.probe.length} characters of the same alphabet (${refused.probe.alphabet}) were accepted`;
+  const same = accepted.filter((a) => a.probe.alphabet === refused.probe.alphabet);
+  const found = bracket(refused, same, (a) => a.probe.length);
+  return found && `texts of ${found[0]} and ${found[1]} characters of the same alphabet (${refused.probe.alphabet}) were accepted`;
 }
 
 /** An earlier and a later accepted date. */
 function bracketedDate(refused: Answer, accepted: Answer[]): string | undefined {
-  const date = refused.probe.date;
-  if (!date) return undefined;
-  const earlier = accepted.find((a) => a.probe.date && a.probe.date < date);
-  const later = accepted.find((a) => a.probe.date && a.probe.date > date);
-  if (!earlier || !later) return undefined;
-  return `${earlier.probe.date} and ${later.probe.date} were accepted`;
+  const found = bracket(refused, accepted, (a) => a.probe.date);
+  return found && `${found[0]} and ${found[1]} were accepted`;
 }
 
 /** The value at a field named as reports name it ("tax_details[].tax_payer_id": the first entry's). */

@@ -16,13 +16,16 @@ import { describeStatus, is2xx, is4xx, is5xx, isOperation, statusOf, notUtf8, un
  */
 const answered = (e: Exchange): boolean => e.response !== undefined && e.error?.kind !== 'rate-limited';
 
+/** Refusals about access or rate (credentials, permissions, a proxy, a 429): never about the body. */
+const ACCESS_STATUSES = [401, 403, 407, 429];
+
 /**
  * A refusal that is about access, not about the body (credentials, permissions, a pool account
  * not found): it shows nothing about whether the invalid body would have been rejected.
  */
 function refusedAccess(e: Exchange, pool: readonly string[]): boolean {
   const status = statusOf(e) ?? 0;
-  if ([401, 403, 407, 429].includes(status)) return true;
+  if (ACCESS_STATUSES.includes(status)) return true;
   return status === 404 && usesFiatAccount(e.testCase.operation) && pool.includes(e.testCase.fiatAccountId ?? '');
 }
 
@@ -33,7 +36,7 @@ function refusedAccess(e: Exchange, pool: readonly string[]): boolean {
  */
 export function refusesOpenPoint(e: Exchange): boolean {
   const status = statusOf(e);
-  return e.testCase.open !== undefined && answered(e) && is4xx(e) && ![401, 403, 404, 407, 429].includes(status ?? 0);
+  return e.testCase.open !== undefined && answered(e) && is4xx(e) && status !== 404 && !ACCESS_STATUSES.includes(status ?? 0);
 }
 
 /** An update aimed at an account of the pool (the unknown-id cases aim elsewhere). */
