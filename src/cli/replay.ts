@@ -19,7 +19,7 @@ import { isRuleId, type RuleId } from '../core/catalogue.ts';
 import { judge } from '../rules/judge.ts';
 import { MetadataState } from '../engine/metadata-state.ts';
 import { RefIds } from '../engine/ref-ids.ts';
-import { SCENARIOS } from '../engine/scenarios.ts';
+import { SCENARIOS, scenarioRules } from '../engine/scenarios.ts';
 import type { TestCase, UnauthenticatedKind } from '../core/case.ts';
 import { CreatedIdentities } from '../rules/created-identities.ts';
 import { usesFiatAccount } from '../core/operations.ts';
@@ -102,7 +102,7 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
     return EXIT.conformant;
   }
   const refIds = new RefIds(report.seed);
-  const replayer = new Replayer(transport.send.bind(transport), refIds, accountIds, prepared.settings.concurrentDuplicates);
+  const replayer = new Replayer(transport.send.bind(transport), refIds, accountIds, prepared.settings.concurrentDuplicates, prepared.settings);
   let stillFailing = 0;
   let notJudged = 0;
   out(`replaying ${failing.length} failing rule(s) against ${baseUrl}`);
@@ -157,6 +157,7 @@ class Replayer {
     private readonly refIds: RefIds,
     private readonly accountIds: string[],
     private readonly concurrentDuplicates: number,
+    private readonly settings: { seed: number; runs: number },
   ) {}
 
   /**
@@ -164,7 +165,7 @@ class Replayer {
    * `judged` is false when no answer said anything about the rule.
    */
   async replayRule(rule: ReportRule): Promise<{ problems: Problem[]; judged: boolean; why?: string }> {
-    const scenario = SCENARIOS.find((s) => s.rule === rule.id && s.judgesItsRule);
+    const scenario = SCENARIOS.find((s) => scenarioRules(s).includes(rule.id as RuleId) && s.judgesItsRule);
     if (scenario) {
       const created = new CreatedIdentities();
       const sent = async (exchange: Promise<Exchange>) => {
@@ -178,11 +179,15 @@ class Replayer {
         freshRefId: () => this.refIds.next(),
         stamp: (c, refId) => this.refIds.stamp(c, refId),
         concurrentDuplicates: this.concurrentDuplicates,
-        fiatAccountIds: [],
+        fiatAccountIds: this.accountIds.length ? this.accountIds : recordedAccounts(rule),
         created,
         pick: (items) => items[0],
+        seed: this.settings.seed,
+        runs: this.settings.runs,
+        metadataSemantics: () => this.metadata.semantics,
+        fitMetadata: (c) => c,
       });
-      const problems = outcomes.flatMap((o) => o.problems);
+      const problems = outcomes.filter((o) => (o.rule ?? scenario.rule) === rule.id).flatMap((o) => o.problems);
       return outcomes.length ? { problems, judged: true } : { problems, judged: false, why: notJudged ?? 'no create of the scenario was accepted' };
     }
     const problems: Problem[] = [];
@@ -215,6 +220,11 @@ class Replayer {
     if (!usesFiatAccount(testCase.operation) || probesId || !this.accountIds.length) return testCase;
     return { ...testCase, fiatAccountId: this.accountIds[this.accountCursor++ % this.accountIds.length] };
   }
+}
+
+/** The fiat accounts a rule's recorded failures updated (a sequence's accounts). */
+function recordedAccounts(rule: ReportRule): string[] {
+  return [...new Set(rule.failures.map((f) => toTestCase(f).fiatAccountId).filter((id): id is string => id !== undefined))];
 }
 
 /** Rebuilds the case a failure came from: the same body, intent and account id (readReport checked it can). */

@@ -69,6 +69,9 @@ export const RULES = [
   rule('fa.no-5xx', FA, '7', 'convention', 'No generated input, malformed JSON or wrong type yields a 5xx'),
   rule('fa.answers', FA, '1', 'convention', 'Every request gets an HTTP answer in time (no dropped connection, no timeout, no endless 429)'),
   rule('fa.auth-401', FA, '5', 'convention', 'A request without Authorization or with a wrong token gets 401'),
+  rule('fa.sequence.timestamps', FA, '2.1', 'documented', 'Across updates created_at stays one instant and updated_at moves forward, never back'),
+  rule('fa.sequence.persisted', FA, '4.1', 'documented', 'What an update stored shows in the next answers about the account (replace and merge)'),
+  rule('fa.sequence.isolation', FA, '4.1', 'documented', 'An update of one fiat account changes no other account'),
 
   // Create an identity (POST /v2/identity/identities)
   rule('id.valid-accepted', ID, '4.2', 'documented', 'A valid create request is accepted (2xx)'),

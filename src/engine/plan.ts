@@ -8,7 +8,7 @@ import { RULES, getRule, type RuleDefinition, type RuleId } from '../core/catalo
 import type { TestCase } from '../core/case.ts';
 import { caseFamilies, type CaseFamily } from './generators/families.ts';
 import { inputKey, randomRuns } from './coverage.ts';
-import { SCENARIOS, type Scenario } from './scenarios.ts';
+import { SCENARIOS, scenarioRules, type Scenario } from './scenarios.ts';
 import { generatedCases } from './generated-cases.ts';
 import { SHRINK_REQUESTS } from './shrink-budget.ts';
 import { ruleShards, shareOf, type Shard, type ShardShare } from './shard.ts';
@@ -19,7 +19,7 @@ export function selectRules(ruleFilter: readonly string[] = []): RuleDefinition[
 }
 
 const FAMILY_RULES: ReadonlySet<string> = new Set(caseFamilies().map((f) => f.rule));
-const SCENARIO_RULES: ReadonlySet<string> = new Set(SCENARIOS.map((s) => s.rule));
+const SCENARIO_RULES: ReadonlySet<string> = new Set(SCENARIOS.flatMap(scenarioRules));
 
 /** Whether a rule has a family of cases of its own. */
 export const hasFamily = (rule: string): boolean => FAMILY_RULES.has(rule);
@@ -36,7 +36,7 @@ export function plannedFamilies(selected: readonly RuleDefinition[], families: r
 /** The scenarios to run: those whose rule, or a rule they feed, is selected. */
 export function plannedScenarios(selected: readonly RuleDefinition[]): Scenario[] {
   const ids = new Set<string>(selected.map((r) => r.id));
-  return SCENARIOS.filter((s) => ids.has(s.rule) || s.feeds.some((r: RuleId) => ids.has(r)));
+  return SCENARIOS.filter((s) => scenarioRules(s).some((r) => ids.has(r)) || s.feeds.some((r: RuleId) => ids.has(r)));
 }
 
 /**
@@ -113,7 +113,7 @@ async function requestsOf(settings: PlanSettings, share: ShardShare): Promise<Re
   const probes = settings.accounts + 2;
   const fixed = families.reduce((sum, f) => sum + f.examples.length, 0);
   const twins = twinKeys.size + randomTwins;
-  const scenarios = plannedScenarioList.reduce((sum, s) => sum + s.requests(settings.concurrentDuplicates), 0);
+  const scenarios = plannedScenarioList.reduce((sum, s) => sum + s.requests(settings), 0);
   const total = probes + fixed + random + twins + scenarios;
   return { probes, fixed, random, twins, scenarios, updates: probes + updates, total, shrinkAtMost: SHRINK_REQUESTS.perRun };
 }

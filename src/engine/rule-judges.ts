@@ -5,13 +5,14 @@
  */
 import type { RuleId } from '../core/catalogue.ts';
 import { ACROSS_EXCHANGES, CHECKED_RULES } from '../rules/rule-facts.ts';
-import { SCENARIOS } from './scenarios.ts';
+import { SCENARIOS, scenarioRules } from './scenarios.ts';
 
 export function judgesOf(rule: string): string[] {
   const judges: string[] = [];
   if (CHECKED_RULES.has(rule as RuleId)) judges.push('its checks');
   const across = ACROSS_EXCHANGES.get(rule as RuleId);
   if (across) judges.push(across);
-  for (const scenario of SCENARIOS) if (scenario.judgesItsRule && scenario.rule === rule) judges.push(`the scenario of ${scenario.rule}`);
+  for (const scenario of SCENARIOS)
+    if (scenario.judgesItsRule && scenarioRules(scenario).includes(rule as RuleId)) judges.push(`the scenario of ${scenario.rule}`);
   return judges;
 }

@@ -9,6 +9,8 @@ import type { RuleId } from '../core/catalogue.ts';
 import { is2xx } from '../rules/checks/exchange-facts.ts';
 import { rulesOfAnswersAlone } from '../rules/rule-facts.ts';
 import { createdId, idKey, shownId, type CreatedIdentities, type CreatedIdentity } from '../rules/created-identities.ts';
+import type { MetadataSemantics } from './metadata-state.ts';
+import { accountSequences } from './sequences/account-sequences.ts';
 
 export interface ScenarioContext {
   /** Sends one case as it is (an update without an id goes to the next account of the pool) and judges it. */
@@ -23,11 +25,29 @@ export interface ScenarioContext {
   created: CreatedIdentities;
   /** Picks one of `items` from the run's seed (the same run repeats the same choice). */
   pick<T>(items: readonly T[]): T;
+  /** The run's seed, and its random cases per rule (the profile). */
+  seed: number;
+  runs: number;
+  /** Whether the target replaces or merges metadata, as far as the run knows. */
+  metadataSemantics(): MetadataSemantics;
+  /** An update with its metadata fitted to its account (under merge: the keys it holds, when it is full). */
+  fitMetadata(c: TestCase): TestCase;
+}
+
+/** What the requests of a scenario depend on. */
+export interface ScenarioPlanning {
+  concurrentDuplicates: number;
+  runs: number;
+  seed: number;
+  /** The fiat accounts of the pool. */
+  accounts: number;
 }
 
 export interface ScenarioOutcome {
   problems: Problem[];
   exchange: Exchange;
+  /** The rule it judges, when the scenario judges several (else the scenario's rule). */
+  rule?: RuleId;
 }
 
 /** What a scenario judged, and when it judged nothing, why. */
@@ -38,14 +58,16 @@ export interface ScenarioResult {
 
 export interface Scenario {
   rule: RuleId;
+  /** Other rules its outcomes judge (a sequence judges three). */
+  alsoJudges?: RuleId[];
   /** Other rules whose cases the scenario sends (the auth scenario feeds the 401 rules). */
   feeds: RuleId[];
   /** Its outcomes judge its rule (the ref_id scenarios); otherwise the checks judge what it sends. */
   judgesItsRule: boolean;
   /** The coverage minimum of each rule it judges or feeds: the rounds or requests it must judge it by. */
   minimums: Partial<Record<RuleId, number>>;
-  /** The requests it sends, at most (the planned-request line of a run). */
-  requests(concurrentDuplicates: number): number;
+  /** The requests it sends to a faithful target, at most (the planned-request line of a run). */
+  requests(planning: ScenarioPlanning): number;
   run(context: ScenarioContext): Promise<ScenarioResult>;
 }
 
@@ -125,7 +147,7 @@ const concurrentDuplicate: Scenario = {
   judgesItsRule: true,
   minimums: { 'id.ref-id.concurrent-duplicate': 2 },
   // Up to two creates of its own, then the rounds.
-  requests: (concurrentDuplicates) => 2 + CONCURRENT_ROUNDS * concurrentDuplicates,
+  requests: ({ concurrentDuplicates }) => 2 + CONCURRENT_ROUNDS * concurrentDuplicates,
   async run(context) {
     // Under --rule this may be the first create of the run: two of its own show distinct ids.
     for (let i = context.created.size; i < 2; i++) {
@@ -188,4 +210,7 @@ const authentication: Scenario = {
   },
 };
 
-export const SCENARIOS: readonly Scenario[] = [sequentialDuplicate, concurrentDuplicate, authentication];
+export const SCENARIOS: readonly Scenario[] = [sequentialDuplicate, concurrentDuplicate, authentication, accountSequences];
+
+/** The rules a scenario's outcomes judge. */
+export const scenarioRules = (s: Scenario): RuleId[] => [s.rule, ...(s.alsoJudges ?? [])];

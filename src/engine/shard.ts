@@ -18,7 +18,7 @@ import { getRule } from '../core/catalogue.ts';
 import { UsageError } from '../core/errors.ts';
 import type { TestCase } from '../core/case.ts';
 import type { CaseFamily } from './generators/family.ts';
-import type { Scenario } from './scenarios.ts';
+import { scenarioRules, type Scenario } from './scenarios.ts';
 import { inputKey, randomRuns } from './coverage.ts';
 
 /** One share of a sharded run: `index` from 1 to `count`. */
@@ -71,8 +71,8 @@ export function familyRequests(family: CaseFamily, runs: number): number {
   return family.examples.length + twinKeys(family).size + random * (paired ? 2 : 1);
 }
 
-/** Scenario requests are weighed at the smallest crowd: the split must not depend on --concurrency. */
-const SCENARIO_WEIGHT_DUPLICATES = 10;
+/** Scenario requests are weighed at the smallest crowd and one seed: the split must not depend on --concurrency, --seed or the accounts. */
+const SCENARIO_WEIGHT = { concurrentDuplicates: 10, seed: 1, accounts: 2 };
 
 const makesIdentities = (family: CaseFamily): boolean => getRule(family.rule).operation === 'createIdentity' && family.examples.some((c) => c.mode === 'valid');
 
@@ -84,7 +84,7 @@ export function shardUnits(families: readonly CaseFamily[], scenarios: readonly 
     const unit = host >= 0 ? units[host] : { families: [], scenarios: [], requests: 0 };
     if (host < 0) units.push(unit);
     unit.scenarios.push(...scenarios);
-    unit.requests += scenarios.reduce((sum, s) => sum + s.requests(SCENARIO_WEIGHT_DUPLICATES), 0);
+    unit.requests += scenarios.reduce((sum, s) => sum + s.requests({ ...SCENARIO_WEIGHT, runs }), 0);
   }
   return units;
 }
@@ -126,7 +126,7 @@ export function ruleShards(families: readonly CaseFamily[], scenarios: readonly 
   assignUnits(shardUnits(families, scenarios, runs), count).forEach((units, i) => {
     for (const unit of units) {
       for (const family of unit.families) owners.set(family.rule, i + 1);
-      for (const scenario of unit.scenarios) owners.set(scenario.rule, i + 1);
+      for (const scenario of unit.scenarios) for (const rule of scenarioRules(scenario)) owners.set(rule, i + 1);
     }
   });
   return owners;

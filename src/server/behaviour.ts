@@ -60,6 +60,10 @@ export interface ServerBehaviour {
   storedMetadata(metadata: Record<string, unknown>): Record<string, unknown>;
   /** Whether the owner names of an update are stored. */
   storesOwnerNames: boolean;
+  /** Whether stored owner names are still there at the next request (false: only the answer to the update shows them). */
+  keepsOwnerNames: boolean;
+  /** Whether an update's owner names are written into every account, not only the one in the path. */
+  ownerNamesOnEveryAccount: boolean;
   /** Status for a well-formed id that matches no fiat account. */
   unknownAccountStatus: number;
   /**
@@ -95,6 +99,8 @@ export const FAITHFUL: ServerBehaviour = {
   extraViolations: () => [],
   storedMetadata: (metadata) => metadata,
   storesOwnerNames: true,
+  keepsOwnerNames: true,
+  ownerNamesOnEveryAccount: false,
   unknownAccountStatus: 404,
   refIdUniqueness: 'atomic',
   duplicateResponse: () => undefined,

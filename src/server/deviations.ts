@@ -270,6 +270,10 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
       return person ? missingMembers(person, ['first_name', 'last_name']) : [];
     },
   },
+  'fa-created-at-reset': { fiatAccountResponse: (body) => ({ ...body, created_at: body.updated_at }) },
+  'fa-updated-at-frozen': { fiatAccountResponse: (body) => ({ ...body, updated_at: body.created_at }) },
+  'fa-owner-names-not-persisted': { keepsOwnerNames: false },
+  'fa-owner-names-every-account': { ownerNamesOnEveryAccount: true },
 };
 
 /** The server's behaviour with `fault` injected (the faithful one without). */

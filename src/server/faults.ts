@@ -177,6 +177,27 @@ const FAULT_LIST = [
     ruleId: 'fa.valid-accepted',
     description: "refuses an update whose owner person_details lacks first_name or last_name (the vendor's required members; every field is optional)",
   },
+  // Across exchanges: what an update leaves behind (sequences of updates)
+  {
+    name: 'fa-created-at-reset',
+    ruleId: 'fa.sequence.timestamps',
+    description: 'stamps created_at anew on every update (the record is re-inserted: created_at equals updated_at)',
+  },
+  {
+    name: 'fa-updated-at-frozen',
+    ruleId: 'fa.sequence.timestamps',
+    description: 'never moves updated_at: every answer carries the creation time (30 days old on the seeded accounts)',
+  },
+  {
+    name: 'fa-owner-names-not-persisted',
+    ruleId: 'fa.sequence.persisted',
+    description: 'answers an update with the owner names sent, but its store keeps the old ones (the next answer shows them)',
+  },
+  {
+    name: 'fa-owner-names-every-account',
+    ruleId: 'fa.sequence.isolation',
+    description: "writes an update's owner names into every fiat account (an UPDATE that lost its WHERE clause)",
+  },
 ] as const satisfies readonly FaultEntry[];
 
 /** What a run under a fault must end with (see FaultDefinition.expect). */

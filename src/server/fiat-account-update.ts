@@ -46,12 +46,15 @@ export function handleFiatAccountUpdate(
     sendProblem(res, 500, 'internal error');
     return;
   }
+  const ownerBefore = { ...record.owner };
   const applied = found.length ? found : applyUpdate(record, body, context.reading, context.behaviour);
   if (applied.length) {
     refuseInvalid(res, applied, context, OPERATION);
     return;
   }
   const answer = context.behaviour.fiatAccountResponse(fiatAccountResponse(record, context.reading.placement));
+  if (!context.behaviour.keepsOwnerNames) record.owner = ownerBefore;
+  if (context.behaviour.ownerNamesOnEveryAccount) for (const other of accounts.values()) other.owner = { ...record.owner };
   sendJson(res, 200, answer, context.behaviour.successContentType(OPERATION));
 }
 

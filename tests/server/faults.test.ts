@@ -311,6 +311,33 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     [200, 200, 200, 200, 200, 201],
     [400, 400, 400, 200, 200, 201],
   ],
+  'fa-created-at-reset': [
+    async (s) => {
+      const first = (await updated(s)).created_at;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return (await updated(s)).created_at === first;
+    },
+    true,
+    false,
+  ],
+  'fa-updated-at-frozen': [async (s) => ((b) => b.updated_at === b.created_at)(await updated(s, { metadata: { k: 'v' } })), false, true],
+  'fa-owner-names-not-persisted': [
+    async (s) => {
+      const owner = (first_name: string) => ({ fiat_account_owner: { person_details: { first_name } } });
+      const shown = (body: { fiat_account_owner: { person_details: { first_name: string } } }) => body.fiat_account_owner.person_details.first_name;
+      return [shown(await updated(s, owner('Zed'))), shown(await updated(s))];
+    },
+    ['Zed', 'Zed'],
+    ['Zed', 'Ada'],
+  ],
+  'fa-owner-names-every-account': [
+    async (s) => {
+      await update(s, { fiat_account_owner: { person_details: { first_name: 'Zed' } } });
+      return (await update(s, {}, {}, s.fiatAccountIds[1])).json.fiat_account_owner.person_details.first_name;
+    },
+    'Grace',
+    'Zed',
+  ],
 };
 
 describe('faults', () => {

@@ -2,7 +2,7 @@
 import { getRule } from '../../core/catalogue.ts';
 import { hasFamily } from '../plan.ts';
 import type { RunContext } from '../run-context.ts';
-import type { ScenarioContext } from '../scenarios.ts';
+import { scenarioRules, type ScenarioContext } from '../scenarios.ts';
 import type { Phase } from './phase.ts';
 
 export const scenarios: Phase = {
@@ -11,21 +11,23 @@ export const scenarios: Phase = {
     const { ledger, selectedIds } = context;
     const scenarioContext = scenarioContextOf(context);
     for (const scenario of context.scenarios) {
-      const rule = getRule(scenario.rule);
-      if (selectedIds.has(rule.id)) await ledger.begin(rule);
+      const rules = scenarioRules(scenario).map(getRule);
+      for (const rule of rules) if (selectedIds.has(rule.id)) await ledger.begin(rule);
       const { outcomes, notJudged } = await scenario.run(scenarioContext);
-      for (const outcome of outcomes) ledger.record(scenario.rule, outcome.problems, outcome.exchange);
+      for (const outcome of outcomes) ledger.record(outcome.rule ?? scenario.rule, outcome.problems, outcome.exchange);
       await ledger.announceFailing();
-      const tally = ledger.tally(scenario.rule);
-      if (tally && notJudged) tally.scenarioNote = notJudged;
-      if (selectedIds.has(rule.id) && !hasFamily(rule.id)) await ledger.finish(rule);
+      for (const rule of rules) {
+        const tally = ledger.tally(rule.id);
+        if (tally && notJudged) tally.scenarioNote = notJudged;
+        if (selectedIds.has(rule.id) && !hasFamily(rule.id)) await ledger.finish(rule);
+      }
     }
   },
 };
 
 /** What a scenario may do: its cases are fixed cases, and it chooses their ref_ids (no fresh one is stamped over them). */
 function scenarioContextOf(context: RunContext): ScenarioContext {
-  const { pool, refIds } = context;
+  const { pool, refIds, metadata } = context;
   return {
     exercise: async (c) => (await context.exercise(pool.assign(c))).exchange,
     sendTogether: async (cases) => {
@@ -40,5 +42,9 @@ function scenarioContextOf(context: RunContext): ScenarioContext {
     fiatAccountIds: pool.ids,
     created: context.created,
     pick: (items) => context.pick(items),
+    seed: context.settings.seed,
+    runs: context.settings.runs,
+    metadataSemantics: () => metadata.semantics,
+    fitMetadata: (c) => (c.fiatAccountId ? metadata.fitToAccount(c, c.fiatAccountId) : c),
   };
 }
