@@ -102,7 +102,10 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
     return EXIT.conformant;
   }
   const refIds = new RefIds(report.seed);
-  const replayer = new Replayer(transport.send.bind(transport), refIds, accountIds, prepared.settings.concurrentDuplicates, prepared.settings);
+  const replayer = new Replayer(transport.send.bind(transport), refIds, accountIds, prepared.settings.concurrentDuplicates, {
+    seed: report.seed,
+    runs: report.runs ?? prepared.settings.runs,
+  });
   let stillFailing = 0;
   let notJudged = 0;
   out(`replaying ${failing.length} failing rule(s) against ${baseUrl}`);

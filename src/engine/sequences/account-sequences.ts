@@ -101,8 +101,10 @@ class SequenceRun {
         if (!this.smallest || error.steps.length <= this.smallest.failure.steps.length) this.smallest = { failure: error, problems };
       }
       throw error;
+    } finally {
+      // The rules a sequence judged without a contradiction passed in it, even when another rule failed.
+      for (const [rule, exchange] of judgedBy) if (!problems.has(rule)) this.passes.push({ rule, exchange, problems: [] });
     }
-    for (const [rule, exchange] of judgedBy) this.passes.push({ rule, exchange, problems: [] });
   }
 
   /** Sends one step; once a sequence failed (shrinking), only within the shrink budget: past it, fast-check skips the sequence. */
