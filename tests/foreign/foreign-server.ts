@@ -21,7 +21,11 @@ export type ForeignDefect =
   /** 422 for any non-ASCII name or an empty address2. */
   | 'refuses-most-creates'
   /** One identity for every create. */
-  | 'same-identity';
+  | 'same-identity'
+  /** One owner record behind every account: an update's names show on all of them. */
+  | 'one-owner-record'
+  /** Owner names answered as sent but kept only in memory of the request: the next answer shows the old ones. */
+  | 'owner-names-not-stored';
 
 export interface ForeignOptions {
   /** dies-mid-run: the requests answered before it dies (default 150). */
@@ -112,8 +116,9 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
           if (Object.keys(m).length > 6 || Object.keys(metadata).length > 6) return reject('too many pairs');
         }
         stored.metadata = metadata;
-        stored.first = person?.first_name ?? stored.first;
-        stored.last = person?.last_name ?? stored.last;
+        const [first, last] = [person?.first_name ?? stored.first, person?.last_name ?? stored.last];
+        if (defect !== 'owner-names-not-stored') [stored.first, stored.last] = [first, last];
+        if (defect === 'one-owner-record') for (const other of accounts.values()) [other.first, other.last] = [first, last];
         stored.updated = now();
         return reply(200, {
           id,
@@ -122,7 +127,7 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
           created_at: stored.created,
           updated_at: stored.updated,
           fiat_network_instructions: { wire: { account_number: '1' } },
-          fiat_account_owner: { person_details: { first_name: stored.first, last_name: stored.last } },
+          fiat_account_owner: { person_details: { first_name: first, last_name: last } },
         });
       }
       if (path === '/v2/identity/identities' && req.method === 'POST') {

@@ -125,4 +125,18 @@ describe('configuration, not the target, is blamed for configuration mistakes', 
       await new Promise<void>((r) => nowhere.close(() => r()));
     }
   });
+
+  it.each([
+    ['one-owner-record', 'fa.sequence.isolation', /account \d shows fiat_account_owner\.person_details\.\w+ "\w+", which only account \d was sent/],
+    ['owner-names-not-stored', 'fa.sequence.persisted', /stored "\w+" by an earlier update and not sent since, now shows "\w+"/],
+  ] as const)('a server that loses what an update stored (%s): %s fails with the shortest sequence that shows it', async (defect, rule, message) => {
+    const { code, report } = await runAgainst(defect, ['--rule', 'fa.sequence', '--rule', 'fa.update-reflected']);
+    expect(code).toBe(1);
+    const judged = report.rules.find((r) => r.id === rule)!;
+    expect(judged.status).toBe('failed');
+    expect(judged.failures[0].message).toMatch(message);
+    expect(judged.failures[0].message).toMatch(/Sequence of \d+ steps: \(1\) account 1: opening/);
+    // Each answer echoes what its own update sent: one exchange alone shows nothing.
+    expect(report.rules.find((r) => r.id === 'fa.update-reflected')?.status).toBe('passed');
+  });
 });
