@@ -34,7 +34,7 @@ export async function handleIdentityCreate(identities: IdentityStore, bytes: Buf
   }
   const outcome = await identities.create(
     context.owner,
-    body.ref_id,
+    typeof body.ref_id === 'string' ? behaviour.refIdKey(body.ref_id, body) : body.ref_id,
     () => behaviour.identityResponse(identityResponse(body), body),
     behaviour.refIdUniqueness,
     context.strict ? govtIdOf(body) : undefined,
