@@ -287,7 +287,8 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
       return body;
     },
   },
-  'id-ref-id-case-folded': { refIdKey: (refId) => refId.toLowerCase() },
+  // Answers a used ref_id with its identity, so a case variant gets another ref_id's identity.
+  'id-ref-id-case-folded': { refIdKey: (refId) => refId.toLowerCase(), duplicateResponse: (identity) => identity },
   'id-ref-id-keyed-on-body': { refIdKey: (refId, body) => `${refId}\u0000${JSON.stringify({ ...body, ref_id: undefined })}` },
   'id-dob-far-date-500': {
     failsToStore: (op, body) => {

@@ -207,7 +207,7 @@ const FAULT_LIST = [
   {
     name: 'id-ref-id-case-folded',
     ruleId: 'id.distinct-identities',
-    description: 'keys ref_ids in lower case: a ref_id that differs from a used one in letter case only gets the existing identity',
+    description: 'keys ref_ids in lower case and answers a used one with its identity: a ref_id that differs in letter case only gets that identity',
   },
   {
     name: 'id-ref-id-keyed-on-body',
