@@ -331,10 +331,11 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
   'id-ref-id-case-folded': [
     async (s) => {
       const a = identityBody();
-      return [status(await create(s, a)), status(await create(s, { ...a, ref_id: String(a.ref_id).toUpperCase() }))];
+      const [first, variant] = [await create(s, a), await create(s, { ...a, ref_id: String(a.ref_id).toUpperCase() })];
+      return [status(first), status(variant), first.json.id === variant.json.id];
     },
-    [201, 201],
-    [201, 409],
+    [201, 201, false],
+    [201, 201, true],
   ],
   'id-ref-id-keyed-on-body': [
     async (s) => {
