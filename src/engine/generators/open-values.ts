@@ -115,7 +115,7 @@ export const normalForm = (name: string, form: 'NFC' | 'NFD'): OpenValue => {
   return { value: name.normalize(form), probe: { value: `${alphabet} (${form})`, alphabet } };
 };
 
-/** Digits behind leading zeros, the layout kept: "00" + the rest of "123-45-6789" is "001-23-4567"... by position. */
+/** `value` with its first `zeros` digits made 0, the layout kept: "123-45-6789" becomes "003-45-6789". */
 export const leadingZeros = (value: string, zeros = 2): OpenValue => {
   let left = zeros;
   return { value: value.replace(/\d/g, (d) => (left-- > 0 ? '0' : d)), probe: { value: 'leading zeros' } };
