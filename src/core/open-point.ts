@@ -15,10 +15,12 @@ export type Intent = 'guaranteed' | 'forbidden' | 'open';
 /**
  * The kind of value an open case varies, one per case, so a refusal names one field and one kind:
  * - `length`: free text longer than the samples' (or empty);
- * - `alphabet`: free text in one character class other than the samples' (Latin letters);
+ * - `alphabet`: free text in one character class other than the samples' (Latin letters), or
+ *   accented names composed (NFC) or decomposed (NFD);
  * - `code`: a value of a code list the document does not show (other countries, kinds);
- * - `letter-case`: a code or kind in another letter case than the sample's;
- * - `format`: another layout of a number, phone, email, postal code or timestamp;
+ * - `letter-case`: a code, kind, name or used ref_id in another letter case than the sample's;
+ * - `format`: another layout of a number, phone, email, postal code or timestamp, text with outer
+ *   or doubled inner spaces, numbers and ids with leading zeros;
  * - `date`: a date of birth outside the comfortable range;
  * - `partial-entry`: a tax entry lacking one of its two members;
  * - `entries`: more entries of an array than the sample's one;

@@ -35,7 +35,8 @@ export class RefIds {
 
 /**
  * The body with the digits of its cip_id replaced by digits of the ref_id's hash, the layout kept
- * (123-45-6789 stays ddd-dd-dddd): one ref_id, one government id, so a repeat stays a repeat.
+ * (123-45-6789 stays ddd-dd-dddd) and its leading zeros too (an open case sends them): one
+ * ref_id, one government id, so a repeat stays a repeat.
  */
 function withOwnGovernmentId(body: Record<string, unknown>, refId: string): Record<string, unknown> {
   const person = body.person_details;
@@ -44,6 +45,9 @@ function withOwnGovernmentId(body: Record<string, unknown>, refId: string): Reco
     .toString()
     .slice(-20);
   let i = 0;
-  const cipId = person.cip_id.replace(/\d/g, () => digits[i++ % digits.length]);
+  const zeros = /^0*/.exec(person.cip_id)![0];
+  const rest = person.cip_id.slice(zeros.length).replace(/\d/g, () => digits[i++ % digits.length]);
+  // After leading zeros, a hash digit 0 would lengthen them: 1 instead.
+  const cipId = zeros + (zeros ? rest.replace(/^0/, '1') : rest);
   return { ...body, person_details: { ...person, cip_id: cipId } };
 }

@@ -8,6 +8,7 @@ import type { Problem } from '../rules/check.ts';
 import type { RuleId } from '../core/catalogue.ts';
 import { is2xx } from '../rules/checks/exchange-facts.ts';
 import { rulesOfAnswersAlone } from '../rules/rule-facts.ts';
+import { withControl } from './generators/twins.ts';
 import { createdId, idKey, shownId, type CreatedIdentities, type CreatedIdentity } from '../rules/created-identities.ts';
 import type { MetadataSemantics } from './metadata-state.ts';
 import { accountSequences } from './sequences/account-sequences.ts';
@@ -103,8 +104,9 @@ const sequentialDuplicate: Scenario = {
   feeds: ['id.distinct-identities', ...rulesOfAnswersAlone('createIdentity')],
   judgesItsRule: true,
   minimums: { 'id.ref-id.sequential-duplicate': 3 },
-  // The originals, then up to 5 repeats.
-  requests: () => SEQUENTIAL_ORIGINALS + 5,
+  // The originals, up to 5 repeats of a body, one repeat with another body, a used ref_id in
+  // another letter case and its twin.
+  requests: () => SEQUENTIAL_ORIGINALS + 8,
   async run(context) {
     const own: CreatedIdentity[] = [];
     for (let i = 1; i <= SEQUENTIAL_ORIGINALS; i++) {
@@ -126,17 +128,46 @@ const sequentialDuplicate: Scenario = {
       const again = await context.exercise(context.stamp(duplicate(retry, 'id.ref-id.sequential-duplicate'), original.refId));
       const id = createdId(again);
       if (is2xx(again) && id === undefined) continue; // no id to compare: judge nothing
-      outcomes.push({
-        exchange: again,
-        problems:
-          id !== undefined && idKey(id) !== original.key
-            ? [{ message: `ref_id ${original.refId} was used again and a second identity ${shownId(id)} was created (first: ${original.id})` }]
-            : [],
-      });
+      outcomes.push(repeatOutcome(again, original));
     }
+    // The same ref_id with other details: still one identity per ref_id (a server keyed on the body creates another).
+    const otherBody: TestCase = { ...identity(`repeat of the ref_id of identity ${own[1].id} with other details`), body: OTHER_DETAILS };
+    const repeated = await context.exercise(context.stamp(duplicate(otherBody, 'id.ref-id.sequential-duplicate'), own[1].refId));
+    if (!is2xx(repeated) || createdId(repeated) !== undefined) outcomes.push(repeatOutcome(repeated, own[1]));
+    // Another ref_id that differs in letter case only: judged by id.distinct-identities, a refusal is the target's limit.
+    const last = own[own.length - 1];
+    await context.exercise(context.stamp(caseVariant(last.refId), otherCase(last.refId)));
     return { outcomes };
   },
 };
+
+/** A repeat judged against the identity its ref_id made: another identity id is a second identity. */
+function repeatOutcome(again: Exchange, original: CreatedIdentity): ScenarioOutcome {
+  const id = createdId(again);
+  return {
+    exchange: again,
+    problems:
+      id !== undefined && idKey(id) !== original.key
+        ? [{ message: `ref_id ${original.refId} was used again and a second identity ${shownId(id)} was created (first: ${original.id})` }]
+        : [],
+  };
+}
+
+/** Other names and another date of birth than the minimal identity's, nothing more. */
+const OTHER_DETAILS = { person_details: { first_name: 'Grace', last_name: 'Hopper', date_of_birth: '1985-12-09' }, tax_details_not_required: true };
+
+/** The ref_id with its letters' case flipped: another ref_id (a ref_id is its exact text). */
+export const otherCase = (refId: string): string => [...refId].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+
+/**
+ * A create whose ref_id differs from a used one in letter case only: an open point (a target may
+ * keep ref_ids unique without regard to case and refuse it), its twin the same create with a
+ * fresh ref_id. Accepted, it must be a new identity (id.distinct-identities).
+ */
+function caseVariant(usedRefId: string): TestCase {
+  const c = identity(`a ref_id that differs from a used one (${usedRefId}) in letter case only`);
+  return withControl({ ...c, open: { field: 'ref_id', kind: 'letter-case', value: 'a used ref_id in another letter case' } }, c.body);
+}
 
 /** Several rounds: a race shows only sometimes. */
 const CONCURRENT_ROUNDS = 3;

@@ -71,6 +71,11 @@ export interface ServerBehaviour {
    * between; only the most recent ref_id remembered; or one identity (the first) for every create.
    */
   refIdUniqueness: 'atomic' | 'none' | 'racy' | 'last-only' | 'single';
+  /**
+   * What the server keys a ref_id by: the document's ref_id is its exact text (letter case
+   * included); a fault folds its case, or adds the rest of the body.
+   */
+  refIdKey(refId: string, body: Record<string, unknown>): string;
   /** The body a repeat of a used ref_id gets (with the created status) instead of the reading's answer; undefined: the reading decides. */
   duplicateResponse(identity: Record<string, unknown>): Record<string, unknown> | undefined;
   /** Content-Type of successful answers. */
@@ -103,6 +108,7 @@ export const FAITHFUL: ServerBehaviour = {
   ownerNamesOnEveryAccount: false,
   unknownAccountStatus: 404,
   refIdUniqueness: 'atomic',
+  refIdKey: (refId) => refId,
   duplicateResponse: () => undefined,
   successContentType: () => 'application/json',
   fiatAccountResponse: (body) => body,

@@ -274,7 +274,64 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
   'fa-updated-at-frozen': { fiatAccountResponse: (body) => ({ ...body, updated_at: body.created_at }) },
   'fa-owner-names-not-persisted': { keepsOwnerNames: false },
   'fa-owner-names-every-account': { ownerNamesOnEveryAccount: true },
+
+  'id-govt-id-omitted': { identityResponse: (body) => withoutGovtId(body) },
+  'id-govt-id-dropped-on-other-kind': {
+    identityResponse: (body, request) => {
+      const kind = personDetails(request)?.cip_id_type;
+      return kind === undefined || kind === 'SSN' ? body : withoutGovtId(body);
+    },
+  },
+  'id-names-trimmed': { identityResponse: (body) => withNames(body, (name) => name.trim().replace(/\s+/g, ' ')) },
+  'id-combining-marks-stripped': { identityResponse: (body) => withNames(body, (name) => name.normalize('NFD').replace(/\p{M}/gu, '')) },
+  'id-govt-id-leading-zeros-dropped': {
+    identityResponse: (body) => {
+      const returned = personDetails(body);
+      if (returned && typeof returned.govt_id === 'string') returned.govt_id = returned.govt_id.replace(/^0+(?=\d)/, '');
+      return body;
+    },
+  },
+  // Answers a used ref_id with its identity, so a case variant gets another ref_id's identity.
+  'id-ref-id-case-folded': { refIdKey: (refId) => refId.toLowerCase(), duplicateResponse: (identity) => identity },
+  'id-ref-id-keyed-on-body': { refIdKey: (refId, body) => `${refId}\u0000${JSON.stringify({ ...body, ref_id: undefined })}` },
+  'id-dob-far-date-500': {
+    failsToStore: (op, body) => {
+      const year = Number(/^(\d{4})-/.exec(String(op === CREATE ? personDetails(body)?.date_of_birth : ''))?.[1]);
+      return year < 1000 || year > 9000;
+    },
+  },
+  'fa-owner-names-case-folded': {
+    fiatAccountResponse: (body) => {
+      const owner = isPlainObject(body.fiat_account_owner) ? body.fiat_account_owner.person_details : undefined;
+      for (const key of ['first_name', 'last_name']) {
+        if (isPlainObject(owner) && typeof owner[key] === 'string') owner[key] = capitalised(owner[key]);
+      }
+      return body;
+    },
+  },
 };
+
+/** The identity without govt_id and govt_id_type in its person_details. */
+function withoutGovtId(body: Body): Body {
+  const returned = personDetails(body);
+  if (returned) {
+    delete returned.govt_id;
+    delete returned.govt_id_type;
+  }
+  return body;
+}
+
+/** The identity with first_name and last_name changed by `change`, as a server that normalises them stores them. */
+function withNames(body: Body, change: (name: string) => string): Body {
+  const returned = personDetails(body);
+  for (const key of ['first_name', 'last_name']) {
+    if (returned && typeof returned[key] === 'string') returned[key] = change(returned[key]);
+  }
+  return body;
+}
+
+/** "JANE" and "jane" as "Jane": a server that tidies names. */
+const capitalised = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1).toLowerCase();
 
 /** The server's behaviour with `fault` injected (the faithful one without). */
 export function behaviourFor(fault?: FaultName): ServerBehaviour {

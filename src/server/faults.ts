@@ -198,6 +198,54 @@ const FAULT_LIST = [
     ruleId: 'fa.sequence.isolation',
     description: "writes an update's owner names into every fiat account (an UPDATE that lost its WHERE clause)",
   },
+  // "Returned" means present (2.6), and servers that normalise what they store or key
+  {
+    name: 'id-govt-id-omitted',
+    ruleId: 'id.govt-id.mirrors-cip',
+    description: 'returns no govt_id and no govt_id_type, though cip_id and cip_id_type were sent',
+  },
+  {
+    name: 'id-govt-id-dropped-on-other-kind',
+    ruleId: 'id.govt-id.mirrors-cip',
+    description: 'returns govt_id and govt_id_type only when cip_id_type is absent or "SSN" (an open kind beside cip_id drops them)',
+  },
+  {
+    name: 'id-names-trimmed',
+    ruleId: 'id.person-details.returned',
+    description: 'stores first_name and last_name with outer spaces trimmed and inner runs of spaces collapsed',
+  },
+  {
+    name: 'id-combining-marks-stripped',
+    ruleId: 'id.person-details.returned',
+    hiddenByStrict: 'the strict variant refuses a name outside its ASCII pattern before storing it',
+    description: 'stores names decomposed with their combining marks stripped ("Zoë" comes back "Zoe")',
+  },
+  {
+    name: 'id-govt-id-leading-zeros-dropped',
+    ruleId: 'id.govt-id.mirrors-cip',
+    description: 'returns govt_id from a numeric column: "001-23-4567" comes back "1-23-4567"',
+  },
+  {
+    name: 'id-ref-id-case-folded',
+    ruleId: 'id.distinct-identities',
+    description: 'keys ref_ids in lower case and answers a used one with its identity: a ref_id that differs in letter case only gets that identity',
+  },
+  {
+    name: 'id-ref-id-keyed-on-body',
+    ruleId: 'id.ref-id.sequential-duplicate',
+    description: 'keys ref_ids with the rest of the body: a repeat of a used ref_id with other details creates a second identity',
+  },
+  {
+    name: 'id-dob-far-date-500',
+    ruleId: 'id.valid-accepted',
+    hiddenByStrict: 'the strict variant refuses a date of birth before 1900 or after today before storing it',
+    description: 'fails with 500 on a date_of_birth before the year 1000 or after 9000 (a date column of a narrower range)',
+  },
+  {
+    name: 'fa-owner-names-case-folded',
+    ruleId: 'fa.update-reflected',
+    description: 'stores owner names capitalised ("JANE" and "jane" come back "Jane")',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 /** What a run under a fault must end with (see FaultDefinition.expect). */

@@ -34,7 +34,7 @@ export async function handleIdentityCreate(identities: IdentityStore, bytes: Buf
   }
   const outcome = await identities.create(
     context.owner,
-    body.ref_id,
+    typeof body.ref_id === 'string' ? behaviour.refIdKey(reading.refIdCase === 'insensitive' ? body.ref_id.toLowerCase() : body.ref_id, body) : body.ref_id,
     () => behaviour.identityResponse(identityResponse(body), body),
     behaviour.refIdUniqueness,
     context.strict ? govtIdOf(body) : undefined,
@@ -49,7 +49,10 @@ export async function handleIdentityCreate(identities: IdentityStore, bytes: Buf
     sendJson(res, reading.createdStatus, duplicateAnswer, behaviour.successContentType(OPERATION));
     return;
   }
-  if (!outcome.created && reading.duplicateRefId === 'conflict') {
+  // Unique without regard to case, a used ref_id in another case is refused: the identity of the
+  // other ref_id back would conflate two ref_ids (id.distinct-identities).
+  const otherCase = reading.refIdCase === 'insensitive' && outcome.identity.ref_id !== body.ref_id;
+  if (!outcome.created && (reading.duplicateRefId === 'conflict' || otherCase)) {
     const first = typeof outcome.identity.id === 'string' ? ` by identity ${outcome.identity.id}` : '';
     sendProblem(res, 409, `ref_id is already used${first}; a ref_id is unique among the identities of one API user`);
     return;

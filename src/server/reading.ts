@@ -21,6 +21,12 @@ export interface Reading {
    * required): taken as it is, or refused.
    */
   taxEntryMembers: 'optional' | 'required';
+  /**
+   * Whether ref_ids differing in letter case only are two ref_ids (their exact text) or one
+   * (uniqueness without regard to case): then a used ref_id in another case is refused with 409,
+   * under either duplicateRefId, never answered with the other ref_id's identity.
+   */
+  refIdCase: 'exact' | 'insensitive';
 }
 
 /** The sample's shape and the most common HTTP practice. */
@@ -31,6 +37,7 @@ export const DEFAULT_READING: Reading = {
   createdStatus: 201,
   metadataUpdate: 'replace',
   taxEntryMembers: 'optional',
+  refIdCase: 'exact',
 };
 
 /** The default, one reading per single alternative value, and one with every alternative at once. */
@@ -43,7 +50,16 @@ export const READINGS: Reading[] = [
   { ...DEFAULT_READING, createdStatus: 200 },
   { ...DEFAULT_READING, metadataUpdate: 'merge' },
   { ...DEFAULT_READING, taxEntryMembers: 'required' },
-  { placement: 'top', rejectStatus: 422, duplicateRefId: 'same', createdStatus: 200, metadataUpdate: 'merge', taxEntryMembers: 'required' },
+  { ...DEFAULT_READING, refIdCase: 'insensitive' },
+  {
+    placement: 'top',
+    rejectStatus: 422,
+    duplicateRefId: 'same',
+    createdStatus: 200,
+    metadataUpdate: 'merge',
+    taxEntryMembers: 'required',
+    refIdCase: 'insensitive',
+  },
 ];
 
 /** Readings as `key=value` with the serve command's flag names (placement=top, reject-status=422 ...). */
@@ -54,6 +70,7 @@ export const READING_KEYS: Record<string, keyof Reading> = {
   'created-status': 'createdStatus',
   'metadata-update': 'metadataUpdate',
   'tax-entry-members': 'taxEntryMembers',
+  'ref-id-case': 'refIdCase',
 };
 
 export function parseReading(pairs: Record<string, string>): Partial<Reading> {
@@ -76,6 +93,7 @@ function readingValues(field: keyof Reading): (string | number)[] {
     createdStatus: [200, 201],
     metadataUpdate: ['replace', 'merge'],
     taxEntryMembers: ['optional', 'required'],
+    refIdCase: ['exact', 'insensitive'],
   };
   return values[field];
 }

@@ -104,6 +104,18 @@ const rows: [string, Exchange, string[]][] = [
   ['date_of_birth of another day', exchange(create(), 201, person({ date_of_birth: '1990-01-02T00:00:00Z' })), ['id.dob.midnight-utc']],
   ['govt_id differs from cip_id', exchange(create(), 201, person({ govt_id: 'other' })), ['id.govt-id.mirrors-cip']],
   ['a sent person field dropped', exchange(create(), 201, person({ cip_id: undefined })), ['id.person-details.returned']],
+  // 2.6: govt_id and govt_id_type are returned: absent while their source was sent is a failure.
+  ['govt_id absent though cip_id was sent', exchange(create(), 201, person({ govt_id: undefined })), ['id.govt-id.mirrors-cip']],
+  ['govt_id_type absent though cip_id_type was sent', exchange(create(), 201, person({ govt_id_type: undefined })), ['id.govt-id.mirrors-cip']],
+  [
+    'govt_id absent beside an open cip_id_type, cip_id sent',
+    exchange(
+      create(identityRequest({ person_details: { cip_id_type: 'ITIN' } })),
+      201,
+      person({ cip_id_type: 'ITIN', govt_id: undefined, govt_id_type: undefined }),
+    ),
+    ['id.govt-id.mirrors-cip'],
+  ],
   [
     'names returned in Unicode normal form C',
     exchange(create(identityRequest({ person_details: { first_name: 'Zoe\u0308' } })), 201, person({ first_name: 'Zo\u00eb' })),
@@ -158,7 +170,21 @@ const rows: [string, Exchange, string[]][] = [
   ['summary_status not PENDING (undocumented field)', exchange(create(), 201, identityBody({ summary_status: 'IN_REVIEW' })), []],
   ['a screening status of a value the document does not list', exchange(create(), 201, person({ sanctions_verification_status: 'NOT_STARTED' })), []],
   ['a screening status already APPROVED', exchange(create(), 201, person({ sanctions_verification_status: 'APPROVED' })), ['id.initial-statuses']],
-  ['govt_id and govt_id_type absent (optional fields)', exchange(create(), 201, person({ govt_id: undefined, govt_id_type: undefined })), []],
+  // Returned means present when the source was sent (2.6); without cip_id and cip_id_type sent, nothing to mirror.
+  [
+    'govt_id and govt_id_type absent, cip_id sent',
+    exchange(create(), 201, person({ govt_id: undefined, govt_id_type: undefined })),
+    ['id.govt-id.mirrors-cip'],
+  ],
+  [
+    'govt_id and govt_id_type absent, neither cip_id nor cip_id_type sent nor returned',
+    exchange(
+      create(identityRequest({ person_details: { first_name: 'Ada' } })),
+      201,
+      identityBody({ person_details: { first_name: 'Ada', id_verification_status: 'APPROVED' } }),
+    ),
+    [],
+  ],
   ['created_at on a leap second', exchange(create(), 201, identityBody({ created_at: '2016-12-31T23:59:60Z' })), []],
   ['date_of_birth with a lower-case t', exchange(create(), 201, person({ date_of_birth: '1990-01-01t00:00:00Z' })), []],
   [

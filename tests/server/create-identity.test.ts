@@ -134,3 +134,23 @@ describe.each(['conflict', 'same'] as const)('ref_id duplicates, reading %s', (d
     expect(a.json.id).not.toBe(b.json.id);
   });
 });
+
+describe.each(['conflict', 'same'] as const)('a used ref_id in another letter case, reading %s', (duplicateRefId) => {
+  it('is another identity with exact ref_ids, and refused (409) under case-insensitive uniqueness, never the other identity', async () => {
+    for (const refIdCase of ['exact', 'insensitive'] as const) {
+      const server = await createReferenceServer({ reading: { duplicateRefId, refIdCase } });
+      try {
+        const body = identityBody({ ref_id: `Case-${randomUUID()}` });
+        const first = await create(server, body);
+        const variant = await create(server, { ...body, ref_id: String(body.ref_id).toLowerCase() });
+        const exact = await create(server, body);
+        expect([first.status, variant.status]).toEqual([201, refIdCase === 'exact' ? 201 : 409]);
+        if (variant.status === 201) expect(variant.json.id).not.toBe(first.json.id);
+        // The exact ref_id again: the reading's answer to a repeat.
+        expect(exact.status).toBe(duplicateRefId === 'conflict' ? 409 : 201);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});

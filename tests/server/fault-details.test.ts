@@ -165,6 +165,22 @@ describe('fault details', () => {
       const reply = await create(s, identityBody({}, { first_name: '😀' }));
       expect([reply.status, reply.json.field]).toEqual([400, 'person_details.first_name']);
     });
-    expect(FAULTS.filter((f) => f.hiddenByStrict).map((f) => f.name)).toEqual(['id-astral-name-500']);
+    expect(FAULTS.filter((f) => f.hiddenByStrict).map((f) => f.name)).toEqual(['id-astral-name-500', 'id-combining-marks-stripped', 'id-dob-far-date-500']);
+  });
+
+  it('id-combining-marks-stripped and id-dob-far-date-500 show on the plain server; the strict one refuses their values first', async () => {
+    const decomposed = identityBody({}, { first_name: 'Zoe\u0308' });
+    const farDate = identityBody({}, { date_of_birth: '0001-01-01' });
+    await withServer({ fault: 'id-combining-marks-stripped' }, async (s) => expect((await create(s, decomposed)).json.person_details.first_name).toBe('Zoe'));
+    await withServer({ fault: 'id-dob-far-date-500' }, async (s) => expect((await create(s, farDate)).status).toBe(500));
+    for (const [fault, body, field] of [
+      ['id-combining-marks-stripped', decomposed, 'person_details.first_name'],
+      ['id-dob-far-date-500', farDate, 'person_details.date_of_birth'],
+    ] as const) {
+      await withServer({ fault, strict: true }, async (s) => {
+        const reply = await create(s, body);
+        expect([reply.status, reply.json.field]).toEqual([400, field]);
+      });
+    }
   });
 });

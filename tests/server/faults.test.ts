@@ -338,6 +338,51 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     'Grace',
     'Zed',
   ],
+  'id-govt-id-omitted': [
+    async (s) => ((p) => [p.govt_id, p.govt_id_type])((await created(s, {}, { cip_id: '123-45-6789', cip_id_type: 'SSN' })).person_details),
+    ['123-45-6789', 'SSN'],
+    [undefined, undefined],
+  ],
+  'id-govt-id-dropped-on-other-kind': [
+    async (s) => [
+      (await created(s, {}, { cip_id: '123-45-6789', cip_id_type: 'SSN' })).person_details.govt_id_type,
+      (await created(s, {}, { cip_id: '123-45-6789' })).person_details.govt_id,
+      (await created(s, {}, { cip_id: '123-45-6789', cip_id_type: 'ITIN' })).person_details.govt_id,
+    ],
+    ['SSN', '123-45-6789', '123-45-6789'],
+    ['SSN', '123-45-6789', undefined],
+  ],
+  'id-names-trimmed': [async (s) => (await created(s, {}, { first_name: ' Mary  Ann ' })).person_details.first_name, ' Mary  Ann ', 'Mary Ann'],
+  'id-combining-marks-stripped': [async (s) => (await created(s, {}, { first_name: 'Zoe\u0308' })).person_details.first_name, 'Zoe\u0308', 'Zoe'],
+  'id-govt-id-leading-zeros-dropped': [async (s) => (await created(s, {}, { cip_id: '001-23-4567' })).person_details.govt_id, '001-23-4567', '1-23-4567'],
+  'id-ref-id-case-folded': [
+    async (s) => {
+      const a = identityBody();
+      const [first, variant] = [await create(s, a), await create(s, { ...a, ref_id: String(a.ref_id).toUpperCase() })];
+      return [status(first), status(variant), first.json.id === variant.json.id];
+    },
+    [201, 201, false],
+    [201, 201, true],
+  ],
+  'id-ref-id-keyed-on-body': [
+    async (s) => {
+      const a = identityBody();
+      return [status(await create(s, a)), status(await create(s, a)), status(await create(s, { ...a, person_details: { first_name: 'Grace' } }))];
+    },
+    [201, 409, 409],
+    [201, 409, 201],
+  ],
+  'id-dob-far-date-500': [
+    async (s) =>
+      Promise.all(['0001-01-01', '9999-12-31', '1990-01-01'].map(async (date_of_birth) => status(await create(s, identityBody({}, { date_of_birth }))))),
+    [201, 201, 201],
+    [500, 500, 201],
+  ],
+  'fa-owner-names-case-folded': [
+    async (s) => (await updated(s, { fiat_account_owner: { person_details: { first_name: 'JANE' } } })).fiat_account_owner.person_details.first_name,
+    'JANE',
+    'Jane',
+  ],
 };
 
 describe('faults', () => {

@@ -2,18 +2,42 @@
  * The open points of both requests (docs/design.md, the table of guaranteed, forbidden and open
  * inputs): free text beyond the samples' short words, code lists and letter cases the document
  * does not show, other formats of numbers and addresses, dates of birth outside 1940-2000, tax
- * entries lacking a member or more than one, identity metadata beyond one short pair, and a
- * government id another identity holds. Accepting and refusing each is conformant.
+ * entries lacking a member or more than one, identity metadata beyond one short pair, a
+ * government id another identity holds, and the values a normalising server would change (spaces
+ * around or doubled inside, other letter cases, composed and decomposed forms, leading zeros,
+ * dates across the whole range a date can hold). Accepting and refusing each is conformant.
  */
 import fc from 'fast-check';
 import type { OpenKind } from '../../core/open-point.ts';
 import { fieldName, type OpenFacet } from './open-facet.ts';
-import { BIRTH_YEARS, LAST_BIRTH_YEAR, calendarDate, ssn } from './payload-parts.ts';
-import { type Alphabet, type OpenValue, alphabetValue, formatted, longText, longTextValue, named, otherAlphabetValue, otherCases } from './open-values.ts';
+import { BIRTH_YEARS, LAST_BIRTH_YEAR, calendarDate, personName, ssn, word } from './payload-parts.ts';
+import {
+  type Alphabet,
+  type OpenValue,
+  alphabetValue,
+  caseVariant,
+  formatted,
+  innerSpaces,
+  leadingZeros,
+  longText,
+  longTextValue,
+  named,
+  normalForm,
+  normalisedText,
+  otherAlphabetValue,
+  otherCases,
+  outerSpaces,
+} from './open-values.ts';
 import { freeText, text } from './text.ts';
 
 type Path = readonly (string | number)[];
 const digits = (n: number) => text(n, n, fc.integer({ min: 0, max: 9 }).map(String));
+
+/** A date of the years `first` to `last` as YYYY-MM-DD, the year in four digits (Date.UTC maps 0-99 to 1900-1999: not used). */
+const farDate = (first: number, last: number): fc.Arbitrary<string> =>
+  fc
+    .tuple(fc.integer({ min: first, max: last }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }))
+    .map(([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`);
 
 const facet = (
   path: Path,
@@ -49,6 +73,25 @@ function freeTextFacets(path: Path, domain: string, twinValue: string, examples:
   ];
 }
 
+/**
+ * Text as a normalising server would change it: spaces around or doubled inside (format), other
+ * letter cases (letter-case), composed and decomposed forms (alphabet). `examples`: sent every run.
+ */
+function normalisationFacets(
+  path: Path,
+  domain: string,
+  twinValue: string,
+  words: fc.Arbitrary<string>,
+  examples: { spacing?: OpenValue[]; cases?: OpenValue[]; forms?: OpenValue[] } = {},
+): OpenFacet[] {
+  const { spacing, cases, forms } = normalisedText(words);
+  return [
+    facet(path, 'format', domain, twinValue, spacing, examples.spacing),
+    facet(path, 'letter-case', domain, twinValue, cases, examples.cases),
+    facet(path, 'alphabet', domain, twinValue, forms, examples.forms),
+  ];
+}
+
 /** Other values of a code list, and the sample's value in other letter cases. */
 function codeFacets(path: Path, domain: string, sample: string, others: string[], examples: { codes?: string[]; cases?: boolean } = {}): OpenFacet[] {
   const cases = otherCases(sample);
@@ -70,6 +113,7 @@ const COUNTRIES = ['GBR', 'DEU', 'FRA', 'JPN', 'BRA', 'CAN', 'IND', 'MEX', 'NGA'
 const countryFacets = (path: Path, examples: { codes?: string[]; cases?: boolean } = {}) => codeFacets(path, 'country', 'USA', COUNTRIES, examples);
 
 const POSTAL_CODES = {
+  'leading zeros': digits(4).map((d) => `0${d}`),
   'ZIP+4': digits(9).map((d) => `${d.slice(0, 5)}-${d.slice(5)}`),
   'United Kingdom': fc.constantFrom('SW1A 1AA', 'EC1A 1BB', 'M1 1AE'),
   Canada: fc.constantFrom('K1A 0B1', 'H2X 1Y4'),
@@ -101,7 +145,20 @@ const metadataValue = (m: Record<string, string>): OpenValue => {
 export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
   ...freeTextFacets([...PERSON, 'first_name'], 'name', 'Jane', { lengths: [40, 100, 150, 255], alphabets: ['latin', 'cjk', 'astral', 'combining', 'rtl'] }),
   ...freeTextFacets([...PERSON, 'last_name'], 'name', 'Doe', { lengths: [0] }),
+  ...normalisationFacets([...PERSON, 'first_name'], 'name', 'Jane', personName, {
+    spacing: [outerSpaces('Jane'), innerSpaces('Mary', 'Ann')],
+    cases: [caseVariant('Jane', 'upper case')],
+    forms: [normalForm('Zoë', 'NFC'), normalForm('Zoë', 'NFD')],
+  }),
+  ...normalisationFacets([...PERSON, 'last_name'], 'name', 'Doe', personName, { cases: [caseVariant('Doe', 'lower case')] }),
   ...freeTextFacets([...ADDRESS, 'address1'], 'address-line', '1 Main Street', { lengths: [60], alphabets: ['latin'] }),
+  // Spacing and letter case only: the accented forms are names'.
+  ...normalisationFacets(
+    [...ADDRESS, 'address1'],
+    'address-line',
+    '1 Main Street',
+    word.map((w) => `1 ${w} Street`),
+  ).filter((f) => f.kind !== 'alphabet'),
   ...freeTextFacets([...ADDRESS, 'city'], 'address-line', 'Springfield'),
   ...freeTextFacets([...ADDRESS, 'province'], 'address-line', 'IL'),
   formatFacet([...ADDRESS, 'zip_code'], 'postal-code', '62701', POSTAL_CODES, ['United Kingdom']),
@@ -142,8 +199,14 @@ export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
     [...PERSON, 'cip_id'],
     'government-id',
     '123-45-6789',
-    { 'no dashes': digits(9), passport: digits(8).map((d) => `X${d}`), EIN: digits(9).map((d) => `${d.slice(0, 2)}-${d.slice(2)}`) },
-    ['no dashes'],
+    {
+      'no dashes': digits(9),
+      passport: digits(8).map((d) => `X${d}`),
+      'passport in lower case': digits(8).map((d) => `x${d}`),
+      EIN: digits(9).map((d) => `${d.slice(0, 2)}-${d.slice(2)}`),
+      'leading zeros': ssn.map((id) => String(leadingZeros(id).value)),
+    },
+    ['no dashes', 'leading zeros'],
   ),
   facet([...PERSON, 'cip_id'], 'uniqueness', 'government-id-uniqueness', '123-45-6789', fc.constant(named(SHARED_GOVERNMENT_ID)), [
     named(SHARED_GOVERNMENT_ID),
@@ -154,6 +217,7 @@ export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
       'no dashes': digits(9),
       EIN: digits(9).map((d) => `${d.slice(0, 2)}-${d.slice(2)}`),
       'letters and digits': digits(6).map((d) => `GB${d}A`),
+      'leading zeros': ssn.map((id) => String(leadingZeros(id).value)),
     }),
     ready: withTaxEntry,
   },
@@ -170,9 +234,15 @@ export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
         // Before 1900 and in the coming years: a server may take neither.
         { weight: 1, arbitrary: calendarDate(1800, 1899) },
         { weight: 1, arbitrary: calendarDate(LAST_BIRTH_YEAR + 2, LAST_BIRTH_YEAR + 6) },
+        // The whole range a date can hold: a server may store a narrower one.
+        { weight: 1, arbitrary: farDate(1, 1799) },
+        { weight: 1, arbitrary: farDate(LAST_BIRTH_YEAR + 7, 9999) },
       )
       .map((d) => ({ value: d, probe: { value: d, date: d } })),
-    ['1905-06-15', `${LAST_BIRTH_YEAR}-06-15`, '1899-12-31'].map((d) => ({ value: d, probe: { value: d, date: d } })),
+    ['1905-06-15', `${LAST_BIRTH_YEAR}-06-15`, '1899-12-31', '0001-01-01', '1000-01-01', `${LAST_BIRTH_YEAR + 2}-01-01`, '9999-12-31'].map((d) => ({
+      value: d,
+      probe: { value: d, date: d },
+    })),
   ),
   formatFacet(
     [...PERSON, 'passthrough_verified_at'],
@@ -232,6 +302,11 @@ const ROUTING_KINDS = fc.oneof(
 export const UPDATE_OPEN_POINTS: readonly OpenFacet[] = [
   ...freeTextFacets([...OWNER, 'first_name'], 'name', 'Jane', { lengths: [40, 255], alphabets: ['latin', 'cjk', 'astral', 'combining', 'rtl'] }),
   ...freeTextFacets([...OWNER, 'last_name'], 'name', 'Doe', { lengths: [0] }),
+  ...normalisationFacets([...OWNER, 'first_name'], 'name', 'Jane', personName, {
+    spacing: [innerSpaces('Mary', 'Ann')],
+    cases: [caseVariant('Jane', 'upper case')],
+  }),
+  ...normalisationFacets([...OWNER, 'last_name'], 'name', 'Doe', personName),
   ...freeTextFacets([...OWNER_ADDRESS, 'address1'], 'address-line', '1 Main Street', { lengths: [60] }),
   ...freeTextFacets([...OWNER_ADDRESS, 'city'], 'address-line', 'Springfield'),
   ...countryFacets([...OWNER_ADDRESS, 'country'], { codes: ['GBR'] }),
@@ -247,5 +322,6 @@ export const UPDATE_OPEN_POINTS: readonly OpenFacet[] = [
   formatFacet([...WIRE, 'account_number'], 'account-number', '000123456789', {
     'letters and digits': digits(14).map((d) => `GB82WEST${d}`),
     'with spaces': digits(12).map((d) => `${d.slice(0, 4)} ${d.slice(4, 8)} ${d.slice(8)}`),
+    'leading zeros': digits(9).map((d) => `000${d}`),
   }),
 ];

@@ -85,3 +85,56 @@ export const otherCases = (word: string): string[] =>
   [...new Set([word.toLowerCase(), word.charAt(0) + word.slice(1).toLowerCase(), [...word].map((c, i) => (i % 2 ? c : c.toLowerCase())).join('')])].filter(
     (w) => w !== word,
   );
+
+/**
+ * Values a server that normalises what it stores would change (docs/design.md, "guaranteed,
+ * forbidden, open"): spaces around or doubled inside, another letter case, the composed or the
+ * decomposed Unicode form, leading zeros. Accepted, each must come back as sent (another Unicode
+ * normal form excepted: the checks compare text in form C).
+ */
+export const outerSpaces = (text: string): OpenValue => ({ value: ` ${text} `, probe: { value: 'outer spaces' } });
+export const innerSpaces = (first: string, second: string): OpenValue => ({ value: `${first}  ${second}`, probe: { value: 'inner double space' } });
+
+/** `text` in upper case, lower case, or with every other letter's case flipped. */
+export const caseVariant = (text: string, variant: 'upper case' | 'lower case' | 'mixed case'): OpenValue => ({
+  value:
+    variant === 'upper case'
+      ? text.toUpperCase()
+      : variant === 'lower case'
+        ? text.toLowerCase()
+        : [...text].map((c, i) => (i % 2 ? c.toUpperCase() : c.toLowerCase())).join(''),
+  probe: { value: variant },
+});
+
+/** Names whose accented letters have a composed and a decomposed form (ø and ß have none: not here). */
+export const ACCENTED_NAMES = ['Zoë', 'José', 'Renée', 'Müller', 'Ångström', 'Nguyễn', 'Chloé', 'Søren Kierkegård'];
+
+/** A name in normal form C (é one code point) or D (e and U+0301): the same text, spelled otherwise. */
+export const normalForm = (name: string, form: 'NFC' | 'NFD'): OpenValue => {
+  const alphabet = form === 'NFC' ? 'composed' : 'decomposed';
+  return { value: name.normalize(form), probe: { value: `${alphabet} (${form})`, alphabet } };
+};
+
+/** `value` with its first `zeros` digits made 0, the layout kept: "123-45-6789" becomes "003-45-6789". */
+export const leadingZeros = (value: string, zeros = 2): OpenValue => {
+  let left = zeros;
+  return { value: value.replace(/\d/g, (d) => (left-- > 0 ? '0' : d)), probe: { value: 'leading zeros' } };
+};
+
+/** Names and free text as a normalising server would change them: every kind but leading zeros. */
+export function normalisedText(words: fc.Arbitrary<string>): {
+  spacing: fc.Arbitrary<OpenValue>;
+  cases: fc.Arbitrary<OpenValue>;
+  forms: fc.Arbitrary<OpenValue>;
+} {
+  return {
+    spacing: fc.oneof(
+      words.map(outerSpaces),
+      fc.tuple(words, words).map(([a, b]) => innerSpaces(a, b)),
+    ),
+    cases: fc
+      .tuple(words, fc.constantFrom('upper case', 'lower case', 'mixed case') as fc.Arbitrary<'upper case' | 'lower case' | 'mixed case'>)
+      .map(([w, v]) => caseVariant(w, v)),
+    forms: fc.tuple(fc.constantFrom(...ACCENTED_NAMES), fc.constantFrom('NFC', 'NFD') as fc.Arbitrary<'NFC' | 'NFD'>).map(([n, f]) => normalForm(n, f)),
+  };
+}

@@ -80,20 +80,29 @@ export const identityChecks: Check[] = [
     },
     'body-and-request',
   ),
-  // govt_id mirrors cip_id (2.6): the sent cip_id and the response's own, whichever are there.
+  // govt_id mirrors cip_id (2.6): "returned with the same content", so present when its source
+  // was sent, and equal to the sent cip_id and the response's own, whichever are there. A response
+  // without person_details is id.person-details.returned's finding, not this one's.
   onCreate('id.govt-id.mirrors-cip', 'body-and-request', (body, request) => {
+    const person = body.person_details;
+    if (!isObject(person)) return null;
     const problems: Problem[] = [];
     let judged = false;
     for (const [cip, govt] of [
       ['cip_id', 'govt_id'],
       ['cip_id_type', 'govt_id_type'],
     ]) {
-      const got = dig(body, 'person_details', govt);
-      // govt_id is optional like every field not marked required: absent is no contradiction.
-      if (got === undefined) continue;
+      const got = person[govt];
+      const sent = dig(request, 'person_details', cip);
+      if (got === undefined) {
+        if (sent === undefined) continue;
+        judged = true;
+        problems.push({ message: `${govt} absent from the response, though ${cip} was sent ${shown(sent)}`, instancePath: `/person_details/${govt}` });
+        continue;
+      }
       for (const [where, value] of [
-        ['sent', dig(request, 'person_details', cip)],
-        ['returned', dig(body, 'person_details', cip)],
+        ['sent', sent],
+        ['returned', person[cip]],
       ] as const) {
         if (value === undefined) continue;
         judged = true;
