@@ -21,6 +21,11 @@ export interface Reading {
    * required): taken as it is, or refused.
    */
   taxEntryMembers: 'optional' | 'required';
+  /**
+   * An empty or missing request body (the document says bodies are JSON, section 4): refused as
+   * no JSON (400), or taken as {} (an empty update; a create that then lacks tax_details).
+   */
+  emptyBody: 'refused' | 'empty-object';
 }
 
 /** The sample's shape and the most common HTTP practice. */
@@ -31,6 +36,7 @@ export const DEFAULT_READING: Reading = {
   createdStatus: 201,
   metadataUpdate: 'replace',
   taxEntryMembers: 'optional',
+  emptyBody: 'refused',
 };
 
 /** The default, one reading per single alternative value, and one with every alternative at once. */
@@ -43,7 +49,16 @@ export const READINGS: Reading[] = [
   { ...DEFAULT_READING, createdStatus: 200 },
   { ...DEFAULT_READING, metadataUpdate: 'merge' },
   { ...DEFAULT_READING, taxEntryMembers: 'required' },
-  { placement: 'top', rejectStatus: 422, duplicateRefId: 'same', createdStatus: 200, metadataUpdate: 'merge', taxEntryMembers: 'required' },
+  { ...DEFAULT_READING, emptyBody: 'empty-object' },
+  {
+    placement: 'top',
+    rejectStatus: 422,
+    duplicateRefId: 'same',
+    createdStatus: 200,
+    metadataUpdate: 'merge',
+    taxEntryMembers: 'required',
+    emptyBody: 'empty-object',
+  },
 ];
 
 /** Readings as `key=value` with the serve command's flag names (placement=top, reject-status=422 ...). */
@@ -54,6 +69,7 @@ export const READING_KEYS: Record<string, keyof Reading> = {
   'created-status': 'createdStatus',
   'metadata-update': 'metadataUpdate',
   'tax-entry-members': 'taxEntryMembers',
+  'empty-body': 'emptyBody',
 };
 
 export function parseReading(pairs: Record<string, string>): Partial<Reading> {
@@ -76,6 +92,7 @@ function readingValues(field: keyof Reading): (string | number)[] {
     createdStatus: [200, 201],
     metadataUpdate: ['replace', 'merge'],
     taxEntryMembers: ['optional', 'required'],
+    emptyBody: ['refused', 'empty-object'],
   };
   return values[field];
 }

@@ -39,6 +39,8 @@ export interface ReportFailure {
     violates?: string;
     exercises?: string;
     open?: OpenProbe;
+    /** A case about HTTP around the operation (another method, an empty body): the one rule that judges it. */
+    around?: string;
     auth?: UnauthenticatedKind;
   };
   request: RecordedRequest;
