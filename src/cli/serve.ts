@@ -29,7 +29,8 @@ until Ctrl+C (SIGINT) or SIGTERM.
                        placement=nested|top|both, reject-status=400|422,
                        duplicate-ref-id=conflict|same, created-status=200|201,
                        metadata-update=replace|merge,
-                       tax-entry-members=optional|required
+                       tax-entry-members=optional|required,
+                       empty-body=refused|empty-object
   --strict             restrict the open points as the vendor's OpenAPI does
   --credentials-file PATH
                        where the server's credentials are written, mode 600, in .env form

@@ -6,9 +6,9 @@ import { parseReading } from '../../src/server/reading.ts';
 const differences = (a: Reading, b: Reading) => (Object.keys(a) as (keyof Reading)[]).filter((k) => a[k] !== b[k]);
 
 describe('READINGS', () => {
-  it('holds 9 distinct readings: the default first, seven single alternatives, and every alternative at once', () => {
-    expect(READINGS).toHaveLength(9);
-    expect(new Set(READINGS.map((r) => JSON.stringify(r))).size).toBe(9);
+  it('holds 10 distinct readings: the default first, eight single alternatives, and every alternative at once', () => {
+    expect(READINGS).toHaveLength(10);
+    expect(new Set(READINGS.map((r) => JSON.stringify(r))).size).toBe(10);
     expect(READINGS[0]).toEqual({
       placement: 'nested',
       rejectStatus: 400,
@@ -16,9 +16,10 @@ describe('READINGS', () => {
       createdStatus: 201,
       metadataUpdate: 'replace',
       taxEntryMembers: 'optional',
+      emptyBody: 'refused',
     });
-    expect(READINGS.slice(1, 8).map((r) => differences(r, DEFAULT_READING).length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
-    expect(differences(READINGS[8], DEFAULT_READING)).toHaveLength(Object.keys(DEFAULT_READING).length);
+    expect(READINGS.slice(1, 9).map((r) => differences(r, DEFAULT_READING).length)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(differences(READINGS[9], DEFAULT_READING)).toHaveLength(Object.keys(DEFAULT_READING).length);
   });
 
   it('names only values the serve and run flags accept', () => {
@@ -30,6 +31,7 @@ describe('READINGS', () => {
         'created-status': String(reading.createdStatus),
         'metadata-update': reading.metadataUpdate,
         'tax-entry-members': reading.taxEntryMembers,
+        'empty-body': reading.emptyBody,
       };
       expect(parseReading(flags)).toEqual(reading);
     }
