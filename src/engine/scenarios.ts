@@ -171,7 +171,7 @@ const HOW: Record<UnauthenticatedKind, string> = {
   'wrong-scheme': 'with Basic instead of Bearer credentials',
 };
 
-/** Requests without valid credentials, each kind on each operation; the 401 rules judge them. */
+/** Requests without valid credentials, each kind on each operation; the 401 and the challenge rules judge them. */
 const authentication: Scenario = {
   rule: 'fa.auth-401',
   feeds: ['id.auth-401', 'fa.auth-challenge', 'id.auth-challenge'],
