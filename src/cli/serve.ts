@@ -31,6 +31,7 @@ until Ctrl+C (SIGINT) or SIGTERM.
                        metadata-update=replace|merge,
                        tax-entry-members=optional|required,
                        ref-id-case=exact|insensitive
+                       empty-body=refused|empty-object
   --strict             restrict the open points as the vendor's OpenAPI does
   --credentials-file PATH
                        where the server's credentials are written, mode 600, in .env form

@@ -47,11 +47,28 @@ export interface TestCase {
    * conformant; a refusal is recorded in the observed contract.
    */
   open?: OpenProbe;
+  /**
+   * HTTP around the operation (docs/design.md section 2): the method sent instead of the
+   * operation's (GET, PATCH ... on its path). Sent only with `around`.
+   */
+  method?: string;
+  /**
+   * A case about HTTP around the operation (another method, an empty or a missing body): the one
+   * convention rule that judges it. The operation's other rules, its coverage and its observers
+   * leave it alone (its answer is no update and no create). Mode `invalid` when only a refusal is
+   * right, `valid` (intent open) when a 2xx may be right too; a 5xx is never right.
+   */
+  around?: RuleId;
 }
+
+/** True for a case about HTTP around the operation: judged by its `around` rule alone. */
+export const isAround = (c: Pick<TestCase, 'around'>): boolean => c.around !== undefined;
 
 /** What the document says of the case: open when it varies an open point, forbidden when invalid. */
 export function intentOf(c: TestCase): Intent {
   if (c.open) return 'open';
+  // Another method or an empty body that a 2xx may rightly answer: accepting and refusing are both conformant.
+  if (c.around && c.mode === 'valid') return 'open';
   return c.mode === 'invalid' ? 'forbidden' : 'guaranteed';
 }
 
@@ -64,6 +81,7 @@ export interface CaseIntent {
   violates?: RuleId;
   exercises?: RuleId;
   open?: OpenProbe;
+  around?: RuleId;
 }
 
 export function caseIntent(c: TestCase): CaseIntent {
@@ -75,5 +93,6 @@ export function caseIntent(c: TestCase): CaseIntent {
     ...(c.violates ? { violates: c.violates } : {}),
     ...(c.exercises ? { exercises: c.exercises } : {}),
     ...(c.open ? { open: c.open } : {}),
+    ...(c.around ? { around: c.around } : {}),
   };
 }

@@ -99,6 +99,14 @@ export const RULES = [
   rule('id.no-5xx', ID, '7', 'convention', 'No generated input, malformed JSON or wrong type yields a 5xx'),
   rule('id.answers', ID, '1', 'convention', 'Every request gets an HTTP answer in time (no dropped connection, no timeout, no endless 429)'),
   rule('id.auth-401', ID, '5', 'convention', 'A request without Authorization or with a wrong token gets 401'),
+
+  // HTTP around the two operations (docs/design.md section 2): conventions, each on cases of its own
+  rule('fa.other-methods-refused', FA, '4.1', 'convention', 'Another method on the fiat account path is refused with a 4xx (GET and OPTIONS: never a 5xx)'),
+  rule('id.other-methods-refused', ID, '4.2', 'convention', 'Another method on the identities path is refused with a 4xx (GET and OPTIONS: never a 5xx)'),
+  rule('fa.empty-body', FA, '4', 'convention', 'An empty or missing update body gets a 4xx or is taken as {}, never a 5xx'),
+  rule('id.empty-body', ID, '4.2', 'convention', 'An empty or missing create body is rejected with a 4xx (taken as {}, it lacks tax_details)'),
+  rule('fa.auth-challenge', FA, '5', 'convention', 'A 401 carries a WWW-Authenticate challenge of the Bearer scheme (RFC 6750 section 3)'),
+  rule('id.auth-challenge', ID, '5', 'convention', 'A 401 carries a WWW-Authenticate challenge of the Bearer scheme (RFC 6750 section 3)'),
 ] as const satisfies readonly RuleDefinition[];
 
 export type RuleId = (typeof RULES)[number]['id'];

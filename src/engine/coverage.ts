@@ -6,6 +6,7 @@
 import type { RuleDefinition, RuleId } from '../core/catalogue.ts';
 import { SCENARIOS } from './scenarios.ts';
 import type { Exchange } from '../core/exchange.ts';
+import { isAround } from '../core/case.ts';
 import { describeOperation } from '../core/operations.ts';
 import { oneLine } from '../core/text.ts';
 import type { Coverage } from './events.ts';
@@ -65,7 +66,7 @@ export class Refusals {
   observe(e: Exchange): void {
     const c = e.testCase;
     // An open case may be refused: that is a limit of the target, not a shortfall's cause.
-    if (c.auth || c.open || (c.mode !== 'valid' && c.mode !== 'boundary') || !e.response) return;
+    if (c.auth || c.open || isAround(c) || (c.mode !== 'valid' && c.mode !== 'boundary') || !e.response) return;
     const entry = this.byOperation.get(c.operation) ?? { expected: 0, refused: 0 };
     entry.expected += 1;
     if (e.response.status < 200 || e.response.status >= 300) {

@@ -18,6 +18,7 @@ import type { ValidTwins } from './valid-twins.ts';
 import type { OpenPointBook } from './open-point-book.ts';
 import { OPERATIONS } from '../core/operations.ts';
 import { is2xx } from '../rules/checks/exchange-facts.ts';
+import { isAround } from '../core/case.ts';
 
 /** Learns from every exchange judged (metadata semantics, refusals, undocumented fields, a lost target). */
 export interface ExchangeObserver {
@@ -71,7 +72,7 @@ export class ExchangeJudge {
     await this.parts.emit({ type: 'exchange', exchange });
     const judgements = await this.judgements(exchange, options);
     if (exchange.testCase.open) await this.learnOpenPoint(exchange, options);
-    if (successBody(exchange)) this.tallySilentSuccesses(exchange, judgements);
+    if (successBody(exchange) && !isAround(exchange.testCase)) this.tallySilentSuccesses(exchange, judgements);
     let focusProblems: Problem[] | null = null;
     const failed: RuleId[] = [];
     for (const j of judgements) {
@@ -90,7 +91,7 @@ export class ExchangeJudge {
     const { ledger, twins } = this.parts;
     const c = exchange.testCase;
     let judgements = judge(exchange, this.parts.context);
-    const distinct = this.parts.created.observe(exchange);
+    const distinct = isAround(c) ? null : this.parts.created.observe(exchange);
     if (distinct) judgements.push({ rule: 'id.distinct-identities', problems: distinct });
     // An answer that is another create's identity does not reflect this request: one root, one rule.
     if (distinct?.length) judgements = judgements.filter((j) => !comparesWithRequest(j.rule));

@@ -12,7 +12,7 @@ import { isObject } from '../rules/checks/exchange-facts.ts';
 /** What a case sent, as text (ref_ids aside, which the runner makes unique). */
 function sent(c: TestCase): string {
   const body = isObject(c.body) && typeof c.body.ref_id === 'string' ? { ...c.body, ref_id: undefined } : c.body;
-  return JSON.stringify([c.operation, c.fiatAccountId ?? null, c.auth ?? null, c.rawBody ?? null, body ?? null]);
+  return JSON.stringify([c.operation, c.method ?? null, c.fiatAccountId ?? null, c.auth ?? null, c.rawBody ?? null, body ?? null]);
 }
 
 /** A short fingerprint of what a case sent. */

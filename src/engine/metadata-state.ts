@@ -6,7 +6,7 @@
  * target is known to merge, a case that needs room for its keys reuses the keys its account
  * holds (`fitToAccount`), so that it can still be judged.
  */
-import type { TestCase } from '../core/case.ts';
+import { isAround, type TestCase } from '../core/case.ts';
 import { getRule } from '../core/catalogue.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { OPERATIONS } from '../core/operations.ts';
@@ -24,7 +24,8 @@ export class MetadataState {
 
   /** Learns from a response: the keys the account now holds and, when it can tell, the semantics. */
   observe(e: Exchange): void {
-    if (e.testCase.operation !== 'updateFiatAccount' || !is2xx(e)) return;
+    // Another method's answer (a GET) is no update: it tells nothing of the semantics.
+    if (e.testCase.operation !== 'updateFiatAccount' || !is2xx(e) || isAround(e.testCase)) return;
     const body = answeredBody(e);
     const id = e.testCase.fiatAccountId;
     if (!body || !id) return;

@@ -224,12 +224,13 @@ const HOW: Record<UnauthenticatedKind, string> = {
   'wrong-scheme': 'with Basic instead of Bearer credentials',
 };
 
-/** Requests without valid credentials, each kind on each operation; the 401 rules judge them. */
+/** Requests without valid credentials, each kind on each operation; the 401 and the challenge rules judge them. */
 const authentication: Scenario = {
   rule: 'fa.auth-401',
-  feeds: ['id.auth-401'],
+  feeds: ['id.auth-401', 'fa.auth-challenge', 'id.auth-challenge'],
   judgesItsRule: false,
-  minimums: { 'fa.auth-401': 3, 'id.auth-401': 3 },
+  // The challenge is judged on the 401s only: a target may answer one kind with 403 (a 401 rule's finding).
+  minimums: { 'fa.auth-401': 3, 'id.auth-401': 3, 'fa.auth-challenge': 2, 'id.auth-challenge': 2 },
   requests: () => 2 * UNAUTHENTICATED_KINDS.length,
   async run(context) {
     const update: TestCase = { operation: 'updateFiatAccount', mode: 'valid', label: '', body: {} };

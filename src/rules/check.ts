@@ -34,6 +34,11 @@ export type CheckReads = 'status' | 'headers' | 'body' | 'body-and-request' | 'n
 export interface Check {
   rule: RuleId;
   reads: CheckReads;
+  /**
+   * Judges cases about HTTP around the operation too (another method, an empty body), which
+   * otherwise only their own rule judges: set for whether a request got an answer at all.
+   */
+  judgesAround?: true;
   judge(exchange: Exchange, context: CheckContext): Problem[] | null;
 }
 

@@ -4,6 +4,7 @@
  */
 import { OPERATIONS, type Operation } from '../core/operations.ts';
 import type { Exchange } from '../core/exchange.ts';
+import { isAround } from '../core/case.ts';
 import { cutText } from '../core/cut-text.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import { isObject, successBody } from './checks/exchange-facts.ts';
@@ -32,7 +33,8 @@ export class UndocumentedFields {
 
   observe(e: Exchange): void {
     const body = successBody(e);
-    if (!body) return;
+    // Another method's answer (a list, a get) is no response of the operation.
+    if (!body || isAround(e.testCase)) return;
     const operation = e.testCase.operation;
     this.walk(body, this.schemas.schema(OPERATIONS[operation].responseSchema), '', operation);
   }

@@ -34,6 +34,15 @@ export interface ServerBehaviour {
   acceptsAuthorization(operation: Operation, header: string): boolean;
   /** Status for a request whose bearer token is not valid. */
   wrongTokenStatus(operation: Operation): number;
+  /**
+   * The WWW-Authenticate value a 401 carries (RFC 6750 section 3), given the faithful Bearer
+   * challenge; undefined: none. `operation` is undefined for a request that names no operation.
+   */
+  authChallenge(operation: Operation | undefined, challenge: string): string | undefined;
+  /** Another method on the operation's path: refused (405 with Allow), handled as the operation, or a 500. */
+  otherMethod(operation: Operation, method: string): 'refuse' | 'handle' | 'fail';
+  /** An empty request body: answered as the reading says, a 500, or taken as {} without validation. */
+  emptyBody(operation: Operation): 'as-read' | 'fail' | 'unchecked';
   /** Status for a body that is not JSON. */
   malformedJsonStatus(operation: Operation): number;
   /** True when the server drops the connection instead of answering this body. */
@@ -91,6 +100,9 @@ export const FAITHFUL: ServerBehaviour = {
   requiresAuthorization: () => true,
   acceptsAuthorization: () => false,
   wrongTokenStatus: () => 401,
+  authChallenge: (_operation, challenge) => challenge,
+  otherMethod: () => 'refuse',
+  emptyBody: () => 'as-read',
   malformedJsonStatus: () => 400,
   dropsConnection: () => false,
   diesAfterRequests: Number.POSITIVE_INFINITY,

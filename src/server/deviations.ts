@@ -309,6 +309,12 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
       return body;
     },
   },
+  'fa-other-method-500': { otherMethod: (op, method) => (op === UPDATE && method === 'PATCH' ? 'fail' : 'refuse') },
+  'id-other-method-accepted': { otherMethod: (op, method) => (op === CREATE && (method === 'PUT' || method === 'PATCH') ? 'handle' : 'refuse') },
+  'fa-empty-body-500': { emptyBody: (op) => (op === UPDATE ? 'fail' : 'as-read') },
+  'id-empty-body-accepted': { emptyBody: (op) => (op === CREATE ? 'unchecked' : 'as-read') },
+  'fa-auth-no-challenge': { authChallenge: (op, challenge) => (op === UPDATE ? undefined : challenge) },
+  'id-auth-basic-challenge': { authChallenge: (op, challenge) => (op === CREATE ? 'Basic realm="conformance-embedded"' : challenge) },
 };
 
 /** The identity without govt_id and govt_id_type in its person_details. */

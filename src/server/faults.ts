@@ -246,6 +246,29 @@ const FAULT_LIST = [
     ruleId: 'fa.update-reflected',
     description: 'stores owner names capitalised ("JANE" and "jane" come back "Jane")',
   },
+  // HTTP around the two operations (conventions)
+  {
+    name: 'fa-other-method-500',
+    ruleId: 'fa.other-methods-refused',
+    description: 'fails with 500 on PATCH to a fiat account path instead of refusing it with 405',
+  },
+  {
+    name: 'id-other-method-accepted',
+    ruleId: 'id.other-methods-refused',
+    description: 'handles PUT and PATCH on the identities path like a create (2xx), not with 405',
+  },
+  { name: 'fa-empty-body-500', ruleId: 'fa.empty-body', description: 'fails with 500 on an update with an empty or missing body' },
+  {
+    name: 'id-empty-body-accepted',
+    ruleId: 'id.empty-body',
+    description: 'takes an empty or missing create body as {} without validating it, and creates an identity (2xx)',
+  },
+  { name: 'fa-auth-no-challenge', ruleId: 'fa.auth-challenge', description: 'answers 401 to an update without a WWW-Authenticate header' },
+  {
+    name: 'id-auth-basic-challenge',
+    ruleId: 'id.auth-challenge',
+    description: 'answers 401 to a create with a WWW-Authenticate challenge of the Basic scheme only',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 /** What a run under a fault must end with (see FaultDefinition.expect). */

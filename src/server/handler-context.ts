@@ -18,12 +18,22 @@ export interface HandlerContext {
 
 /** The body as a JSON object, or undefined once the refusal is sent (400 malformed, rejectStatus otherwise). */
 export function parseBodyOrRefuse(bytes: Buffer, operation: Operation, context: HandlerContext, res: ServerResponse): Record<string, unknown> | undefined {
+  if (bytes.length === 0) {
+    // An empty or missing body: no JSON, refused below, unless the reading (or a fault) takes it as {}.
+    const handling = context.behaviour.emptyBody(operation);
+    if (handling === 'fail') return void sendProblem(res, 500, 'internal error');
+    if (handling === 'unchecked' || context.reading.emptyBody === 'empty-object') return {};
+  }
   const parsed = parseJsonObject(bytes);
   if (parsed.kind === 'object') return parsed.body;
   const status = parsed.kind === 'malformed' ? context.behaviour.malformedJsonStatus(operation) : context.reading.rejectStatus;
   sendProblem(res, status, status >= 500 ? 'internal error while reading the request body' : parsed.detail);
   return undefined;
 }
+
+/** True when a fault takes this (empty) body as {} without validating it. */
+export const takenUnchecked = (bytes: Buffer, operation: Operation, context: HandlerContext): boolean =>
+  bytes.length === 0 && context.behaviour.emptyBody(operation) === 'unchecked';
 
 /** Sends the validation refusal with every reason; status per the reading (400 or 422). */
 export function refuseInvalid(res: ServerResponse, violations: Violation[], context: HandlerContext, operation: Operation): void {

@@ -1,6 +1,6 @@
 /** POST /v2/identity/identities (4.2): validate, keep ref_id unique, answer the Identity. */
 import type { ServerResponse } from 'node:http';
-import { parseBodyOrRefuse, refuseInvalid, refuseOpenPoint, type HandlerContext } from './handler-context.ts';
+import { parseBodyOrRefuse, refuseInvalid, refuseOpenPoint, takenUnchecked, type HandlerContext } from './handler-context.ts';
 import { sendJson } from './http-io.ts';
 import { identityResponse } from './identity-response.ts';
 import type { IdentityStore } from './identity-store.ts';
@@ -17,7 +17,7 @@ export async function handleIdentityCreate(identities: IdentityStore, bytes: Buf
     sendJson(res, 500, { error: 'internal' });
     return;
   }
-  const found = violations(OPERATION, body, context.behaviour, context.reading);
+  const found = takenUnchecked(bytes, OPERATION, context) ? [] : violations(OPERATION, body, context.behaviour, context.reading);
   if (found.length) {
     refuseInvalid(res, found, context, OPERATION);
     return;

@@ -27,6 +27,11 @@ export interface Reading {
    * under either duplicateRefId, never answered with the other ref_id's identity.
    */
   refIdCase: 'exact' | 'insensitive';
+  /**
+   * An empty or missing request body (the document says bodies are JSON, section 4): refused as
+   * no JSON (400), or taken as {} (an empty update; a create that then lacks tax_details).
+   */
+  emptyBody: 'refused' | 'empty-object';
 }
 
 /** The sample's shape and the most common HTTP practice. */
@@ -38,6 +43,7 @@ export const DEFAULT_READING: Reading = {
   metadataUpdate: 'replace',
   taxEntryMembers: 'optional',
   refIdCase: 'exact',
+  emptyBody: 'refused',
 };
 
 /** The default, one reading per single alternative value, and one with every alternative at once. */
@@ -51,6 +57,7 @@ export const READINGS: Reading[] = [
   { ...DEFAULT_READING, metadataUpdate: 'merge' },
   { ...DEFAULT_READING, taxEntryMembers: 'required' },
   { ...DEFAULT_READING, refIdCase: 'insensitive' },
+  { ...DEFAULT_READING, emptyBody: 'empty-object' },
   {
     placement: 'top',
     rejectStatus: 422,
@@ -59,6 +66,7 @@ export const READINGS: Reading[] = [
     metadataUpdate: 'merge',
     taxEntryMembers: 'required',
     refIdCase: 'insensitive',
+    emptyBody: 'empty-object',
   },
 ];
 
@@ -71,6 +79,7 @@ export const READING_KEYS: Record<string, keyof Reading> = {
   'metadata-update': 'metadataUpdate',
   'tax-entry-members': 'taxEntryMembers',
   'ref-id-case': 'refIdCase',
+  'empty-body': 'emptyBody',
 };
 
 export function parseReading(pairs: Record<string, string>): Partial<Reading> {
@@ -94,6 +103,7 @@ function readingValues(field: keyof Reading): (string | number)[] {
     metadataUpdate: ['replace', 'merge'],
     taxEntryMembers: ['optional', 'required'],
     refIdCase: ['exact', 'insensitive'],
+    emptyBody: ['refused', 'empty-object'],
   };
   return values[field];
 }

@@ -173,7 +173,10 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   }
   const route = routeOf(pathname);
   const method = req.method ?? 'GET';
-  const operation = route.kind !== 'unknown' && method === ALLOWED_METHOD[route.kind] ? OPERATION_OF[route.kind] : undefined;
+  const routed = OPERATION_OF[route.kind];
+  // Another method on an operation's path is refused with 405, unless a fault handles it.
+  const otherMethod = routed && method !== ALLOWED_METHOD[route.kind as keyof typeof ALLOWED_METHOD] ? state.behaviour.otherMethod(routed, method) : undefined;
+  const operation = otherMethod !== 'refuse' ? routed : undefined;
 
   if (route.kind === 'token') {
     if (method !== 'POST') return sendProblem(res, 405, 'the token endpoint takes POST', { headers: { allow: 'POST' } });
@@ -191,14 +194,16 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
     // A fault lets these credentials through: the request counts as the one client's.
   } else if (bearer.kind === 'invalid' || !operation || state.behaviour.requiresAuthorization(operation)) {
     const status = bearer.kind === 'invalid' && operation ? state.behaviour.wrongTokenStatus(operation) : 401;
-    const challenge = bearer.kind === 'invalid' ? 'Bearer realm="conformance-embedded", error="invalid_token"' : 'Bearer realm="conformance-embedded"';
+    const bearerChallenge = bearer.kind === 'invalid' ? 'Bearer realm="conformance-embedded", error="invalid_token"' : 'Bearer realm="conformance-embedded"';
+    const challenge = status === 401 ? state.behaviour.authChallenge(operation, bearerChallenge) : undefined;
     return sendProblem(res, status, bearer.kind === 'invalid' ? 'the bearer token is not valid' : 'the Authorization header with a bearer token is missing', {
-      headers: status === 401 ? { 'www-authenticate': challenge } : {},
+      headers: challenge !== undefined ? { 'www-authenticate': challenge } : {},
     });
   }
 
   if (route.kind === 'unknown') return sendProblem(res, 404, `no route ${pathname}`);
   if (!operation) return sendProblem(res, 405, `${pathname} takes ${ALLOWED_METHOD[route.kind]}`, { headers: { allow: ALLOWED_METHOD[route.kind] } });
+  if (otherMethod === 'fail') return sendProblem(res, 500, 'internal error');
   if (state.behaviour.dropsConnection(operation, decodeUtf8(body.bytes) ?? '')) {
     req.socket.destroy();
     return;

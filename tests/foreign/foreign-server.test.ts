@@ -96,9 +96,11 @@ describe('the faithful foreign server accepts what the document allows', () => {
     ).toBe(200);
   });
 
-  it.each([null, 'Bearer ', 'Bearer made-up', 'Basic dXNlcjpwYXNz'])('refuses Authorization %j with 401', async (authorization) => {
+  it.each([null, 'Bearer ', 'Bearer made-up', 'Basic dXNlcjpwYXNz'])('refuses Authorization %j with 401 and a Bearer challenge', async (authorization) => {
     const s = await start();
-    expect((await create(s, identity(), authorization)).status).toBe(401);
+    const reply = await create(s, identity(), authorization);
+    expect(reply.status).toBe(401);
+    expect(reply.headers['www-authenticate']).toBe('BEARER');
   });
 
   it('different ref_ids give different identities, a repeat the same one', async () => {

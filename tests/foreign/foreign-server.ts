@@ -74,12 +74,13 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const reply = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
+      const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
         res.end(JSON.stringify(body));
       };
       const reject = (message: string) => reply(422, { error: message });
-      if (req.headers.authorization !== `Bearer ${token}`) return reply(401, { error: 'unauthorized' });
+      // RFC 6750 section 3: a 401 names the Bearer scheme (here in capitals and with no parameters).
+      if (req.headers.authorization !== `Bearer ${token}`) return reply(401, { error: 'unauthorized' }, { 'www-authenticate': 'BEARER' });
       let body: any;
       try {
         body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};

@@ -42,8 +42,8 @@ export type Misbehaviour =
 
 export interface HostileOptions {
   misbehaviour: Misbehaviour;
-  /** Which requests to the API misbehave (1-based count of proxied requests). */
-  when: (n: number) => boolean;
+  /** Which requests to the API misbehave (1-based count of proxied requests; the request's method and body size). */
+  when: (n: number, request: { method: string; bodyBytes: number }) => boolean;
   /** Body size of huge-json / huge-garbage, bytes (default 10 MB). */
   size?: number;
 }
@@ -207,7 +207,7 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
       const body = await readBody(req);
       const up = await forward(upstream, req, body);
       const n = ++count;
-      if (!options.when(n)) {
+      if (!options.when(n, { method: req.method ?? '', bodyBytes: body.length })) {
         res.writeHead(up.status, up.headers);
         res.end(up.body);
         return;

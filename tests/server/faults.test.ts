@@ -383,6 +383,52 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     'JANE',
     'Jane',
   ],
+  'fa-other-method-500': [
+    async (s) => [status(await call(s, 'PATCH', accountPath(s.fiatAccountIds[0]), { body: {} })), status(await call(s, 'PATCH', IDENTITIES, { body: {} }))],
+    [405, 405],
+    [500, 405],
+  ],
+  'id-other-method-accepted': [
+    async (s) => [
+      status(await call(s, 'PUT', IDENTITIES, { body: identityBody() })),
+      status(await call(s, 'PATCH', IDENTITIES, { body: identityBody() })),
+      status(await call(s, 'DELETE', IDENTITIES)),
+      status(await call(s, 'PATCH', accountPath(s.fiatAccountIds[0]), { body: {} })),
+    ],
+    [405, 405, 405, 405],
+    [201, 201, 405, 405],
+  ],
+  'fa-empty-body-500': [
+    async (s) => [status(await update(s, undefined)), status(await update(s, undefined, { raw: '' })), status(await create(s, undefined))],
+    [400, 400, 400],
+    [500, 500, 400],
+  ],
+  'id-empty-body-accepted': [
+    async (s) => [
+      status(await create(s, undefined)),
+      status(await create(s, undefined, { raw: '' })),
+      status(await update(s, undefined)),
+      status(await create(s, noTax())),
+    ],
+    [400, 400, 400, 400],
+    [201, 201, 400, 400],
+  ],
+  'fa-auth-no-challenge': [
+    async (s) => [
+      (await update(s, {}, { token: null })).headers['www-authenticate'],
+      (await create(s, identityBody(), { token: 'wrong' })).headers['www-authenticate'],
+    ],
+    ['Bearer realm="conformance-embedded"', 'Bearer realm="conformance-embedded", error="invalid_token"'],
+    [undefined, 'Bearer realm="conformance-embedded", error="invalid_token"'],
+  ],
+  'id-auth-basic-challenge': [
+    async (s) => [
+      (await create(s, identityBody(), { token: null })).headers['www-authenticate'],
+      (await update(s, {}, { token: null })).headers['www-authenticate'],
+    ],
+    ['Bearer realm="conformance-embedded"', 'Bearer realm="conformance-embedded"'],
+    ['Basic realm="conformance-embedded"', 'Bearer realm="conformance-embedded"'],
+  ],
 };
 
 describe('faults', () => {

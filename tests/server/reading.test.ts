@@ -6,9 +6,9 @@ import { parseReading } from '../../src/server/reading.ts';
 const differences = (a: Reading, b: Reading) => (Object.keys(a) as (keyof Reading)[]).filter((k) => a[k] !== b[k]);
 
 describe('READINGS', () => {
-  it('holds 10 distinct readings: the default first, eight single alternatives, and every alternative at once', () => {
-    expect(READINGS).toHaveLength(10);
-    expect(new Set(READINGS.map((r) => JSON.stringify(r))).size).toBe(10);
+  it('holds 11 distinct readings: the default first, nine single alternatives, and every alternative at once', () => {
+    expect(READINGS).toHaveLength(11);
+    expect(new Set(READINGS.map((r) => JSON.stringify(r))).size).toBe(11);
     expect(READINGS[0]).toEqual({
       placement: 'nested',
       rejectStatus: 400,
@@ -17,9 +17,10 @@ describe('READINGS', () => {
       metadataUpdate: 'replace',
       taxEntryMembers: 'optional',
       refIdCase: 'exact',
+      emptyBody: 'refused',
     });
-    expect(READINGS.slice(1, 9).map((r) => differences(r, DEFAULT_READING).length)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
-    expect(differences(READINGS[9], DEFAULT_READING)).toHaveLength(Object.keys(DEFAULT_READING).length);
+    expect(READINGS.slice(1, 10).map((r) => differences(r, DEFAULT_READING).length)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(differences(READINGS[10], DEFAULT_READING)).toHaveLength(Object.keys(DEFAULT_READING).length);
   });
 
   it('names only values the serve and run flags accept', () => {
@@ -32,6 +33,7 @@ describe('READINGS', () => {
         'metadata-update': reading.metadataUpdate,
         'tax-entry-members': reading.taxEntryMembers,
         'ref-id-case': reading.refIdCase,
+        'empty-body': reading.emptyBody,
       };
       expect(parseReading(flags)).toEqual(reading);
     }

@@ -11,6 +11,7 @@ import { IDENTITY_OPEN_POINTS } from './open-points.ts';
 import { withControl } from './twins.ts';
 import { sample } from './samples.ts';
 import { malformedBodyFamily, wrongTypeFamily } from './wrong-types.ts';
+import { emptyBodyFamily, otherMethodsFamily } from './http-around.ts';
 
 type Body = Record<string, unknown>;
 
@@ -214,4 +215,13 @@ export const createIdentityFamilies: CaseFamily[] = [
   wrongTypes,
   invalidDateOfBirth,
   malformedBody,
+  // The collection path, without an id: PUT, PATCH and DELETE there name no record to change.
+  otherMethodsFamily('createIdentity', 'id.other-methods-refused', [
+    { method: 'PUT', expect: 'refused', body: MINIMAL },
+    { method: 'PATCH', expect: 'refused', body: MINIMAL },
+    { method: 'DELETE', expect: 'refused' },
+    { method: 'GET', expect: 'readOnly' },
+    { method: 'OPTIONS', expect: 'readOnly' },
+  ]),
+  emptyBodyFamily('createIdentity', 'id.empty-body', true),
 ];

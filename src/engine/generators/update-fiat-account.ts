@@ -12,6 +12,7 @@ import { openCases, openExamples } from './open-facet.ts';
 import { UPDATE_OPEN_POINTS } from './open-points.ts';
 import { sample } from './samples.ts';
 import { malformedBodyFamily, wrongTypeFamily } from './wrong-types.ts';
+import { emptyBodyFamily, otherMethodsFamily } from './http-around.ts';
 
 const { maxPairs, maxLength } = METADATA_LIMITS;
 
@@ -254,4 +255,12 @@ export const updateFiatAccountFamilies: CaseFamily[] = [
   malformedId,
   unknownId,
   malformedBody,
+  // No DELETE: on a real sandbox it could delete the account (docs/design.md section 2).
+  otherMethodsFamily('updateFiatAccount', 'fa.other-methods-refused', [
+    { method: 'PATCH', expect: 'refused', body: {} },
+    { method: 'POST', expect: 'refused', body: {} },
+    { method: 'GET', expect: 'readOnly' },
+    { method: 'OPTIONS', expect: 'readOnly' },
+  ]),
+  emptyBodyFamily('updateFiatAccount', 'fa.empty-body', false),
 ];

@@ -5,7 +5,7 @@
  */
 import type { TestCase } from '../../core/case.ts';
 import type { RuleId } from '../../core/catalogue.ts';
-import { describeOperation, matchOperationPath } from '../../core/operations.ts';
+import { describeOperation, matchOperationPath, OPERATIONS } from '../../core/operations.ts';
 import type { ReportFailure } from './model.ts';
 
 /** The case, or the one-line reason it cannot be rebuilt (of the request URL). */
@@ -35,6 +35,9 @@ export function recordedCase(failure: ReportFailure): TestCase | { problem: stri
     ...(failure.case.auth ? { auth: failure.case.auth } : {}),
     // The probe keeps a replayed open case open: its refusal is no failure there either.
     ...(failure.case.open ? { open: failure.case.open } : {}),
+    // A case about HTTP around the operation keeps its rule, and the method it went with.
+    ...(failure.case.around ? { around: failure.case.around as RuleId } : {}),
+    ...(request.method !== OPERATIONS[operation].method ? { method: request.method } : {}),
     ...(request.rawBody !== undefined ? { rawBody: request.rawBody } : { body: request.body }),
     ...pathParameters,
   };

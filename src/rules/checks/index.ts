@@ -16,6 +16,7 @@ import {
   rejectionIs4xxCheck,
   unknownIdCheck,
 } from './status-codes.ts';
+import { aroundCheck, authChallengeCheck } from './http-around.ts';
 
 export const CHECKS: readonly Check[] = [
   acceptedCheck('fa.valid-accepted'),
@@ -47,4 +48,11 @@ export const CHECKS: readonly Check[] = [
   no5xxCheck('id.no-5xx', 'createIdentity'),
   answersCheck('id.answers', 'createIdentity'),
   authCheck('id.auth-401', 'createIdentity'),
+
+  aroundCheck('fa.other-methods-refused'),
+  aroundCheck('id.other-methods-refused'),
+  aroundCheck('fa.empty-body'),
+  aroundCheck('id.empty-body'),
+  authChallengeCheck('fa.auth-challenge', 'updateFiatAccount'),
+  authChallengeCheck('id.auth-challenge', 'createIdentity'),
 ];

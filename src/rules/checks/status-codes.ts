@@ -133,6 +133,7 @@ export function answersCheck(rule: RuleId, operation: Operation): Check {
   return {
     rule,
     reads: 'status',
+    judgesAround: true,
     judge(e) {
       if (!isOperation(e, operation)) return null;
       if (e.error) return problem(`${e.testCase.label}: ${e.error.kind}: ${e.error.message}`);

@@ -16,6 +16,10 @@ const REQUEST_SCHEMA = { updateFiatAccount: 'update-fiat-account-request', creat
 const families = caseFamilies();
 const RANDOM_CASES = 200;
 
+/** Cases about HTTP around the operation (another method, an empty body): no body defect, so no twin. */
+const aroundFamilies = families.filter((f) => f.examples.every((c) => c.around !== undefined));
+const bodyFamilies = families.filter((f) => !aroundFamilies.includes(f));
+
 const casesOf = (family: (typeof families)[number]): TestCase[] => [
   ...family.examples,
   ...(family.arbitrary ? fc.sample(family.arbitrary, { numRuns: RANDOM_CASES, seed: 7 }) : []),
@@ -31,7 +35,15 @@ const longest = (m: Record<string, string>) => Math.max(...Object.entries(m).fla
 const show = (c: TestCase) => `${c.label}: ${JSON.stringify(c.body).slice(0, 300)}`;
 
 describe('valid twins', () => {
-  it.each(families.map((f) => [f.rule, f] as const))('%s: every invalid and boundary case has a valid twin', (_rule, family) => {
+  it('cases about HTTP around the operation name their rule and carry no twin', () => {
+    expect(aroundFamilies.map((f) => f.rule).sort()).toEqual(['fa.empty-body', 'fa.other-methods-refused', 'id.empty-body', 'id.other-methods-refused']);
+    for (const c of aroundFamilies.flatMap(casesOf)) {
+      expect(c.around, c.label).toBe(aroundFamilies.find((f) => f.examples.includes(c))?.rule);
+      expect(c.control, c.label).toBeUndefined();
+    }
+  });
+
+  it.each(bodyFamilies.map((f) => [f.rule, f] as const))('%s: every invalid and boundary case has a valid twin', (_rule, family) => {
     for (const c of casesOf(family)) {
       if (c.open) {
         // An open case's twin is guaranteed: the same body with the sample's value in the one field.
@@ -66,14 +78,14 @@ describe('valid twins', () => {
     }
   });
 
-  it.each(families.map((f) => [f.rule, f] as const))('%s: the faithful embedded server accepts every valid and boundary body', (_rule, family) => {
+  it.each(bodyFamilies.map((f) => [f.rule, f] as const))('%s: the faithful embedded server accepts every valid and boundary body', (_rule, family) => {
     for (const c of casesOf(family)) {
       if (c.mode !== 'valid' && c.mode !== 'boundary') continue;
       expect(serverRefuses(c), show(c)).toEqual([]);
     }
   });
 
-  it.each(families.map((f) => [f.rule, f] as const))('%s: the faithful embedded server refuses every invalid body', (_rule, family) => {
+  it.each(bodyFamilies.map((f) => [f.rule, f] as const))('%s: the faithful embedded server refuses every invalid body', (_rule, family) => {
     for (const c of casesOf(family)) {
       if (c.mode !== 'invalid' || c.rawBody !== undefined || c.violates === 'fa.malformed-id-4xx') continue;
       expect(serverRefuses(c), show(c)).not.toEqual([]);

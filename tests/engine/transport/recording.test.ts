@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { recording } from '../../../src/engine/transport/recording.ts';
 import { RunStop } from '../../../src/engine/run-stop.ts';
 import { withHeader } from '../../../src/engine/transport/send.ts';
-import type { TestCase } from '../../../src/core/case.ts';
+import { caseIntent, type TestCase } from '../../../src/core/case.ts';
+import { toCurl } from '../../../src/report/model/curl.ts';
+import { recordedCase } from '../../../src/report/model/recorded-case.ts';
 import { USER_AGENT } from '../../../src/core/version.ts';
 import { fakeSend, response } from './fake-send.ts';
 
@@ -37,6 +39,29 @@ describe('recording', () => {
     expect(next.calls[0].body).toBe('{"a":');
     expect(exchange.request.rawBody).toBe('{"a":');
     expect(exchange.request).not.toHaveProperty('body');
+  });
+
+  it('sends a case about another method with that method, and records and reproduces it so (curl, replay)', async () => {
+    const next = fakeSend(405);
+    const patch: TestCase = { ...update, body: {}, method: 'PATCH', around: 'fa.other-methods-refused', mode: 'invalid', violates: 'fa.other-methods-refused' };
+    const exchange = await recording('http://target')(next)(patch);
+    expect(next.calls[0].method).toBe('PATCH');
+    expect(exchange.request.method).toBe('PATCH');
+    expect(toCurl(exchange.request)).toMatch(/^curl .*-X PATCH /);
+    const failure = { message: 'x', case: caseIntent(patch), request: exchange.request, curl: '', seed: 1 };
+    expect(recordedCase(failure)).toMatchObject({ method: 'PATCH', around: 'fa.other-methods-refused', fiatAccountId: 'acc 1', body: {} });
+    const put = { ...failure, request: { ...exchange.request, method: 'PUT' }, case: caseIntent({ ...update, body: {} }) };
+    expect(recordedCase(put)).not.toHaveProperty('method');
+  });
+
+  it('sends no Content-Type without a body, and keeps it with an empty raw body', async () => {
+    const next = fakeSend(400);
+    await recording('http://target')(next)({ ...update, body: undefined });
+    await recording('http://target')(next)({ ...update, body: undefined, rawBody: '' });
+    expect(next.calls[0].headers).not.toHaveProperty('content-type');
+    expect(next.calls[0]).not.toHaveProperty('body');
+    expect(next.calls[1].headers['content-type']).toBe('application/json');
+    expect(next.calls[1].body).toBe('');
   });
 
   it('passes the credential asked for down, the option before the case', async () => {
