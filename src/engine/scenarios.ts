@@ -6,7 +6,7 @@ import { UNAUTHENTICATED_KINDS, type TestCase, type UnauthenticatedKind } from '
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
 import type { RuleId } from '../core/catalogue.ts';
-import { is2xx } from '../rules/checks/exchange-facts.ts';
+import { is2xx, isObject, isRfc3339 } from '../rules/checks/exchange-facts.ts';
 import { rulesOfAnswersAlone } from '../rules/rule-facts.ts';
 import { withControl } from './generators/twins.ts';
 import { createdId, idKey, shownId, type CreatedIdentities, type CreatedIdentity } from '../rules/created-identities.ts';
@@ -141,16 +141,31 @@ const sequentialDuplicate: Scenario = {
   },
 };
 
-/** A repeat judged against the identity its ref_id made: another identity id is a second identity. */
+/**
+ * A repeat judged against the identity its ref_id made: another identity id is a second identity;
+ * the same id created at another instant was created again (created_at is set once, 2.5).
+ */
 function repeatOutcome(again: Exchange, original: CreatedIdentity): ScenarioOutcome {
   const id = createdId(again);
-  return {
-    exchange: again,
-    problems:
-      id !== undefined && idKey(id) !== original.key
-        ? [{ message: `ref_id ${original.refId} was used again and a second identity ${shownId(id)} was created (first: ${original.id})` }]
-        : [],
-  };
+  if (id !== undefined && idKey(id) !== original.key)
+    return {
+      exchange: again,
+      problems: [{ message: `ref_id ${original.refId} was used again and a second identity ${shownId(id)} was created (first: ${original.id})` }],
+    };
+  const createdAt = isObject(again.response?.body) ? again.response.body.created_at : undefined;
+  // Only two RFC 3339 instants compare; a malformed one is id.timestamps.rfc3339's finding.
+  const comparable = isRfc3339(original.createdAt) && isRfc3339(createdAt);
+  if (id !== undefined && comparable && Date.parse(original.createdAt as string) !== Date.parse(createdAt as string))
+    return {
+      exchange: again,
+      problems: [
+        {
+          message: `ref_id ${original.refId} was used again and identity ${original.id} came back created anew: created_at ${String(createdAt)}, first ${original.createdAt}`,
+          instancePath: '/created_at',
+        },
+      ],
+    };
+  return { exchange: again, problems: [] };
 }
 
 /** Other names and another date of birth than the minimal identity's, nothing more. */

@@ -22,6 +22,8 @@ export interface CreatedIdentity {
   key: string;
   /** The body the create sent, so that it can be sent again. */
   body: unknown;
+  /** The created_at the create answered, when it answered one as text. */
+  createdAt?: string;
 }
 
 /** Identities kept whole from the start of the run, and the latest ones. */
@@ -67,7 +69,8 @@ export class CreatedIdentities {
     const id = createdId(e);
     if (refId === undefined || id === undefined || this.get(refId)) return null;
     this.created += 1;
-    this.keep({ refId, id: shownId(id), key: idKey(id), body: c.body });
+    const createdAt = isObject(e.response?.body) ? e.response.body.created_at : undefined;
+    this.keep({ refId, id: shownId(id), key: idKey(id), body: c.body, ...(typeof createdAt === 'string' ? { createdAt } : {}) });
     const { id: number, added } = this.ids.add(id);
     if (!added)
       return [{ message: `ref_id ${refId} got identity ${shownId(id)}, already created for ref_id ${this.firstRefIds[number]}`, instancePath: '/id' }];

@@ -315,6 +315,12 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
   'id-empty-body-accepted': { emptyBody: (op) => (op === CREATE ? 'unchecked' : 'as-read') },
   'fa-auth-no-challenge': { authChallenge: (op, challenge) => (op === UPDATE ? undefined : challenge) },
   'id-auth-basic-challenge': { authChallenge: (op, challenge) => (op === CREATE ? 'Basic realm="conformance-embedded"' : challenge) },
+  'id-repeat-created-anew': {
+    duplicateResponse: (identity) => {
+      const now = new Date().toISOString();
+      return { ...identity, created_at: now, updated_at: now };
+    },
+  },
 };
 
 /** The identity without govt_id and govt_id_type in its person_details. */

@@ -145,6 +145,8 @@ const FAULT_LIST = [
   {
     name: 'id-duplicate-bad-timestamp',
     ruleId: 'id.timestamps.rfc3339',
+    // A created_at without its offset (or fraction) is no other instant: not a re-creation.
+    notBlamed: ['id.ref-id.sequential-duplicate'],
     description: 'answers a repeat of a used ref_id with the identity, its created_at without an offset',
   },
   {
@@ -268,6 +270,11 @@ const FAULT_LIST = [
     name: 'id-auth-basic-challenge',
     ruleId: 'id.auth-challenge',
     description: 'answers 401 to a create with a WWW-Authenticate challenge of the Basic scheme only',
+  },
+  {
+    name: 'id-repeat-created-anew',
+    ruleId: 'id.ref-id.sequential-duplicate',
+    description: 'answers a repeat of a used ref_id with the same identity created anew (a fresh created_at and updated_at: an upsert)',
   },
 ] as const satisfies readonly FaultEntry[];
 

@@ -429,6 +429,17 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     ['Bearer realm="conformance-embedded"', 'Bearer realm="conformance-embedded"'],
     ['Basic realm="conformance-embedded"', 'Bearer realm="conformance-embedded"'],
   ],
+  'id-repeat-created-anew': [
+    async (s) => {
+      const body = identityBody();
+      const first = (await create(s, body)).json;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const again = await create(s, body);
+      return again.status < 300 && again.json.id === first.id && again.json.created_at !== first.created_at;
+    },
+    false,
+    true,
+  ],
 };
 
 describe('faults', () => {
