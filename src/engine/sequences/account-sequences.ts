@@ -7,6 +7,7 @@
  * the live target to the shortest sequence that still shows it, within SEQUENCE_SHRINK_REQUESTS.
  */
 import fc from 'fast-check';
+import type { TestCase } from '../../core/case.ts';
 import type { RuleId } from '../../core/catalogue.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Problem } from '../../rules/check.ts';
@@ -86,7 +87,7 @@ class SequenceRun {
       model: new AccountModel(this.accounts, () => this.context.metadataSemantics()),
       steps: [],
       send: (index, c) => this.send(index, c),
-      judged: (_step, _index, exchange, judgement) => {
+      judged: (exchange, judgement) => {
         for (const rule of judgement.judged) judgedBy.set(rule, exchange);
         problems = judgement.problems;
       },
@@ -108,7 +109,7 @@ class SequenceRun {
   }
 
   /** Sends one step; once a sequence failed (shrinking), only within the shrink budget: past it, fast-check skips the sequence. */
-  private async send(index: number, c: Parameters<SequenceWorld['send']>[1]): Promise<Exchange> {
+  private async send(index: number, c: TestCase): Promise<Exchange> {
     if (this.first && this.shrinkRequestsLeft-- <= 0) fc.pre(false);
     return this.context.exercise(this.context.fitMetadata({ ...c, fiatAccountId: this.context.fiatAccountIds[index] }));
   }

@@ -15,7 +15,7 @@ export interface SequenceWorld {
   /** Sends an update of account `index` (0-based), judged by every check like any other exchange. */
   send(index: number, c: TestCase): Promise<Exchange>;
   /** Every answer's judgement, for the rules' outcomes. */
-  judged(step: string, index: number, exchange: Exchange, judgement: AnswerJudgement): void;
+  judged(exchange: Exchange, judgement: AnswerJudgement): void;
   /** The steps so far, as a reader sees them. */
   steps: string[];
 }
@@ -72,7 +72,7 @@ export async function runStep(world: SequenceWorld, index: number, c: TestCase):
   world.steps.push(step);
   const exchange = await world.send(index, { ...c, label: `sequence step ${world.steps.length}, ${step}` });
   const judgement = world.model.observe(index, exchange);
-  world.judged(step, index, exchange, judgement);
+  world.judged(exchange, judgement);
   const [failing] = judgement.problems.keys();
   if (failing) throw new SequenceFailure(failing, exchange, [...world.steps]);
 }
