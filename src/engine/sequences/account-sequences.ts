@@ -23,9 +23,9 @@ const MAX_COMMANDS = 6;
 /** Requests shrinking a failing sequence may send (the size of one failure's shrink budget). */
 export const SEQUENCE_SHRINK_REQUESTS = 50;
 /** Sequences of a run that judge each rule, at least (the coverage minimum). */
-const MINIMUM_SEQUENCES = 2;
+const MINIMUM_SEQUENCES = 3;
 
-/** Sequences per run: one for every ten random cases a rule gets, from 2 (quick) to 25 (deep 40). */
+/** Sequences per run: one for every ten random cases a rule gets, from 3 (quick) to 25 (deep). */
 export const sequenceRuns = (runs: number): number => Math.min(25, Math.max(MINIMUM_SEQUENCES, Math.ceil(runs / 10)));
 
 const accountsOf = (available: number): number => Math.min(SEQUENCE_ACCOUNTS, available);
