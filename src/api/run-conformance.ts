@@ -36,6 +36,8 @@ export interface ConformanceOptions extends Omit<RunOptions, 'listRules' | 'quie
   strict?: boolean;
   /** End the run at the first failure that makes it non-conformant. */
   failFast?: boolean;
+  /** Leave the fiat accounts as the run last wrote them (by default they are read first and put back at the end). */
+  noRestore?: boolean;
   /** `i/n`: only the i-th of n shares of the cases (needs `seed`); `mergeShardReports` of the n reports gives the verdict. */
   shard?: string;
   /**

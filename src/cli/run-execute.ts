@@ -18,6 +18,7 @@ import { orchestrateRun, type RunHooks } from '../run/orchestrate-run.ts';
 import { plannedRunLine } from '../run/planned-run.ts';
 import { createConsoleReporter } from '../report/terminal/console.ts';
 import { REPORT_FILES } from '../report/files/write-reports.ts';
+import { CREATED_IDENTITIES_FILE } from '../report/files/created-identities.ts';
 import { githubAnnotations } from '../report/terminal/github-annotations.ts';
 import { Redactor } from '../report/model/redact.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
@@ -132,6 +133,7 @@ function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHook
         secrets,
         palette: paint,
         ...(config.quiet ? { quiet: true } : {}),
+        ledgerFile: path.join(config.reportDir, CREATED_IDENTITIES_FILE),
       });
       return { before: [progress.listener], after: [table] };
     },

@@ -59,7 +59,16 @@ export interface TestCase {
    * right, `valid` (intent open) when a 2xx may be right too; a 5xx is never right.
    */
   around?: RuleId;
+  /**
+   * A request of the run's own housekeeping, no case of any rule: the restore of a pool account
+   * (docs/design.md section 2, "What a run leaves behind"). It is sent, counted and recorded in
+   * exchanges.har, but no rule, coverage tally or observer judges it.
+   */
+  restore?: RestoreStep;
 }
+
+/** The requests that put a pool account back as the run found it (src/engine/restore/). */
+export type RestoreStep = 'start-read' | 'end-read' | 'write-back' | 'read-back';
 
 /** True for a case about HTTP around the operation: judged by its `around` rule alone. */
 export const isAround = (c: Pick<TestCase, 'around'>): boolean => c.around !== undefined;
@@ -82,6 +91,7 @@ export interface CaseIntent {
   exercises?: RuleId;
   open?: OpenProbe;
   around?: RuleId;
+  restore?: RestoreStep;
 }
 
 export function caseIntent(c: TestCase): CaseIntent {
@@ -94,5 +104,6 @@ export function caseIntent(c: TestCase): CaseIntent {
     ...(c.exercises ? { exercises: c.exercises } : {}),
     ...(c.open ? { open: c.open } : {}),
     ...(c.around ? { around: c.around } : {}),
+    ...(c.restore ? { restore: c.restore } : {}),
   };
 }

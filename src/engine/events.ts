@@ -10,6 +10,8 @@ import type { Problem } from '../rules/check.ts';
 import type { UndocumentedField } from '../rules/undocumented-fields.ts';
 import type { AnswerCounts } from './answer-tally.ts';
 import type { ShrinkSummary } from './shrink-budget.ts';
+import type { RestoreSummary } from './restore/restore-summary.ts';
+import type { LedgerEntry } from './identity-ledger.ts';
 
 /** One problem found, with the exchange that shows it and, for a shrunk property, fast-check's replay path. */
 export interface Finding {
@@ -94,6 +96,10 @@ export type RunEvent =
       stopped?: Stop;
       /** What the target accepted and refused where the document leaves the choice open. */
       observedContract?: ObservedContract;
+      /** What was put back on the pool accounts (or that restore was off). */
+      restore?: RestoreSummary;
+      /** Every identity the run created. */
+      createdIdentities?: LedgerEntry[];
     };
 
 export type RunListener = (event: RunEvent) => void | Promise<void>;

@@ -65,6 +65,8 @@ export class ExchangeJudge {
   async judge(exchange: Exchange, options: JudgeOptions = {}): Promise<Judged> {
     const { focus, path, random } = options;
     const { ledger } = this.parts;
+    // The run's housekeeping (restore/account-restore.ts) is no case of any rule: judging it would be a bug.
+    if (exchange.testCase.restore) throw new Error(`a restore request (${exchange.testCase.restore}) is never judged`);
     // An answer cut short by the interruption says nothing about the target: not judged.
     this.parts.checkGoOn();
     ledger.judgedRequests++;

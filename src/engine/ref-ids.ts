@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { TestCase } from '../core/case.ts';
 import { OPERATIONS } from '../core/operations.ts';
 import { isObject } from '../rules/checks/exchange-facts.ts';
+import { metadataDescription } from './generators/open-points.ts';
 
 /**
  * Every ref_id of a run carries the run tag, so repeated runs against one sandbox never collide
@@ -27,11 +28,29 @@ export class RefIds {
    */
   stamp(testCase: TestCase, refId: string = this.next()): TestCase {
     if (!OPERATIONS[testCase.operation].stampsRefId || !isObject(testCase.body)) return testCase;
-    if (testCase.body.ref_id !== undefined && typeof testCase.body.ref_id !== 'string') return testCase;
-    const body = testCase.open?.kind === 'uniqueness' ? testCase.body : withOwnGovernmentId(testCase.body, refId);
-    return { ...testCase, body: { ...body, ref_id: refId } };
+    const tagged = this.tagged(testCase);
+    if (testCase.body.ref_id !== undefined && typeof testCase.body.ref_id !== 'string') return tagged;
+    const body = testCase.open?.kind === 'uniqueness' ? tagged.body : withOwnGovernmentId(tagged.body as Record<string, unknown>, refId);
+    return { ...tagged, body: { ...(body as Record<string, unknown>), ref_id: refId } };
+  }
+
+  /**
+   * The case with the run tag in its top-level metadata too (RUN_TAG_KEY), so that a sandbox
+   * search by metadata finds the run's identities. Not where metadata is of a wrong type on
+   * purpose. An open case on that metadata describes what it now sends.
+   */
+  private tagged(testCase: TestCase): TestCase {
+    const body = testCase.body as Record<string, unknown>;
+    if (body.metadata !== undefined && !isObject(body.metadata)) return testCase;
+    // Object.fromEntries keeps a "__proto__" key of a generated pair a plain key.
+    const metadata = Object.fromEntries([...Object.entries(body.metadata ?? {}), [RUN_TAG_KEY, this.runTag]]);
+    const open = testCase.open?.field === 'metadata' ? { open: { ...testCase.open, value: metadataDescription(metadata) } } : {};
+    return { ...testCase, ...open, body: { ...body, metadata } };
   }
 }
+
+/** The metadata key of the run tag in every identity the run creates. */
+export const RUN_TAG_KEY = 'conformance_run';
 
 /**
  * The body with the digits of its cip_id replaced by digits of the ref_id's hash, the layout kept

@@ -33,6 +33,9 @@ import { TargetWatch } from './target-watch.ts';
 import type { Transport } from './transport/transport.ts';
 import { OpenPointBook } from './open-point-book.ts';
 import { ValidTwins } from './valid-twins.ts';
+import { IdentityLedger } from './identity-ledger.ts';
+import { observedTransport } from './transport/observed-transport.ts';
+import { AccountRestore } from './restore/account-restore.ts';
 
 export interface RunContext {
   readonly settings: RunSettings;
@@ -49,6 +52,10 @@ export interface RunContext {
   readonly metadata: MetadataState;
   readonly refIds: RefIds;
   readonly created: CreatedIdentities;
+  /** Every identity the run created, for the report's ledger. */
+  readonly identities: IdentityLedger;
+  /** Puts the pool accounts back at the run's end; undefined under --no-restore. */
+  readonly restore: AccountRestore | undefined;
   readonly twins: ValidTwins;
   /** What the target accepts and refuses on the open points: its observed contract. */
   readonly openPoints: OpenPointBook;
@@ -71,8 +78,11 @@ export interface RunContext {
   pick<T>(items: readonly T[]): T;
 }
 
-export function createRunContext(transport: Transport, settings: RunSettings, listeners: RunListener[]): RunContext {
+export function createRunContext(target: Transport, settings: RunSettings, listeners: RunListener[]): RunContext {
   const emit = (event: RunEvent) => notifyAll(listeners, event);
+  const refIds = new RefIds(settings.seed);
+  const identities = new IdentityLedger(refIds.runTag);
+  const transport = observedTransport(target, (e) => identities.observe(e));
   const { selected, share } = settings.plan ?? planRun({ ...settings, accounts: settings.fiatAccountIds.length });
   const { families, scenarios, foreignTwins } = share;
   const selectedIds = new Set<string>(selected.map((r) => r.id));
@@ -83,7 +93,6 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
   const refusals = new Refusals();
   const metadata = new MetadataState();
   const pool = new AccountPool(settings.fiatAccountIds, metadata, allFamilies);
-  const refIds = new RefIds(settings.seed);
   const created = new CreatedIdentities();
   const answers = new AnswerTally();
   const undocumented = new UndocumentedFields(registry());
@@ -138,6 +147,8 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     metadata,
     refIds,
     created,
+    identities,
+    restore: settings.restore === false ? undefined : accountRestore(transport, settings.fiatAccountIds, metadata, emit),
     twins,
     openPoints,
     judge,
@@ -155,6 +166,15 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     runsOf: (family) => randomRuns(family, settings.runs),
     pick: (items) => fc.sample(fc.constantFrom(...items), { seed: settings.seed, numRuns: 1 })[0],
   };
+}
+
+function accountRestore(transport: Transport, ids: readonly string[], metadata: MetadataState, emit: (event: RunEvent) => Promise<void>): AccountRestore {
+  return new AccountRestore({
+    ids,
+    send: (c) => transport.sendCleanup(c),
+    record: (exchange) => emit({ type: 'exchange', exchange }),
+    semantics: () => metadata.semantics,
+  });
 }
 
 /** Notices a target that stopped answering: then asks a request that worked at the start (an empty update of the first account). */

@@ -28,6 +28,11 @@ export interface RunSettings {
    * cases add up to the unsharded run's.
    */
   shard?: Shard;
+  /**
+   * False (--no-restore): leave the pool accounts as the run's last update left them. Otherwise
+   * they are read before the probe and put back at the end (restore/account-restore.ts).
+   */
+  restore?: boolean;
   /** The run's plan (plan.ts planRun), made once by whoever composes the run; made here when absent. */
   plan?: Pick<RunPlan, 'selected' | 'share'>;
 }

@@ -16,6 +16,7 @@ import { fixedCases } from './phases/fixed-cases.ts';
 import { scenarios } from './phases/scenarios.ts';
 import { randomCases } from './phases/random-cases.ts';
 import { shrinking } from './phases/shrinking.ts';
+import { RESTORE_OFF } from './restore/restore-summary.ts';
 
 export type { RunSettings } from './run-settings.ts';
 
@@ -31,6 +32,8 @@ export async function runEngine(transport: Transport, settings: RunSettings, lis
   const { ledger, selected } = context;
   await context.emit({ type: 'run-start', rules: selected, fiatAccountIds: settings.fiatAccountIds });
   try {
+    // Before anything could change the pool accounts: what they hold, to put back at the end.
+    await context.restore?.readStart();
     for (const phase of PHASES) {
       await context.emit({ type: 'phase-start', phase: phase.name });
       await phase.run(context);
@@ -38,10 +41,16 @@ export async function runEngine(transport: Transport, settings: RunSettings, lis
     }
     for (const rule of selected) await ledger.finish(rule);
   } catch (error) {
-    if (!(error instanceof RunStop)) throw error;
+    if (!(error instanceof RunStop)) {
+      // A run that cannot go on (unknown accounts, a bug) still puts back what it changed.
+      await context.restore?.finish().catch(() => undefined);
+      throw error;
+    }
     context.control.stopped(error, transport.requestCount, ledger.currentRule?.id);
     if (ledger.currentRule) await ledger.finish(ledger.currentRule);
   }
+  // However the run ended (an interrupt, a lost target that answers again): the accounts go back.
+  const restore = context.restore ? await context.restore.finish() : RESTORE_OFF;
   const stopped = context.control.stopReport;
   const result: EngineResult = {
     outcomes: selected.map((rule) => ledger.outcomeOf(rule)),
@@ -53,6 +62,8 @@ export async function runEngine(transport: Transport, settings: RunSettings, lis
     shrinking: context.shrinkBudget.summary(),
     ...(stopped ? { stopped } : {}),
     observedContract: context.openPoints.contract(),
+    restore,
+    createdIdentities: context.identities.list(),
   };
   await context.emit({ type: 'run-end', ...result });
   return result;

@@ -89,6 +89,7 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     // A failure that would make the run non-conformant: documented rules, every rule under --strict.
     ...(config.failFast ? { failFast: (rule: RuleDefinition) => rule.basis === 'documented' || config.strict } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(config.noRestore ? { restore: false } : {}),
     // The engine sends what the plan says: one selection of rules, families and scenarios per run.
     plan,
   };
@@ -103,6 +104,7 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     strict: config.strict,
     ruleFilter: config.ruleFilter,
     ...(config.shard ? { shard: config.shard } : {}),
+    ...(config.noRestore ? { noRestore: true } : {}),
   };
   return {
     config,

@@ -48,6 +48,8 @@ export interface RunConfig {
   /** Embedded server only: a fault to inject and a reading of the document. */
   fault?: string;
   reading: Partial<Reading>;
+  /** --no-restore: leave the pool's fiat accounts as the run's last update left them (they are put back by default). */
+  noRestore?: boolean;
   /** Embedded server only: its strict variant, the open points restricted (set by self-test and the fault matrix). */
   strictServer?: boolean;
 }
@@ -114,6 +116,11 @@ export const RUN_OPTIONS = {
     type: 'boolean',
     env: 'CONFORMANCE_FAIL_FAST',
     help: 'end the run at the first failure of a documented rule (any rule, with --strict); the reports are written, exit 1',
+  },
+  'no-restore': {
+    type: 'boolean',
+    env: 'CONFORMANCE_NO_RESTORE',
+    help: 'leave the fiat accounts as the run last wrote them (by default they are read before the run and what differs is written back at its end)',
   },
   timeout: { type: 'string', env: 'CONFORMANCE_TIMEOUT_MS', help: 'per-request timeout in ms (default 10000)' },
   'rate-limit': {
@@ -200,6 +207,7 @@ export function runOptionsOfArgv(argv: string[]): RunOptions | null {
     runs: values.runs,
     strict: values.strict,
     failFast: values['fail-fast'],
+    noRestore: values['no-restore'],
     shard: values.shard,
     reportDir: values['report-dir'],
     rateLimit: values['rate-limit'],
@@ -293,6 +301,7 @@ export function resolveRunOptions(options: RunOptions, randomSeed: () => number)
     reportDir: reportDir(pick('report-dir')),
     strict: on('strict'),
     failFast: on('fail-fast'),
+    ...(on('no-restore') ? { noRestore: true } : {}),
     timeoutMs: int('timeout', DEFAULTS.timeoutMs, 1, MAX_TIMER_MS),
     rateLimitPerSecond: rate === 0 ? null : rate,
     concurrency: int('concurrency', DEFAULTS.concurrency, 1),
@@ -357,6 +366,7 @@ const LIST_OF_FLAG = {
 const SWITCH_OF_FLAG = {
   strict: (o) => o.strict,
   'fail-fast': (o) => o.failFast,
+  'no-restore': (o) => o.noRestore,
   quiet: (o) => o.quiet,
   json: (o) => o.json,
 } as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, (o: RunOptions) => boolean | undefined>>;

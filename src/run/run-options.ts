@@ -33,6 +33,8 @@ export interface RunOptions {
   runs?: WholeNumberSetting;
   strict?: boolean;
   failFast?: boolean;
+  /** --no-restore: leave the fiat accounts as the run last wrote them. */
+  noRestore?: boolean;
   /** --shard i/n */
   shard?: string;
   reportDir?: string;

@@ -137,10 +137,12 @@ export const SHARED_GOVERNMENT_ID = '987-65-4320';
 const freeMetadata = fc
   .dictionary(freeText(200), freeText(200), { minKeys: 2, maxKeys: 4 })
   .map((m) => Object.fromEntries(Object.entries(m).filter(([k]) => k !== '__proto__')));
-const metadataValue = (m: Record<string, string>): OpenValue => {
-  const longest = Math.max(0, ...Object.entries(m).flatMap(([k, v]) => [[...k].length, [...v].length]));
-  return { value: m, probe: { value: `${Object.keys(m).length} pairs of up to ${longest} characters` } };
+/** Identity metadata as an open value describes it: `4 pairs of up to 200 characters`. */
+export const metadataDescription = (m: Record<string, unknown>): string => {
+  const longest = Math.max(0, ...Object.entries(m).flatMap(([k, v]) => [[...k].length, typeof v === 'string' ? [...v].length : 0]));
+  return `${Object.keys(m).length} pairs of up to ${longest} characters`;
 };
+const metadataValue = (m: Record<string, string>): OpenValue => ({ value: m, probe: { value: metadataDescription(m) } });
 
 export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
   ...freeTextFacets([...PERSON, 'first_name'], 'name', 'Jane', { lengths: [40, 100, 150, 255], alphabets: ['latin', 'cjk', 'astral', 'combining', 'rtl'] }),

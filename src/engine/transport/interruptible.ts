@@ -3,6 +3,10 @@
  * and a request in flight gets `graceMs` to finish before it is given up, so the reports are
  * written promptly even when the target hangs. What comes back is an error the runner does not
  * judge: it stops at the next case (src/engine/run-stop.ts RunInterrupted).
+ *
+ * The run's cleanup (putting the pool accounts back, src/engine/restore/) is still sent after the
+ * interrupt, each request within the grace: the user asked the run to stop, not to leave the
+ * sandbox changed.
  */
 import type { Layer, Outcome, Request } from './send.ts';
 
@@ -11,15 +15,25 @@ export const INTERRUPT_GRACE_MS = 2_000;
 
 export function interruptible(signal: AbortSignal | undefined, graceMs = INTERRUPT_GRACE_MS): Layer {
   if (!signal) return (next) => next;
+  const graced = withinGrace(signal, graceMs);
+  return (next) => {
+    const send = graced(next);
+    return async (request) => (signal.aborted ? notSent(request) : send(request));
+  };
+}
+
+/** Sends whether or not the run was interrupted; once it was, the request is given up `graceMs` later. */
+export function withinGrace(signal: AbortSignal | undefined, graceMs = INTERRUPT_GRACE_MS): Layer {
+  if (!signal) return (next) => next;
   return (next) => async (request) => {
-    if (signal.aborted) return notSent(request);
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const givenUp = new Promise<Outcome>((resolve) => {
       onAbort = () => {
         timer = setTimeout(() => resolve(cut(request, graceMs)), graceMs);
       };
-      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
       return await Promise.race([next(request), givenUp]);

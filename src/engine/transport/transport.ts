@@ -19,7 +19,7 @@ import { counting } from './counting.ts';
 import { paidFirst } from './paid-first.ts';
 import { TokenSource, type TokenSourceOptions } from './token-source.ts';
 import { checkReachable } from './reachability.ts';
-import { interruptible } from './interruptible.ts';
+import { interruptible, withinGrace } from './interruptible.ts';
 
 export { INVALID_TOKEN, REDACTED_BEARER } from './auth.ts';
 
@@ -53,6 +53,13 @@ export interface Transport {
    * of them, and past the concurrency limit, which would otherwise send them one by one.
    */
   sendTogether(testCases: TestCase[]): Promise<Exchange[]>;
+  /**
+   * Sends a request of the run's own cleanup (the restore of the pool accounts): within the same
+   * limits and counted like any other, but also once the run was interrupted, each request then
+   * given INTERRUPT_GRACE_MS. Throws RunStop('interrupted') when a token would have to be fetched
+   * after the interrupt.
+   */
+  sendCleanup(testCase: TestCase): Promise<Exchange>;
   /** Client credentials: fetches the first token (static/none: nothing). Throws AuthenticationError / UnreachableError. */
   authenticate(): Promise<void>;
   /** Any HTTP answer from the base URL counts, a broken one too; no answer after the retries -> UnreachableError. */
@@ -78,7 +85,11 @@ export function createTransport(options: TransportOptions): Transport {
   // An interruption cuts both the call and the wait for the limits.
   const cut = interruptible(options.signal);
   const wire = cut(counting(() => sent++)(httpSend(options.timeoutMs)));
-  const limited = cut(concurrency(new ConcurrencyLimit(options.concurrency))(rate(limiter)(wire)));
+  const slots = new ConcurrencyLimit(options.concurrency);
+  const limited = cut(concurrency(slots)(rate(limiter)(wire)));
+  // The cleanup is sent after an interrupt too: the same counter and limits, only the grace bounds it.
+  const graced = withinGrace(options.signal);
+  const cleanup = graced(concurrency(slots)(rate(limiter)(graced(counting(() => sent++)(httpSend(options.timeoutMs))))));
   // Only fetched tokens can be renewed; a static token that gets a 401 keeps it.
   const renewal: Layer = tokens ? renewOn401((rejected) => tokens.renew(rejected)) : (next) => next;
   const policies = (bottom: Send): SendCase => recording(baseUrl)(bearerAuth(ownToken)(renewal(retry429(options.maxRetries)(bottom))));
@@ -92,6 +103,7 @@ export function createTransport(options: TransportOptions): Transport {
       // One stack per case: the burst's reservation paid for its first request.
       return Promise.all(testCases.map((c) => policies(paidFirst(wire)(limited))(c)));
     },
+    sendCleanup: (testCase) => policies(cleanup)(testCase),
     async authenticate(): Promise<void> {
       await tokens?.token();
     },

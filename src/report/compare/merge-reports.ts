@@ -10,6 +10,8 @@
  * cases are summed; the observed contracts are joined per open point (mergeContracts); a stop of
  * any shard is kept; the run started with the earliest shard and took the longest one's time.
  */
+import { RESTORE_OFF, restoreNote, type RestoreSummary } from '../../engine/restore/restore-summary.ts';
+import type { LedgerEntry } from '../../engine/identity-ledger.ts';
 import { UsageError } from '../../core/errors.ts';
 import type { RuleDefinition, RuleId } from '../../core/catalogue.ts';
 import { mergedShortfall } from '../../engine/coverage.ts';
@@ -118,6 +120,19 @@ function mergeUndocumented(reports: readonly ConformanceReport[]): ConformanceRe
 /** A shard whose run could not start judged nothing: its rules carry no coverage. */
 const couldNotStart = (report: ConformanceReport): boolean => report.rules.length > 0 && report.rules.every((r) => r.coverage === undefined);
 
+/** What the shards left behind (since 1.9.0; an older shard's report says nothing of it). */
+function mergeLeftBehind(reports: readonly ConformanceReport[]): { restore?: RestoreSummary; createdIdentities: LedgerEntry[] } {
+  const createdIdentities = reports.flatMap((r) => r.createdIdentities ?? []);
+  const restores = reports.map((r) => r.restore).filter((r) => r !== undefined);
+  if (!restores.length) return { createdIdentities };
+  const accounts = restores.flatMap((r) => r.accounts);
+  const enabled = restores.every((r) => r.enabled);
+  return {
+    createdIdentities,
+    restore: enabled ? { enabled, note: restoreNote(accounts), requests: restores.reduce((n, r) => n + r.requests, 0), accounts } : RESTORE_OFF,
+  };
+}
+
 /**
  * The report of the whole run from every shard's report; throws a UsageError when they are not
  * the shards of one run (checkShards).
@@ -181,6 +196,8 @@ export function mergeShardReports(inputs: readonly ShardInput[]): ConformanceRep
       accepted: reports.reduce((n, r) => n + (r.summary.openCases?.accepted ?? 0), 0),
       refused: reports.reduce((n, r) => n + (r.summary.openCases?.refused ?? 0), 0),
     },
+    // Each shard restored its own accounts and created its own identities: the merge lists them all.
+    ...mergeLeftBehind(reports),
   });
   // The tool and schemas that judged the shards, whichever version merges them.
   const result: ConformanceReport = { ...merged, tool: first.tool, schemasHash: first.schemasHash };

@@ -13,6 +13,7 @@ import { renderHtmlReport } from './html-report.ts';
 import { renderMarkdownSummary } from './markdown-summary.ts';
 import { HAR_FILE, HAR_PARTIAL_FILE, HarFile } from './har-file.ts';
 import { ensureFolder } from './report-dir.ts';
+import { CREATED_IDENTITIES_FILE, renderCreatedIdentities } from './created-identities.ts';
 
 /**
  * Every report format: its file in the report folder and how it renders the (already redacted)
@@ -23,6 +24,7 @@ const REPORT_FORMATS = [
   { name: 'junit', file: 'junit.xml', render: (report: ConformanceReport) => renderJunit(report) },
   { name: 'html', file: 'report.html', render: (report: ConformanceReport) => renderHtmlReport(report) },
   { name: 'markdown', file: 'summary.md', render: (report: ConformanceReport) => renderMarkdownSummary(report) },
+  { name: 'identities', file: CREATED_IDENTITIES_FILE, render: (report: ConformanceReport) => renderCreatedIdentities(report) },
 ] as const;
 
 type FormatName = (typeof REPORT_FORMATS)[number]['name'] | 'har';
@@ -55,7 +57,7 @@ export function renderJsonReport(report: ConformanceReport): string {
 }
 
 /**
- * Writes conformance.json, junit.xml, report.html, summary.md and exchanges.har into `dir`
+ * Writes conformance.json, junit.xml, report.html, summary.md, created-identities.json and exchanges.har into `dir`
  * (created when missing). `exchanges`: the HAR the run wrote as it went, finished here; or, for
  * in-process callers, the exchanges themselves.
  */

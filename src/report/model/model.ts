@@ -7,8 +7,10 @@ import type { Basis, Operation } from '../../core/catalogue.ts';
 import type { Intent, ObservedContract, OpenProbe } from '../../core/open-point.ts';
 import type { RecordedRequest, RecordedResponse, TransportError } from '../../core/exchange.ts';
 import { EXIT, exitCodeOfSignal } from '../../core/errors.ts';
+import type { RestoreSummary } from '../../engine/restore/restore-summary.ts';
+import type { LedgerEntry } from '../../engine/identity-ledger.ts';
 
-export const REPORT_VERSION = '1.8.0';
+export const REPORT_VERSION = '1.9.0';
 
 /**
  * `inconclusive` (since 1.3.0): judged by fewer cases than the profile's minimum, so neither
@@ -184,4 +186,8 @@ export interface ConformanceReport {
   observedContract?: ObservedContract;
   /** Response fields the document does not list, with the paths where they were seen. */
   undocumentedFields: { path: string; operation: Operation; count: number }[];
+  /** What the run put back on the pool's fiat accounts, or that restore was off (since 1.9.0). */
+  restore?: RestoreSummary;
+  /** Every identity the run created: id, ref_id, run tag, created_at (since 1.9.0; also created-identities.json). */
+  createdIdentities?: LedgerEntry[];
 }

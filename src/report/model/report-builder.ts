@@ -33,6 +33,8 @@ import type { Shard } from '../../engine/shard.ts';
 import { shardReason, shardRule } from './shard-rules.ts';
 import type { ObservedContract } from '../../core/open-point.ts';
 import { createOpenCaseTally, type OpenCaseCounts } from './open-cases.ts';
+import { RESTORE_OFF, type RestoreSummary } from '../../engine/restore/restore-summary.ts';
+import type { LedgerEntry } from '../../engine/identity-ledger.ts';
 
 /** What the report says about the run beyond what the engine found. */
 export interface RunFacts {
@@ -48,6 +50,8 @@ export interface RunFacts {
   ruleFilter?: string[];
   /** --shard: the run sent one share of the cases. */
   shard?: Shard;
+  /** --no-restore: the run leaves the fiat accounts as it last wrote them. */
+  noRestore?: boolean;
 }
 
 function toFailure(finding: Finding, seed: number): ReportFailure {
@@ -144,6 +148,8 @@ export function buildReport(
     shrinking?: ShrinkSummary;
     observedContract?: ObservedContract;
     openCases?: OpenCaseCounts;
+    restore?: RestoreSummary;
+    createdIdentities?: LedgerEntry[];
   },
 ): ConformanceReport {
   // Too many requests without an answer: what was judged is no proof (unanswered.ts). A stop says more.
@@ -187,7 +193,14 @@ export function buildReport(
     rules,
     observedContract: recordedContract(run.observedContract),
     undocumentedFields: run.undocumentedFields,
+    restore: run.restore ?? notStarted(facts),
+    createdIdentities: run.createdIdentities ?? [],
   };
+}
+
+/** The restore of a run that never reached its cases: nothing was changed, so nothing was put back. */
+function notStarted(facts: Pick<RunFacts, 'noRestore'>): RestoreSummary {
+  return facts.noRestore ? RESTORE_OFF : { enabled: true, note: 'the run ended before its cases: no fiat account was changed', requests: 0, accounts: [] };
 }
 
 /**

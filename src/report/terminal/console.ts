@@ -19,6 +19,7 @@ import { contractOf, refusedLimits } from '../model/report-contract.ts';
 import { limitLine, openCasesText } from '../model/contract-text.ts';
 import { paintStatus, paintVerdict, palette, type Palette } from './colour.ts';
 import { displayWidth } from './display-width.ts';
+import { leftBehindLines } from './left-behind.ts';
 
 export interface ConsoleIO {
   /** Writes one line (the newline is added by the writer). */
@@ -31,6 +32,8 @@ export interface ConsoleIO {
   palette?: Palette;
   /** --quiet: only the verdict line. */
   quiet?: boolean;
+  /** Where created-identities.json was written, for the line that counts the identities created. */
+  ledgerFile?: string;
 }
 
 const MARK: Record<ReportRule['status'], string> = { passed: '✓', failed: '✗', inconclusive: '?', skipped: '-', error: '!' };
@@ -131,7 +134,7 @@ export function contractLines(report: ConformanceReport): string[] {
 const DETAILED: ReadonlySet<ReportRule['status']> = new Set(['failed', 'error', 'inconclusive']);
 
 /** Every line the console prints when a run ends. */
-export function endLines(report: ConformanceReport, redactor?: Redactor, paint: Palette = PLAIN): string[] {
+export function endLines(report: ConformanceReport, redactor?: Redactor, paint: Palette = PLAIN, ledgerFile?: string): string[] {
   const stopped = stoppedText(report, MESSAGE_WIDTH);
   const reason = reasonText(report);
   const details = report.rules.filter((r) => DETAILED.has(r.status)).flatMap((r) => ruleLines(r, redactor, paint));
@@ -142,6 +145,7 @@ export function endLines(report: ConformanceReport, redactor?: Redactor, paint: 
     ...rulesTable(report.rules, paint),
     '',
     ...(contract.length ? [...contract, ''] : []),
+    ...leftBehindLines(report, ledgerFile),
     verdictLine(report, paint),
     ...(stopped ? [stopped] : []),
     ...(reason ? [`reason: ${reason}`] : []),
@@ -162,6 +166,6 @@ export function createConsoleReporter(io: ConsoleIO): ReportListener {
     }
     if (event.type !== 'run-end') return;
     if (io.quiet) out(verdictLine(event.report, paint));
-    else endLines(event.report, redactor(), paint).forEach(out);
+    else endLines(event.report, redactor(), paint, io.ledgerFile).forEach(out);
   };
 }

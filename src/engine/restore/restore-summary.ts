@@ -1,0 +1,49 @@
+/** What restoring the pool accounts did, as the report records it (conformance.json `restore`, docs/design.md section 5.5). */
+import type { FieldNote } from './restore-plan.ts';
+
+/**
+ * `unchanged`: the end read showed what the start read showed. `restored`: every field that
+ * differed was written back and reads as before. `partly-restored`: some were, some not.
+ * `not-restored`: none could be (the reads or the write failed, or no field could go back).
+ */
+export type RestoreOutcome = 'unchanged' | 'restored' | 'partly-restored' | 'not-restored';
+
+export interface RestoredAccount {
+  id: string;
+  outcome: RestoreOutcome;
+  /** Fields written back that read as before (`fiat_account_owner.person_details.first_name`, `metadata.k1`, `fiat_network_instructions.wire.account_number`). */
+  restored: string[];
+  /** Fields that still differ from the start, each with why. */
+  notRestored: FieldNote[];
+  /** Why the account as a whole was not restored (its start read or end read failed). */
+  reason?: string;
+}
+
+export interface RestoreSummary {
+  /** False under --no-restore: the run left the accounts as its last update did. */
+  enabled: boolean;
+  /** One line for people: what was restored, or why nothing was. */
+  note: string;
+  /** Requests the restore sent (they are in summary.requests and exchanges.har too). */
+  requests: number;
+  accounts: RestoredAccount[];
+}
+
+/** The one line a summary of restored accounts says. */
+export function restoreNote(accounts: readonly RestoredAccount[]): string {
+  const count = (o: RestoreOutcome) => accounts.filter((a) => a.outcome === o).length;
+  const parts = [
+    `${count('unchanged')} unchanged`,
+    `${count('restored')} restored`,
+    `${count('partly-restored')} partly restored`,
+    `${count('not-restored')} not restored`,
+  ].filter((p) => !p.startsWith('0 '));
+  return `fiat accounts: ${parts.join(', ') || 'none'}`;
+}
+
+export const RESTORE_OFF: RestoreSummary = {
+  enabled: false,
+  note: 'restore was off (--no-restore): the fiat accounts keep what the run last wrote',
+  requests: 0,
+  accounts: [],
+};

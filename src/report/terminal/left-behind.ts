@@ -1,0 +1,27 @@
+/**
+ * What the run left on the target, for the console (docs/design.md section 2, "What a run leaves
+ * behind"): the identities it created (the document cannot delete them) and what it could not put
+ * back on the fiat accounts, field by field.
+ */
+import { oneLine } from '../../core/text.ts';
+import type { ConformanceReport } from '../model/model.ts';
+
+/** Fields not restored listed on the console; conformance.json `restore` lists them all. */
+const FIELDS_SHOWN = 6;
+const LINE_WIDTH = 160;
+
+/** `created 37 identities; list in reports/created-identities.json`, then the restore. `ledgerFile`: where the list was written. */
+export function leftBehindLines(report: ConformanceReport, ledgerFile?: string): string[] {
+  const created = report.createdIdentities?.length ?? 0;
+  const where = ledgerFile ? `list in ${ledgerFile}` : 'list in conformance.json createdIdentities';
+  const lines = [`created ${created} ${created === 1 ? 'identity' : 'identities'}${created ? `; ${where}` : ''}`];
+  const restore = report.restore;
+  if (!restore) return lines;
+  lines.push(`restore: ${restore.note}`);
+  const notes = restore.accounts.flatMap((a) =>
+    a.reason ? [`${a.id}: ${a.reason}`] : a.notRestored.map((n) => `${a.id} ${n.field} not restored: ${n.reason}`),
+  );
+  lines.push(...notes.slice(0, FIELDS_SHOWN).map((n) => `  ${oneLine(n, LINE_WIDTH)}`));
+  if (notes.length > FIELDS_SHOWN) lines.push(`  +${notes.length - FIELDS_SHOWN} more in conformance.json restore`);
+  return lines;
+}
