@@ -1,0 +1,124 @@
+/**
+ * A target that shows account numbers masked (`****1234`): the restore must not write the mask
+ * back as an account number, must put back what it can, and must name what it could not.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Exchange } from '../../../src/core/exchange.ts';
+import { AccountRestore } from '../../../src/engine/restore/account-restore.ts';
+import { createTransport } from '../../../src/engine/transport/transport.ts';
+
+const ID = '6f1c2a8e-3b1d-4c55-9a77-0d4a1e2b3c4d';
+const TOKEN = 'test-token-masked';
+
+interface Stored {
+  first_name: string;
+  account_number: string;
+  bank_name: string;
+}
+
+/** One fiat account; updates merge the wire; answers show the account number masked. */
+async function maskingTarget() {
+  const stored: Stored = { first_name: 'Ada', account_number: '1000001234', bank_name: 'Example National Bank' };
+  const writes: unknown[] = [];
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.on('data', (c) => (text += c));
+    req.on('end', () => {
+      if (req.headers.authorization !== `Bearer ${TOKEN}` || req.url !== `/v2/transfer/fiat-accounts/${ID}` || req.method !== 'PUT') {
+        res.writeHead(404).end();
+        return;
+      }
+      const body = JSON.parse(text || '{}');
+      if (Object.keys(body).length) writes.push(body);
+      const wire = body.fiat_network_instructions?.wire ?? {};
+      if (typeof body.fiat_account_owner?.person_details?.first_name === 'string') stored.first_name = body.fiat_account_owner.person_details.first_name;
+      if (typeof wire.account_number === 'string') stored.account_number = wire.account_number;
+      if (typeof wire.routing_details?.bank_name === 'string') stored.bank_name = wire.routing_details.bank_name;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: ID,
+          status: 'PENDING',
+          created_at: '2024-03-01T10:00:00Z',
+          fiat_account_owner: { person_details: { first_name: stored.first_name, last_name: 'Lovelace' } },
+          fiat_network_instructions: {
+            wire: { account_number: `****${stored.account_number.slice(-4)}`, routing_details: { bank_name: stored.bank_name } },
+          },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { baseUrl, stored, writes, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+describe('restoring on a target that masks account numbers', () => {
+  it('puts back the names and the bank, never writes the mask, and names the account number as not restored', async () => {
+    const target = await maskingTarget();
+    close = target.close;
+    const transport = createTransport({
+      baseUrl: target.baseUrl,
+      auth: { kind: 'static', token: TOKEN },
+      timeoutMs: 5_000,
+      rateLimitPerSecond: null,
+      concurrency: 2,
+      maxRetries: 0,
+    });
+    const recorded: Exchange[] = [];
+    const restore = new AccountRestore({
+      ids: [ID],
+      send: (c) => transport.sendCleanup(c),
+      record: async (e) => {
+        recorded.push(e);
+      },
+      semantics: () => 'replace',
+    });
+    await restore.readStart();
+    // What a run does to the account.
+    Object.assign(target.stored, { first_name: 'Zoë 😀', account_number: '9999995678', bank_name: 'Other Bank' });
+
+    const summary = await restore.finish();
+
+    expect(target.writes).toHaveLength(1);
+    expect(JSON.stringify(target.writes[0])).not.toContain('*');
+    expect(target.stored).toEqual({ first_name: 'Ada', account_number: '9999995678', bank_name: 'Example National Bank' });
+    const [account] = summary.accounts;
+    expect(account.outcome).toBe('partly-restored');
+    expect(account.restored).toEqual(['fiat_account_owner.person_details.first_name', 'fiat_network_instructions.wire.routing_details.bank_name']);
+    expect(account.notRestored).toEqual([{ field: 'fiat_network_instructions.wire.account_number', reason: expect.stringContaining('masked ("****1234")') }]);
+    // Start read, end read, write-back, read-back: each recorded as a restore step, none judged.
+    expect(recorded.map((e) => e.testCase.restore)).toEqual(['start-read', 'end-read', 'write-back', 'read-back']);
+    expect(summary.requests).toBe(4);
+    expect(transport.requestCount).toBe(4);
+  });
+
+  it('a start read that fails leaves the account unrestored, says why, and sends nothing more for it', async () => {
+    const target = await maskingTarget();
+    close = target.close;
+    const transport = createTransport({
+      baseUrl: target.baseUrl,
+      auth: { kind: 'static', token: 'wrong-token' },
+      timeoutMs: 5_000,
+      rateLimitPerSecond: null,
+      concurrency: 1,
+      maxRetries: 0,
+    });
+    const restore = new AccountRestore({ ids: [ID], send: (c) => transport.sendCleanup(c), record: async () => {}, semantics: () => 'unknown' });
+    await restore.readStart();
+    const summary = await restore.finish();
+    expect(summary.accounts).toEqual([
+      { id: ID, outcome: 'not-restored', restored: [], notRestored: [], reason: expect.stringMatching(/^the start read was answered HTTP 404.*not restored/) },
+    ]);
+    expect(transport.requestCount).toBe(1);
+    expect(target.writes).toEqual([]);
+  });
+});
