@@ -4,6 +4,7 @@
  * selection; `conformance run` prints the count and the time it implies at the start of a remote
  * run, and the profiles' help states it.
  */
+import { restoreRequests } from './restore/restore-requests.ts';
 import { RULES, getRule, type RuleDefinition, type RuleId } from '../core/catalogue.ts';
 import type { TestCase } from '../core/case.ts';
 import { caseFamilies, type CaseFamily } from './generators/families.ts';
@@ -70,6 +71,8 @@ export interface RequestPlan {
   total: number;
   /** Requests shrinking may add when something fails. */
   shrinkAtMost: number;
+  /** Requests putting the pool accounts back may add (restore/restore-requests.ts); not in `total`, like shrinking. */
+  restoreAtMost: number;
 }
 
 export interface PlanSettings {
@@ -115,7 +118,17 @@ async function requestsOf(settings: PlanSettings, share: ShardShare): Promise<Re
   const twins = twinKeys.size + randomTwins;
   const scenarios = plannedScenarioList.reduce((sum, s) => sum + s.requests(settings), 0);
   const total = probes + fixed + random + twins + scenarios;
-  return { probes, fixed, random, twins, scenarios, updates: probes + updates, total, shrinkAtMost: SHRINK_REQUESTS.perRun };
+  return {
+    probes,
+    fixed,
+    random,
+    twins,
+    scenarios,
+    updates: probes + updates,
+    total,
+    shrinkAtMost: SHRINK_REQUESTS.perRun,
+    restoreAtMost: restoreRequests(settings.accounts),
+  };
 }
 
 /**

@@ -29,5 +29,5 @@ export function plannedRunLine(config: RunConfig, plan: RequestPlan, accounts: r
   const pace: Pace = { rateLimitPerSecond: config.rateLimitPerSecond, concurrency: config.concurrency, accounts: accounts.length, roundTripMs };
   const parts = `${plan.fixed} fixed cases, ${plan.random} random, ${plan.twins} valid twins, ${plan.scenarios} in scenarios, ${plan.probes} to read the accounts`;
   const rate = config.rateLimitPerSecond ? `at most ${config.rateLimitPerSecond} requests a second` : 'no rate limit';
-  return `planned: about ${plan.total} requests (${parts}; shrinking adds at most ${plan.shrinkAtMost} if something fails): about ${formatDuration(estimateMs(plan, pace))} with ${rate}, ${config.concurrency} in flight, ${Math.round(roundTripMs)} ms a round trip`;
+  return `planned: about ${plan.total} requests (${parts}; shrinking adds at most ${plan.shrinkAtMost} if something fails, restoring the accounts at most ${plan.restoreAtMost}): about ${formatDuration(estimateMs(plan, pace))} with ${rate}, ${config.concurrency} in flight, ${Math.round(roundTripMs)} ms a round trip`;
 }

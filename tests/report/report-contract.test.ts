@@ -67,8 +67,29 @@ async function run(exchanges: Exchange[], runEnd: Partial<Extract<RunEvent, { ty
 const schemaErrors = (report: unknown) => registry().validate('conformance-report', report);
 
 describe('conformance.json 1.7.0', () => {
-  it('is version 1.8.0 (1.8.0 adds case.around)', () => {
-    expect(REPORT_VERSION).toBe('1.8.0');
+  it('is version 1.9.0 (1.8.0 adds case.around, 1.9.0 restore and createdIdentities)', () => {
+    expect(REPORT_VERSION).toBe('1.9.0');
+  });
+
+  it("carries the run-end event's restore and created identities, and validates", async () => {
+    const restore = {
+      enabled: true,
+      note: 'fiat accounts: 1 partly restored',
+      requests: 4,
+      accounts: [
+        {
+          id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+          outcome: 'partly-restored' as const,
+          restored: ['fiat_account_owner.person_details.first_name'],
+          notRestored: [{ field: 'metadata.k1', reason: 'added by the run' }],
+        },
+      ],
+    };
+    const createdIdentities = [{ id: 'i-1', refId: 'conformance-1-x-1', runTag: 'conformance-1-x', createdAt: '2026-01-05T10:00:00Z' }];
+    const report = await run([], { restore, createdIdentities });
+    expect(report.restore).toEqual(restore);
+    expect(report.createdIdentities).toEqual(createdIdentities);
+    expect(schemaErrors(report)).toEqual([]);
   });
 
   it("carries the run-end event's observed contract as it came, and validates", async () => {

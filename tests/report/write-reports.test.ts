@@ -56,7 +56,7 @@ describe('writeReports', () => {
     report.rules.find((r) => r.failures.length)!.failures[0].response = exchanges[0].response;
     const { written, errors } = await writeReports(dir, report, exchanges, { secrets: [] });
     expect(errors).toEqual([]);
-    expect(written).toHaveLength(5);
+    expect(written).toHaveLength(6);
   });
 
   it('a writer that throws is recorded and the others still write', async () => {
@@ -64,7 +64,7 @@ describe('writeReports', () => {
     const broken = [...sampleExchanges(), { request: null } as unknown as Exchange];
     const { written, errors } = await writeReports(dir, sampleReport(), broken, { secrets: [] });
     expect(errors.map((e) => e.writer)).toEqual(['har']);
-    expect(written).toHaveLength(4);
+    expect(written).toHaveLength(5);
     expect(await readdir(dir)).not.toContain(REPORT_FILES.har);
   });
 
@@ -101,6 +101,8 @@ describe('redaction across every format', () => {
       body: { access_token: ISSUED, echo: TOKEN },
     };
     report.rules.find((r) => r.status === 'skipped')!.reason = `token ${TOKEN} refused`;
+    // A target that answers the token as an identity id: the ledger file is redacted too.
+    report.createdIdentities = [{ id: `id-${TOKEN}`, runTag: 'conformance-1-x' }];
     const exchanges = sampleExchanges();
     exchanges[0].request = {
       ...exchanges[0].request,
@@ -123,7 +125,7 @@ describe('redaction across every format', () => {
     const { report, exchanges } = leakyInputs();
     const { written, errors } = await writeReports(dir, report, exchanges, { secrets: [TOKEN, SECRET, ISSUED], stepSummaryPath });
     expect(errors).toEqual([]);
-    expect(written).toHaveLength(6);
+    expect(written).toHaveLength(7);
     const escapedSecret = SECRET.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     for (const file of written) {
       const text = await readFile(file, 'utf8');
@@ -291,7 +293,7 @@ describe("1.3.0: inconclusive rules, a stopped run, the target's words", () => {
       const dir = path.join(root, `v13-${name}`);
       const { written, errors } = await writeReports(dir, report, sampleExchanges(), { secrets: [] });
       expect(errors).toEqual([]);
-      expect(written).toHaveLength(5);
+      expect(written).toHaveLength(6);
       expect(registry().validate('conformance-report', JSON.parse(await read(dir, REPORT_FILES.json)))).toEqual([]);
     }
   });

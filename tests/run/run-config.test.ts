@@ -23,6 +23,13 @@ describe('run settings', () => {
     expect(c).toMatchObject({ profile: 'standard', runs: 50, seed: 42, rateLimitPerSecond: null, reportDir: 'reports', strict: false });
   });
 
+  it('restores the fiat accounts unless --no-restore or CONFORMANCE_NO_RESTORE says not to', () => {
+    expect(resolve(remote).noRestore).toBeUndefined();
+    expect(resolve([...remote, '--no-restore']).noRestore).toBe(true);
+    expect(resolve(remote, { CONFORMANCE_NO_RESTORE: 'true' }).noRestore).toBe(true);
+    expect(resolve(remote, { CONFORMANCE_NO_RESTORE: 'false' }).noRestore).toBeUndefined();
+  });
+
   it('takes flags over environment over defaults', () => {
     const env = { CONFORMANCE_SEED: '7', CONFORMANCE_PROFILE: 'deep', CONFORMANCE_REPORT_DIR: 'out' };
     expect(resolve([], env)).toMatchObject({ seed: 7, profile: 'deep', runs: 400, reportDir: 'out' });

@@ -139,13 +139,14 @@ export function endLines(report: ConformanceReport, redactor?: Redactor, paint: 
   const reason = reasonText(report);
   const details = report.rules.filter((r) => DETAILED.has(r.status)).flatMap((r) => ruleLines(r, redactor, paint));
   const contract = contractLines(report);
+  const leftBehind = leftBehindLines(report, ledgerFile);
   return [
     ...(details.length ? ['', ...details] : []),
     '',
     ...rulesTable(report.rules, paint),
     '',
     ...(contract.length ? [...contract, ''] : []),
-    ...leftBehindLines(report, ledgerFile),
+    ...(leftBehind.length ? [...leftBehind, ''] : []),
     verdictLine(report, paint),
     ...(stopped ? [stopped] : []),
     ...(reason ? [`reason: ${reason}`] : []),

@@ -12,9 +12,13 @@ const LINE_WIDTH = 160;
 
 /** `created 37 identities; list in reports/created-identities.json`, then the restore. `ledgerFile`: where the list was written. */
 export function leftBehindLines(report: ConformanceReport, ledgerFile?: string): string[] {
-  const created = report.createdIdentities?.length ?? 0;
-  const where = ledgerFile ? `list in ${ledgerFile}` : 'list in conformance.json createdIdentities';
-  const lines = [`created ${created} ${created === 1 ? 'identity' : 'identities'}${created ? `; ${where}` : ''}`];
+  const lines: string[] = [];
+  // A report before 1.9.0 says nothing of it: no line, rather than a false "created 0".
+  if (report.createdIdentities) {
+    const created = report.createdIdentities.length;
+    const where = ledgerFile ? `list in ${ledgerFile}` : 'list in conformance.json createdIdentities';
+    lines.push(`created ${created} ${created === 1 ? 'identity' : 'identities'}${created ? `; ${where}` : ''}`);
+  }
   const restore = report.restore;
   if (!restore) return lines;
   lines.push(`restore: ${restore.note}`);
