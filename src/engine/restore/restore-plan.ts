@@ -89,7 +89,7 @@ function planMetadata(start: AccountState, end: AccountState, semantics: Metadat
     for (const key of added)
       plan.notRestored.push({
         field: metadataField(key),
-        reason: `added by the run (${shownValue(now.get(key))}); the target merges metadata, so no update can remove a key`,
+        reason: 'added by the run; the target merges metadata, so no update can remove a key',
       });
     if (!writable.length) return undefined;
     // Merged into what the account holds, the pairs must stay within the limit, or the whole write is refused.

@@ -2,7 +2,8 @@
  * summary.md: a short summary for a pull-request comment or a GitHub job summary: the verdict,
  * where the run stopped when the target stopped answering, the counts, the failed rules with what
  * the target said, the inconclusive rules with why, the observed contract (what the target refused
- * on open points), and how to run the same cases again.
+ * on open points), what the run left on the target (identities created, fields not restored),
+ * and how to run the same cases again.
  */
 import type { ConformanceReport } from '../model/model.ts';
 import { escapeMarkdownCell } from './escape.ts';
@@ -11,6 +12,7 @@ import { targetWords } from '../model/target-words.ts';
 import { coverageFigures, inconclusiveForAnswers, reasonText, stoppedText } from '../model/rule-text.ts';
 import { contractOf, refusedLimits } from '../model/report-contract.ts';
 import { firstRefusalText, openCasesText } from '../model/contract-text.ts';
+import { leftBehindMarkdown } from './left-behind-markdown.ts';
 
 const VERDICT_LINE: Record<ConformanceReport['summary']['verdict'], string> = {
   conformant: '✅ **Conformant**',
@@ -95,6 +97,7 @@ export function renderMarkdownSummary(report: ConformanceReport): string {
     lines.push('');
   }
   lines.push(...contractLines(report));
+  lines.push(...leftBehindMarkdown(report));
   if (report.undocumentedFields.length) {
     lines.push(`${report.undocumentedFields.length} undocumented response field(s) seen; see report.html.`, '');
   }
