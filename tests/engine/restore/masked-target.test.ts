@@ -26,7 +26,8 @@ async function maskingTarget() {
     let text = '';
     req.on('data', (c) => (text += c));
     req.on('end', () => {
-      if (req.headers.authorization !== `Bearer ${TOKEN}` || req.url !== `/v2/transfer/fiat-accounts/${ID}` || req.method !== 'PUT') {
+      // Any account id: the accounts share one record (enough for these tests).
+      if (req.headers.authorization !== `Bearer ${TOKEN}` || !req.url?.startsWith('/v2/transfer/fiat-accounts/') || req.method !== 'PUT') {
         res.writeHead(404).end();
         return;
       }
@@ -52,7 +53,14 @@ async function maskingTarget() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { baseUrl, stored, writes, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  let closed = false;
+  const close = () => {
+    if (closed) return Promise.resolve();
+    closed = true;
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { baseUrl, stored, writes, close };
 }
 
 let close: (() => Promise<void>) | undefined;
@@ -120,5 +128,29 @@ describe('restoring on a target that masks account numbers', () => {
     ]);
     expect(transport.requestCount).toBe(1);
     expect(target.writes).toEqual([]);
+  });
+
+  it('a target that stopped answering: the first end read says so, and the other accounts are not tried', async () => {
+    const target = await maskingTarget();
+    close = target.close;
+    const transport = createTransport({
+      baseUrl: target.baseUrl,
+      auth: { kind: 'static', token: TOKEN },
+      timeoutMs: 5_000,
+      rateLimitPerSecond: null,
+      concurrency: 1,
+      maxRetries: 0,
+    });
+    const other = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+    const restore = new AccountRestore({ ids: [ID, other], send: (c) => transport.sendCleanup(c), record: async () => {}, semantics: () => 'replace' });
+    await restore.readStart();
+    await target.close();
+    const summary = await restore.finish();
+    expect(summary.accounts.map((a) => [a.outcome, a.reason])).toEqual([
+      ['not-restored', expect.stringMatching(/^the end read got no answer \(connection: /)],
+      ['not-restored', expect.stringMatching(/^not tried: an earlier restore request got no answer/)],
+    ]);
+    // Two start reads and the one end read that found the target gone.
+    expect(transport.requestCount).toBe(3);
   });
 });
