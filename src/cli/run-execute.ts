@@ -65,7 +65,7 @@ export async function executeRun(config: RunConfig, io: CliIO): Promise<number> 
   const output = runOutput(config, io);
   const interruption = io.interrupts?.((name) =>
     output.err(
-      `conformance run: ${name}: stopping; requests in flight get ${INTERRUPT_GRACE_MS / 1000} s, then the reports are written (${name} again quits at once)`,
+      `conformance run: ${name}: stopping; requests in flight get ${INTERRUPT_GRACE_MS / 1000} s${config.noRestore ? '' : ', the fiat accounts are put back'}, then the reports are written (${name} again quits at once)`,
     ),
   );
   try {

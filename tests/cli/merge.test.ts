@@ -23,7 +23,7 @@ async function runShards(count: number, extra: string[] = []): Promise<{ dirs: s
 }
 
 describe('conformance run --shard and conformance merge', () => {
-  it("merge the shards of a run into the unsharded run's verdict, in all five formats", async () => {
+  it("merge the shards of a run into the unsharded run's verdict, in every format", async () => {
     const { dirs, codes, stdouts } = await runShards(2);
     expect(codes).toEqual([0, 0]);
     expect(stdouts[0]).toMatch(/shard 1\/2: this report judges one share of the cases; merge the shard reports/);
@@ -32,8 +32,11 @@ describe('conformance run --shard and conformance merge', () => {
     expect(merged.code, merged.stderr).toBe(0);
     expect(merged.stdout).toMatch(/^merged 2 shards of seed 21, profile quick$/m);
     expect(merged.stdout).toMatch(/^verdict: conformant /m);
-    expect(readdirSync(out).sort()).toEqual(['conformance.json', 'exchanges.har', 'junit.xml', 'report.html', 'summary.md']);
+    expect(readdirSync(out).sort()).toEqual(['conformance.json', 'created-identities.json', 'exchanges.har', 'junit.xml', 'report.html', 'summary.md']);
     const report = readReport(out);
+    // Each shard's identities and restored accounts, all of them.
+    expect(report.createdIdentities).toEqual(dirs.flatMap((d) => readReport(d).createdIdentities));
+    expect(report.restore?.accounts).toEqual(dirs.flatMap((d) => readReport(d).restore!.accounts));
     expect(report.shard).toBeUndefined();
     expect(report.summary.requests).toBe(dirs.reduce((n, d) => n + readReport(d).summary.requests, 0));
     expect(harEntries(out).length).toBe(dirs.reduce((n, d) => n + harEntries(d).length, 0));
