@@ -42,12 +42,12 @@ describe('runConformance', () => {
     expect(result.exitCode).toBe(1);
   });
 
-  it('writes the five report formats when given a folder', async () => {
+  it('writes every report file when given a folder', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'library-reports-'));
     try {
       const result = await runConformance({ rules: ['id.tax'], profile: 'quick', reportDir: dir });
-      expect((await readdir(dir)).sort()).toEqual(['conformance.json', 'exchanges.har', 'junit.xml', 'report.html', 'summary.md']);
-      expect(result.reportFiles).toHaveLength(5);
+      expect((await readdir(dir)).sort()).toEqual(['conformance.json', 'created-identities.json', 'exchanges.har', 'junit.xml', 'report.html', 'summary.md']);
+      expect(result.reportFiles).toHaveLength(6);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
