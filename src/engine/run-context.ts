@@ -148,7 +148,7 @@ export function createRunContext(target: Transport, settings: RunSettings, liste
     refIds,
     created,
     identities,
-    restore: settings.restore === false ? undefined : accountRestore(transport, settings.fiatAccountIds, metadata, emit),
+    restore: settings.restore === false ? undefined : accountRestore(transport, settings, metadata, emit),
     twins,
     openPoints,
     judge,
@@ -168,12 +168,13 @@ export function createRunContext(target: Transport, settings: RunSettings, liste
   };
 }
 
-function accountRestore(transport: Transport, ids: readonly string[], metadata: MetadataState, emit: (event: RunEvent) => Promise<void>): AccountRestore {
+function accountRestore(transport: Transport, settings: RunSettings, metadata: MetadataState, emit: (event: RunEvent) => Promise<void>): AccountRestore {
   return new AccountRestore({
-    ids,
+    ids: settings.fiatAccountIds,
     send: (c) => transport.sendCleanup(c),
     record: (exchange) => emit({ type: 'exchange', exchange }),
     semantics: () => metadata.semantics,
+    interrupted: () => settings.signal?.aborted === true,
   });
 }
 

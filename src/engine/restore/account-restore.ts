@@ -27,6 +27,8 @@ export interface RestoreParts {
   record(exchange: Exchange): Promise<void>;
   /** What the probe learned of metadata updates (replace or merge). */
   semantics(): MetadataSemantics;
+  /** True once the user interrupted the run: no account is read for a run that will change none. */
+  interrupted(): boolean;
 }
 
 /** A read or a write that did not give a FiatAccount: why, in a few words. */
@@ -44,6 +46,7 @@ export class AccountRestore {
   /** Reads every account before the run changes any. */
   async readStart(): Promise<void> {
     for (const id of this.parts.ids) {
+      if (this.parts.interrupted()) return;
       const answer = await this.ask(id, 'start-read', {});
       this.starts.set(id, 'state' in answer ? answer.state : answer.failed);
     }

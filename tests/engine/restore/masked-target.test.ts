@@ -89,6 +89,7 @@ describe('restoring on a target that masks account numbers', () => {
         recorded.push(e);
       },
       semantics: () => 'replace',
+      interrupted: () => false,
     });
     await restore.readStart();
     // What a run does to the account.
@@ -120,7 +121,13 @@ describe('restoring on a target that masks account numbers', () => {
       concurrency: 1,
       maxRetries: 0,
     });
-    const restore = new AccountRestore({ ids: [ID], send: (c) => transport.sendCleanup(c), record: async () => {}, semantics: () => 'unknown' });
+    const restore = new AccountRestore({
+      ids: [ID],
+      send: (c) => transport.sendCleanup(c),
+      record: async () => {},
+      semantics: () => 'unknown',
+      interrupted: () => false,
+    });
     await restore.readStart();
     const summary = await restore.finish();
     expect(summary.accounts).toEqual([
@@ -142,7 +149,13 @@ describe('restoring on a target that masks account numbers', () => {
       maxRetries: 0,
     });
     const other = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
-    const restore = new AccountRestore({ ids: [ID, other], send: (c) => transport.sendCleanup(c), record: async () => {}, semantics: () => 'replace' });
+    const restore = new AccountRestore({
+      ids: [ID, other],
+      send: (c) => transport.sendCleanup(c),
+      record: async () => {},
+      semantics: () => 'replace',
+      interrupted: () => false,
+    });
     await restore.readStart();
     await target.close();
     const summary = await restore.finish();
