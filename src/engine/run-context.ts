@@ -73,7 +73,7 @@ export interface RunContext {
 
 export function createRunContext(transport: Transport, settings: RunSettings, listeners: RunListener[]): RunContext {
   const emit = (event: RunEvent) => notifyAll(listeners, event);
-  const { selected, share } = settings.plan ?? planRun({ ...settings, accounts: settings.fiatAccountIds.length });
+  const { selected, share, budget } = settings.plan ?? planRun({ ...settings, accounts: settings.fiatAccountIds.length });
   const { families, scenarios, foreignTwins } = share;
   const selectedIds = new Set<string>(selected.map((r) => r.id));
   const allFamilies = caseFamilies();
@@ -93,6 +93,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     uncounted,
     inputIds,
     refusals,
+    ...(budget ? { budgetNotes: budget.notes } : {}),
     merging: () => metadata.semantics === 'merge',
     stoppedEarly: () => control.stoppedEarly,
     onFailure: (rule) => control.noteFailure(rule),
@@ -152,7 +153,8 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
       return judge.judge(await send(c), options);
     },
     prepare,
-    runsOf: (family) => randomRuns(family, settings.runs),
+    // Under --max-requests, the random cases per rule that fitted (the minimums stay the profile's).
+    runsOf: (family) => randomRuns(family, budget?.runs ?? settings.runs),
     pick: (items) => fc.sample(fc.constantFrom(...items), { seed: settings.seed, numRuns: 1 })[0],
   };
 }

@@ -29,5 +29,5 @@ export interface RunSettings {
    */
   shard?: Shard;
   /** The run's plan (plan.ts planRun), made once by whoever composes the run; made here when absent. */
-  plan?: Pick<RunPlan, 'selected' | 'share'>;
+  plan?: Pick<RunPlan, 'selected' | 'share' | 'budget'>;
 }

@@ -20,6 +20,8 @@ import { paidFirst } from './paid-first.ts';
 import { TokenSource, type TokenSourceOptions } from './token-source.ts';
 import { checkReachable } from './reachability.ts';
 import { interruptible } from './interruptible.ts';
+import { requestCap } from './request-cap.ts';
+import type { RequestBudget } from '../request-budget.ts';
 
 export { INVALID_TOKEN, REDACTED_BEARER } from './auth.ts';
 
@@ -40,6 +42,8 @@ export interface TransportOptions {
   signal?: AbortSignal;
   /** Pauses between reachability attempts (default REACHABILITY_DELAYS_MS: three attempts); tests pass shorter ones. */
   reachabilityDelaysMs?: readonly number[];
+  /** --max-requests: no request past it is sent (RunStop 'budget'). */
+  budget?: RequestBudget;
 }
 
 export interface Transport {
@@ -59,6 +63,8 @@ export interface Transport {
   checkReachable(): Promise<void>;
   /** Requests sent to the target so far (retries included, token requests not). */
   readonly requestCount: number;
+  /** The run's request budget, when it has one (--max-requests). */
+  readonly budget?: RequestBudget;
   /** Every credential seen so far (static token, client secret, issued access tokens), for redaction. */
   secrets(): string[];
 }
@@ -74,10 +80,10 @@ export function createTransport(options: TransportOptions): Transport {
   const limiter = new RateLimiter(options.rateLimitPerSecond);
   let sent = 0;
 
-  // Bottom up: the HTTP call, counted; then inside the limits (a place in flight, then a start slot).
+  // Bottom up: the HTTP call, counted once the request budget let it go; then inside the limits (a place in flight, then a start slot).
   // An interruption cuts both the call and the wait for the limits.
   const cut = interruptible(options.signal);
-  const wire = cut(counting(() => sent++)(httpSend(options.timeoutMs)));
+  const wire = cut(requestCap(options.budget)(counting(() => sent++)(httpSend(options.timeoutMs))));
   const limited = cut(concurrency(new ConcurrencyLimit(options.concurrency))(rate(limiter)(wire)));
   // Only fetched tokens can be renewed; a static token that gets a 401 keeps it.
   const renewal: Layer = tokens ? renewOn401((rejected) => tokens.renew(rejected)) : (next) => next;
@@ -99,6 +105,7 @@ export function createTransport(options: TransportOptions): Transport {
     get requestCount(): number {
       return sent;
     },
+    ...(options.budget ? { budget: options.budget } : {}),
     secrets(): string[] {
       if (auth.kind === 'static') return [auth.token];
       return tokens?.secrets() ?? [];
