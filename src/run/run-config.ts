@@ -195,8 +195,8 @@ function checkBaseUrl(baseUrl: string): void {
 }
 
 /** `conformance run`'s flags as run options, or null for --help: the command line's one parse of its arguments. */
-export function runOptionsOfArgv(argv: string[]): RunOptions | null {
-  const { values } = parseCommandArgs('run', argv, RUN_OPTIONS);
+export function runOptionsOfArgv(argv: string[], command = 'run'): RunOptions | null {
+  const { values } = parseCommandArgs(command, argv, RUN_OPTIONS);
   if (values.help) return null;
   return {
     baseUrl: values['base-url'],
