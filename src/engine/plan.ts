@@ -95,6 +95,8 @@ export interface BudgetedPlan {
   planned: number;
   /** What the plan sent whole would need (--max-requests for it, the reserve included). */
   wholePlan: number;
+  /** What the budget leaves beyond the plan: all that shrinking may spend (a failing sequence's shrink too). */
+  shrinkAtMost: number;
   trimmed: string[];
   /** Per rule the budget left short of its planned cases: why (the cause of a shortfall). */
   notes: ReadonlyMap<string, string>;
@@ -145,6 +147,7 @@ export async function planRunWithin(settings: PlanSettings): Promise<RunPlan> {
     runs: fitted.selection.runs,
     planned: fitted.requests.total,
     wholePlan: fitted.whole.total + settings.budget.reserved,
+    shrinkAtMost: fitted.requests.shrinkAtMost,
     trimmed: fitted.trimmed,
     notes: budgetNotes(plan.selected, fitted.whole, fitted.requests, fitted.wholeSelection, settings.budget),
   };

@@ -33,6 +33,8 @@ export interface ScenarioContext {
   metadataSemantics(): MetadataSemantics;
   /** An update with its metadata fitted to its account (under merge: the keys it holds, when it is full). */
   fitMetadata(c: TestCase): TestCase;
+  /** Under --max-requests, what the budget leaves for shrinking a failing sequence (else its own 50). */
+  shrinkRequests?: number;
 }
 
 /** What the requests of a scenario depend on. */
