@@ -59,6 +59,8 @@ export interface RequestPlan {
 
 /** What the counting needs of a run. */
 export interface CountSettings {
+  /** The rules the run judges: an invalid case asks its twin only for a rule of these (valid-twins.ts). */
+  selectedIds: ReadonlySet<string>;
   accounts: number;
   seed: number;
   concurrentDuplicates: number;
@@ -72,7 +74,11 @@ export interface FamilyCost {
   random: { twin: boolean; updates: number; creates: number }[];
 }
 
-const invalidWithTwin = (c: TestCase): boolean => c.mode === 'invalid' && c.control !== undefined;
+/** An invalid case a faithful target refuses, whose twin is asked because its rule is judged. */
+const asksTwin = (c: TestCase, selectedIds: ReadonlySet<string>): boolean => {
+  const own = c.violates ?? c.exercises;
+  return c.mode === 'invalid' && c.control !== undefined && own !== undefined && selectedIds.has(own);
+};
 
 /** A create a faithful target takes under a ref_id of its own (CreatedIdentities counts the same). */
 const creates = (c: TestCase): number =>
@@ -81,16 +87,16 @@ const creates = (c: TestCase): number =>
 const onPool = (c: TestCase): number => (c.operation === 'updateFiatAccount' && c.fiatAccountId === undefined ? 1 : 0);
 
 /** The case and, when a faithful target refuses it, its twin: updates of the pool and identities created. */
-function caseCost(c: TestCase): { twin: boolean; updates: number; creates: number } {
-  const twin = invalidWithTwin(c);
+function caseCost(c: TestCase, selectedIds: ReadonlySet<string>): { twin: boolean; updates: number; creates: number } {
+  const twin = asksTwin(c, selectedIds);
   return { twin, updates: onPool(c) + (twin ? onPool(c.control!) : 0), creates: creates(c) + (twin ? creates(c.control!) : 0) };
 }
 
 /** Generates a family's random cases once (nothing is sent) and notes what each costs. */
-export async function familyCost(family: CaseFamily, seed: number, runs: number): Promise<FamilyCost> {
+export async function familyCost(family: CaseFamily, seed: number, runs: number, selectedIds: ReadonlySet<string>): Promise<FamilyCost> {
   const random: FamilyCost['random'] = [];
   const stream = generatedCases(family, seed, randomRuns(family, runs));
-  for (let next = await stream.next(); next; next = await stream.next()) random.push(caseCost(next.testCase));
+  for (let next = await stream.next(); next; next = await stream.next()) random.push(caseCost(next.testCase, selectedIds));
   return { family, random };
 }
 
@@ -117,7 +123,7 @@ export function countRequests(settings: CountSettings, selection: PlanSelection)
   for (const { cost, examples } of selection.families) {
     const entry: FamilyRequests = { rule: cost.family.rule, examples, fixedTwins: 0, random: 0, randomTwins: 0 };
     for (const c of cost.family.examples.slice(0, examples)) {
-      const { twin, updates, creates: made } = caseCost(c);
+      const { twin, updates, creates: made } = caseCost(c, settings.selectedIds);
       plan.updates += updates;
       plan.creates += creates(c);
       // Fixed examples repeat their twins: each is asked once.

@@ -74,14 +74,16 @@ export async function planRequests(settings: PlanSettings): Promise<RequestPlan>
 
 /** The whole share counted, and when a budget is given, fitted into it. */
 async function fittedPlan(settings: PlanSettings, share: ShardShare): Promise<FittedPlan & { whole: RequestPlan; wholeSelection: PlanSelection }> {
-  const costs = await Promise.all(share.families.map((family) => familyCost(family, settings.seed, settings.runs)));
+  const selectedIds = new Set<string>(selectRules(settings.ruleFilter).map((r) => r.id));
+  const counting = { ...settings, selectedIds };
+  const costs = await Promise.all(share.families.map((family) => familyCost(family, settings.seed, settings.runs, selectedIds)));
   const wholeSelection: PlanSelection = {
     families: costs.map((cost) => ({ cost, examples: cost.family.examples.length })),
     runs: settings.runs,
     scenarios: share.scenarios,
   };
-  const whole = countRequests(settings, wholeSelection);
-  const fitted = settings.budget ? fitToBudget(settings, wholeSelection, settings.budget) : { selection: wholeSelection, requests: whole, trimmed: [] };
+  const whole = countRequests(counting, wholeSelection);
+  const fitted = settings.budget ? fitToBudget(counting, wholeSelection, settings.budget) : { selection: wholeSelection, requests: whole, trimmed: [] };
   return { ...fitted, whole, wholeSelection };
 }
 

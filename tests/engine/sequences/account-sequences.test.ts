@@ -11,8 +11,8 @@ describe('sequences of updates', () => {
     for (const seed of [1, 7]) {
       const planned = await planRequests({ runs: 50, accounts: 3, seed, concurrentDuplicates: 10, ruleFilter: RULES });
       const { report } = await runEmbedded({ runs: 50, seed, ruleFilter: RULES });
-      // The report's count holds one request more than the plan: the check that the target answers at all.
-      expect(report.summary.requests, `seed ${seed}`).toBe(planned.total + 1);
+      // The plan counts the check that the target answers at all, as the report does.
+      expect(report.summary.requests, `seed ${seed}`).toBe(planned.total);
       for (const rule of report.rules) expect(rule, rule.id).toMatchObject({ status: 'passed', cases: 5 });
     }
   });
