@@ -129,7 +129,8 @@ describe('conformance plan', () => {
   ] as RunOptions[][])('counts per phase what run sends to the faithful embedded server (%o)', async (options) => {
     const config = resolveRunOptions(options, () => 1);
     const planned = await planSummary(config);
-    const sent = await sentByPhase(config);
+    const { identities, ...sent } = await sentByPhase(config);
+    expect(identities).toBe(planned.identities);
     expect(sent).toEqual({
       probe: planned.phases.probe,
       'fixed-cases': planned.phases.fixedCases,
@@ -141,21 +142,25 @@ describe('conformance plan', () => {
   });
 });
 
-/** Requests a run sends in each phase; the reachability check counts in the probe's. */
-async function sentByPhase(config: ReturnType<typeof resolveRunOptions>): Promise<Record<PhaseName | 'total', number>> {
+/** Requests a run sends in each phase (the reachability check counts in the probe's), and the identities its creates got. */
+async function sentByPhase(config: ReturnType<typeof resolveRunOptions>): Promise<Record<PhaseName | 'total' | 'identities', number>> {
   const run = await prepareRun(config);
   closers.push(() => run.close());
   await run.connect();
   const sent = { probe: 0, 'fixed-cases': 0, scenarios: 0, 'random-cases': 0, shrinking: 0, total: 0 };
   let start = 0;
+  const identityIds = new Set<string>();
   await runEngine(run.transport, run.settings, [
     (event) => {
+      const { response, testCase } = event.type === 'exchange' ? event.exchange : {};
+      const body = response?.body as { id?: unknown } | undefined;
+      if (testCase?.operation === 'createIdentity' && response && response.status < 300 && typeof body?.id === 'string') identityIds.add(body.id);
       if (event.type === 'phase-start') start = event.phase === 'probe' ? 0 : run.transport.requestCount;
       if (event.type === 'phase-end') sent[event.phase] = run.transport.requestCount - start;
     },
   ]);
   sent.total = run.transport.requestCount;
-  return sent;
+  return { ...sent, identities: identityIds.size };
 }
 
 /** A server that counts every connection and request, as a target and a token endpoint of a plan. */
