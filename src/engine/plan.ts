@@ -93,6 +93,8 @@ export interface BudgetedPlan {
   reserved: number;
   /** Random cases per rule that fitted. */
   runs: number;
+  /** Families whose fixed cases the budget halved: how many of their first examples go, by rule. */
+  examples: ReadonlyMap<string, number>;
   /** Requests the fitted plan sends to a faithful target. */
   planned: number;
   /** What the plan sent whole would need (--max-requests for it, the reserve included). */
@@ -140,18 +142,18 @@ export async function planRunWithin(settings: PlanSettings): Promise<RunPlan> {
   const plan = planRun(settings);
   if (!settings.budget) return plan;
   const fitted = await fittedPlan(settings, plan.share);
-  const kept = new Map(fitted.selection.families.map((f) => [f.cost.family, f.examples]));
-  const families = plan.share.families
-    .filter((family) => kept.has(family))
-    .map((family) => (kept.get(family)! < family.examples.length ? { ...family, examples: family.examples.slice(0, kept.get(family)) } : family));
+  const kept = new Set(fitted.selection.families.map((f) => f.cost.family));
+  const halved = fitted.selection.families.filter((f) => f.examples < f.cost.family.examples.length);
   const budget: BudgetedPlan = {
     ...settings.budget,
     runs: fitted.selection.runs,
+    examples: new Map(halved.map((f) => [f.cost.family.rule, f.examples])),
     planned: fitted.requests.total,
     wholePlan: fitted.whole.total + settings.budget.reserved,
     shrinkAtMost: fitted.requests.shrinkAtMost,
     trimmed: fitted.trimmed,
     notes: budgetNotes(plan.selected, fitted.whole, fitted.requests, fitted.wholeSelection, settings.budget),
   };
+  const families = plan.share.families.filter((family) => kept.has(family));
   return { ...plan, share: { ...plan.share, families, scenarios: [...fitted.selection.scenarios] }, budget, requests: async () => fitted.requests };
 }
