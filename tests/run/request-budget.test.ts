@@ -6,6 +6,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { main } from '../../src/cli/main.ts';
 import type { CliIO } from '../../src/cli/io.ts';
@@ -77,6 +80,19 @@ describe('--max-requests', () => {
     expect(exitCode).toBe(4);
     for (const rule of report.rules.filter((r) => r.status === 'passed')) expect(shortOfMinimum(rule), rule.id).toBe(false);
     expect(registry().validate('conformance-report', report)).toEqual([]);
+  });
+
+  it('conformance run says at its start what the budget left out, and conformance.json records it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'conformance-budget-'));
+    closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const { io, out } = testIO();
+    expect(await main(['run', '--profile', 'quick', '--seed', '1', '--max-requests', '250', '--report-dir', dir], io)).toBe(4);
+    expect(out.join('\n')).toMatch(
+      /^the request budget \(--max-requests 250\) left out: random cases: 0 per rule instead of 10; the scenario of id\.ref-id\.concurrent-duplicate \(30 requests\) \(the whole plan needs --max-requests \d+\)$/m,
+    );
+    const report = JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8'));
+    expect(report.budget).toMatchObject({ maxRequests: 250, used: report.summary.requests, refused: 0 });
+    expect(report.summary.requests).toBeLessThanOrEqual(250);
   });
 
   it('too small for the probe is a usage error before anything is sent, naming the smallest budget', async () => {
