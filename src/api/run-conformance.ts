@@ -53,6 +53,8 @@ export interface ConformanceOptions extends Omit<RunOptions, 'listRules' | 'quie
   timeoutMs?: number;
   /** Retries of a 429 answer (default 3). */
   maxRetries?: number;
+  /** A hard cap on the requests sent to the target: the plan shrinks to fit (docs/design.md section 5.1). */
+  maxRequests?: number;
   /** Embedded server only: a defect to inject (see `FAULTS`). */
   fault?: FaultName;
   /** Embedded server only: where the document allows several behaviours, the one it shows. */

@@ -13,6 +13,10 @@ export type Command = (argv: string[], io: CliIO) => Promise<number>;
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   run: { summary: 'run the conformance suite against a target (default: the embedded server)', load: async () => (await import('./run.ts')).run },
+  plan: {
+    summary: 'print what `run` with the same options would send (per phase, per rule, accounts, identities, time); sends nothing',
+    load: async () => (await import('./plan.ts')).plan,
+  },
   serve: { summary: 'start the embedded reference server', load: async () => (await import('./serve.ts')).serve },
   validate: { summary: 'validate a captured JSON payload against a schema of the document', load: async () => (await import('./validate.ts')).validate },
   'self-test': {

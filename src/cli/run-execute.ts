@@ -15,7 +15,7 @@ import type { CliIO } from './io.ts';
 import { EXIT } from '../core/errors.ts';
 import type { RunConfig } from '../run/run-config.ts';
 import { orchestrateRun, type RunHooks } from '../run/orchestrate-run.ts';
-import { plannedRunLine } from '../run/planned-run.ts';
+import { budgetCutLine, plannedRunLine } from '../run/planned-run.ts';
 import { createConsoleReporter } from '../report/terminal/console.ts';
 import { REPORT_FILES } from '../report/files/write-reports.ts';
 import { CREATED_IDENTITIES_FILE } from '../report/files/created-identities.ts';
@@ -109,6 +109,8 @@ function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHook
     // A remote target counts requests and time: say what the run will cost before it starts.
     connected: async ({ target, plan }, roundTripMs) => {
       if (!target.embedded) output.human(plannedRunLine(config, await plan.requests(), target.fiatAccountIds, roundTripMs));
+      // What --max-requests left out, before anything is judged: the rules it leaves short say so again.
+      if (plan.budget?.trimmed.length) output.human(budgetCutLine(plan.budget));
     },
     listeners: ({ plan, transport, secrets }) => {
       // What the run plans, for the progress: generated beside the run, shown once known.

@@ -98,6 +98,8 @@ export interface Tally {
   silentSuccesses: number;
   /** A scenario's own word on why it judged nothing. */
   scenarioNote?: string;
+  /** --max-requests left the rule fewer cases than planned: how many (budget-fit.ts). */
+  budgetNote?: string;
 }
 
 export const emptyTally = (): Tally => ({ fixed: 0, random: 0, inputs: new InputSet(), twinRefused: 0, silentSuccesses: 0 });
@@ -111,12 +113,17 @@ export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum,
   if (tally.fixed >= minimum.fixed && tally.random >= minimum.random) return coverage;
   if (stoppedEarly) return { ...coverage, shortfall: `${judgedLine(tally, minimum)}: ${stoppedEarly}` };
   const causes = [
+    tally.budgetNote,
     tally.scenarioNote,
     refusals.describe(rule.operation),
     tally.twinRefused ? `${tally.twinRefused} of its cases were refused together with their valid twin, so the refusal was not about this rule` : undefined,
     tally.silentSuccesses ? `${tally.silentSuccesses} successful answers held none of the fields it judges` : undefined,
   ].filter((c): c is string => c !== undefined);
-  const fix = causes.length ? 'make the target accept valid requests and return the documented fields, then run again' : NO_CAUSE_FIX;
+  const fix = tally.budgetNote
+    ? 'raise --max-requests'
+    : causes.length
+      ? 'make the target accept valid requests and return the documented fields, then run again'
+      : NO_CAUSE_FIX;
   return { ...coverage, shortfall: `${judgedLine(tally, minimum)}${causes.length ? `: ${causes.join('; ')}` : ''}; ${fix}` };
 }
 

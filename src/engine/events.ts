@@ -3,6 +3,7 @@
  * each rule's outcome. The engine knows nothing of report formats; src/report folds these events
  * into conformance.json and the other reports.
  */
+import type { BudgetSummary } from './request-budget.ts';
 import type { ObservedContract } from '../core/open-point.ts';
 import type { RuleDefinition } from '../core/catalogue.ts';
 import type { Exchange } from '../core/exchange.ts';
@@ -37,10 +38,11 @@ export interface Coverage {
 /**
  * Why a run stopped before its end: the target stopped answering (`unreachable`), the token
  * endpoint stopped issuing tokens (`token-endpoint`), the user interrupted it (`interrupted`,
- * with the signal), or --fail-fast saw its first failure (`fail-fast`, with the rule).
+ * with the signal), or --fail-fast saw its first failure (`fail-fast`, with the rule), or the
+ * request budget refused a request (`budget`, --max-requests: that request was not sent).
  */
 export interface Stop {
-  kind: 'unreachable' | 'token-endpoint' | 'interrupted' | 'fail-fast';
+  kind: 'unreachable' | 'token-endpoint' | 'interrupted' | 'fail-fast' | 'budget';
   message: string;
   /** The signal that interrupted the run (SIGINT, SIGTERM, SIGHUP). */
   signal?: string;
@@ -94,6 +96,8 @@ export type RunEvent =
       shrinking?: ShrinkSummary;
       /** Set when the run ended early; the outcomes then cover what was judged until then. */
       stopped?: Stop;
+      /** --max-requests: the budget, what the plan fitted into it and what was sent. */
+      budget?: BudgetSummary;
       /** What the target accepted and refused where the document leaves the choice open. */
       observedContract?: ObservedContract;
       /** What was put back on the pool accounts (or that restore was off). */
@@ -101,5 +105,7 @@ export type RunEvent =
       /** Every identity the run created. */
       createdIdentities?: LedgerEntry[];
     };
+
+export type { BudgetSummary };
 
 export type RunListener = (event: RunEvent) => void | Promise<void>;

@@ -4,14 +4,11 @@
  * selection; `conformance run` prints the count and the time it implies at the start of a remote
  * run, and the profiles' help states it.
  */
-import { restoreRequests } from './restore/restore-requests.ts';
 import { RULES, getRule, type RuleDefinition, type RuleId } from '../core/catalogue.ts';
-import type { TestCase } from '../core/case.ts';
 import { caseFamilies, type CaseFamily } from './generators/families.ts';
-import { inputKey, randomRuns } from './coverage.ts';
 import { SCENARIOS, scenarioRules, type Scenario } from './scenarios.ts';
-import { generatedCases } from './generated-cases.ts';
-import { SHRINK_REQUESTS } from './shrink-budget.ts';
+import { countRequests, familyCost, type PlanSelection, type RequestPlan } from './plan-requests.ts';
+import { budgetNotes, fitToBudget, type BudgetInput, type FittedPlan } from './budget-fit.ts';
 import { ruleShards, shareOf, type Shard, type ShardShare } from './shard.ts';
 
 /** The rules whose id starts with one of the prefixes (all rules without any). */
@@ -56,24 +53,7 @@ export function plannedRuleShards(ruleFilter: readonly string[] | undefined, run
   return ruleShards(plannedFamilies(selected, caseFamilies()), plannedScenarios(selected), runs, count);
 }
 
-export interface RequestPlan {
-  /** Reading the accounts' state and whether metadata is replaced or merged. */
-  probes: number;
-  /** The families' examples. */
-  fixed: number;
-  random: number;
-  /** Valid twins of invalid cases (a faithful target refuses every invalid case, so each asks its twin once). */
-  twins: number;
-  scenarios: number;
-  /** Of the total, the updates of pool accounts: they go one at a time per account. */
-  updates: number;
-  /** All of the above: what a run against a faithful target sends, about. */
-  total: number;
-  /** Requests shrinking may add when something fails. */
-  shrinkAtMost: number;
-  /** Requests putting the pool accounts back may add (restore/restore-requests.ts); not in `total`, like shrinking. */
-  restoreAtMost: number;
-}
+export type { FamilyRequests, RequestPlan, ScenarioRequests } from './plan-requests.ts';
 
 export interface PlanSettings {
   runs: number;
@@ -83,52 +63,47 @@ export interface PlanSettings {
   ruleFilter?: readonly string[];
   /** Only this shard's share of the cases (the accounts are read in every shard). */
   shard?: Shard;
+  /** --max-requests: the plan shrinks to fit (budget-fit.ts). */
+  budget?: BudgetInput;
 }
 
 /** The requests a run plans (generating its random cases, which is quick: nothing is sent). */
-export function planRequests(settings: PlanSettings): Promise<RequestPlan> {
-  return requestsOf(settings, plannedShare(selectRules(settings.ruleFilter), settings.runs, settings.shard));
+export async function planRequests(settings: PlanSettings): Promise<RequestPlan> {
+  return (await fittedPlan(settings, plannedShare(selectRules(settings.ruleFilter), settings.runs, settings.shard))).requests;
 }
 
-async function requestsOf(settings: PlanSettings, share: ShardShare): Promise<RequestPlan> {
-  const { families, scenarios: plannedScenarioList } = share;
-  const twinKeys = new Set<string>();
-  const invalidWithTwin = (c: TestCase) => c.mode === 'invalid' && c.control !== undefined;
-  let random = 0;
-  let randomTwins = 0;
-  let updates = 0;
-  const onPool = (c: TestCase) =>
-    (c.operation === 'updateFiatAccount' && c.fiatAccountId === undefined ? 1 : 0) +
-    (invalidWithTwin(c) && c.control!.operation === 'updateFiatAccount' ? 1 : 0);
-  for (const family of families) {
-    // Fixed examples repeat their twins: each is asked once.
-    for (const c of family.examples) {
-      if (invalidWithTwin(c)) twinKeys.add(inputKey(c.control!));
-      updates += onPool(c);
-    }
-    const stream = generatedCases(family, settings.seed, randomRuns(family, settings.runs));
-    for (let next = await stream.next(); next; next = await stream.next()) {
-      random++;
-      if (invalidWithTwin(next.testCase)) randomTwins++;
-      updates += onPool(next.testCase);
-    }
-  }
-  const probes = settings.accounts + 2;
-  const fixed = families.reduce((sum, f) => sum + f.examples.length, 0);
-  const twins = twinKeys.size + randomTwins;
-  const scenarios = plannedScenarioList.reduce((sum, s) => sum + s.requests(settings), 0);
-  const total = probes + fixed + random + twins + scenarios;
-  return {
-    probes,
-    fixed,
-    random,
-    twins,
-    scenarios,
-    updates: probes + updates,
-    total,
-    shrinkAtMost: SHRINK_REQUESTS.perRun,
-    restoreAtMost: restoreRequests(settings.accounts),
+/** The whole share counted, and when a budget is given, fitted into it. */
+async function fittedPlan(settings: PlanSettings, share: ShardShare): Promise<FittedPlan & { whole: RequestPlan; wholeSelection: PlanSelection }> {
+  const selectedIds = new Set<string>(selectRules(settings.ruleFilter).map((r) => r.id));
+  const counting = { ...settings, selectedIds };
+  const costs = await Promise.all(share.families.map((family) => familyCost(family, settings.seed, settings.runs, selectedIds)));
+  const wholeSelection: PlanSelection = {
+    families: costs.map((cost) => ({ cost, examples: cost.family.examples.length })),
+    runs: settings.runs,
+    scenarios: share.scenarios,
   };
+  const whole = countRequests(counting, wholeSelection);
+  const fitted = settings.budget ? fitToBudget(counting, wholeSelection, settings.budget) : { selection: wholeSelection, requests: whole, trimmed: [] };
+  return { ...fitted, whole, wholeSelection };
+}
+
+/** What a request budget made of a run's plan: the engine sends `share` with `runs` random cases per rule. */
+export interface BudgetedPlan {
+  maxRequests: number;
+  reserved: number;
+  /** Random cases per rule that fitted. */
+  runs: number;
+  /** Families whose fixed cases the budget halved: how many of their first examples go, by rule. */
+  examples: ReadonlyMap<string, number>;
+  /** Requests the fitted plan sends to a faithful target. */
+  planned: number;
+  /** What the plan sent whole would need (--max-requests for it, the reserve included). */
+  wholePlan: number;
+  /** What the budget leaves beyond the plan: all that shrinking may spend (a failing sequence's shrink too). */
+  shrinkAtMost: number;
+  trimmed: string[];
+  /** Per rule the budget left short of its planned cases: why (the cause of a shortfall). */
+  notes: ReadonlyMap<string, string>;
 }
 
 /**
@@ -142,6 +117,8 @@ export interface RunPlan {
   readonly share: ShardShare;
   /** For a sharded run: plannedRuleShards of its rules. */
   readonly ruleShards?: ReadonlyMap<string, number>;
+  /** Set under --max-requests: the share above is what fitted. */
+  readonly budget?: BudgetedPlan;
   requests(): Promise<RequestPlan>;
 }
 
@@ -153,6 +130,30 @@ export function planRun(settings: PlanSettings): RunPlan {
     selected,
     share,
     ...(settings.shard ? { ruleShards: plannedRuleShards(settings.ruleFilter, settings.runs, settings.shard.count) } : {}),
-    requests: () => (requests ??= requestsOf(settings, share)),
+    requests: () => (requests ??= fittedPlan(settings, share).then((p) => p.requests)),
   };
+}
+
+/**
+ * A run's plan under a request budget: counted and fitted before the run starts (the engine
+ * needs the fitted share), so made once, asynchronously. Without a budget, planRun's.
+ */
+export async function planRunWithin(settings: PlanSettings): Promise<RunPlan> {
+  const plan = planRun(settings);
+  if (!settings.budget) return plan;
+  const fitted = await fittedPlan(settings, plan.share);
+  const kept = new Set(fitted.selection.families.map((f) => f.cost.family));
+  const halved = fitted.selection.families.filter((f) => f.examples < f.cost.family.examples.length);
+  const budget: BudgetedPlan = {
+    ...settings.budget,
+    runs: fitted.selection.runs,
+    examples: new Map(halved.map((f) => [f.cost.family.rule, f.examples])),
+    planned: fitted.requests.total,
+    wholePlan: fitted.whole.total + settings.budget.reserved,
+    shrinkAtMost: fitted.requests.shrinkAtMost,
+    trimmed: fitted.trimmed,
+    notes: budgetNotes(plan.selected, fitted.whole, fitted.requests, fitted.wholeSelection, settings.budget),
+  };
+  const families = plan.share.families.filter((family) => kept.has(family));
+  return { ...plan, share: { ...plan.share, families, scenarios: [...fitted.selection.scenarios] }, budget, requests: async () => fitted.requests };
 }

@@ -23,6 +23,8 @@ export interface LedgerParts {
   uncounted: UncountedCases;
   inputIds: InputIds;
   refusals: Refusals;
+  /** Rules the request budget left short of their planned cases: why, per rule. */
+  budgetNotes?: ReadonlyMap<string, string>;
   /** Whether the target merges metadata: rules that need fresh keys then ask no random cases. */
   merging(): boolean;
   /** Why the run stopped early, if it did: the cause of every shortfall then. */
@@ -48,7 +50,8 @@ export class RuleLedger {
   constructor(private readonly parts: LedgerParts) {
     for (const rule of parts.selected) {
       this.records.set(rule.id as RuleId, { cases: 0, findings: [], crashed: false });
-      this.tallies.set(rule.id as RuleId, emptyTally());
+      const budgetNote = parts.budgetNotes?.get(rule.id);
+      this.tallies.set(rule.id as RuleId, { ...emptyTally(), ...(budgetNote ? { budgetNote } : {}) });
     }
   }
 

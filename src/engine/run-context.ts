@@ -83,7 +83,7 @@ export function createRunContext(target: Transport, settings: RunSettings, liste
   const refIds = new RefIds(settings.seed);
   const identities = new IdentityLedger(refIds.runTag);
   const transport = observedTransport(target, (e) => identities.observe(e));
-  const { selected, share } = settings.plan ?? planRun({ ...settings, accounts: settings.fiatAccountIds.length });
+  const { selected, share, budget } = settings.plan ?? planRun({ ...settings, accounts: settings.fiatAccountIds.length });
   const { families, scenarios, foreignTwins } = share;
   const selectedIds = new Set<string>(selected.map((r) => r.id));
   const allFamilies = caseFamilies();
@@ -102,6 +102,7 @@ export function createRunContext(target: Transport, settings: RunSettings, liste
     uncounted,
     inputIds,
     refusals,
+    ...(budget ? { budgetNotes: budget.notes } : {}),
     merging: () => metadata.semantics === 'merge',
     stoppedEarly: () => control.stoppedEarly,
     onFailure: (rule) => control.noteFailure(rule),
@@ -163,7 +164,8 @@ export function createRunContext(target: Transport, settings: RunSettings, liste
       return judge.judge(await send(c), options);
     },
     prepare,
-    runsOf: (family) => randomRuns(family, settings.runs),
+    // Under --max-requests, the random cases per rule that fitted (the minimums stay the profile's).
+    runsOf: (family) => randomRuns(family, budget?.runs ?? settings.runs),
     pick: (items) => fc.sample(fc.constantFrom(...items), { seed: settings.seed, numRuns: 1 })[0],
   };
 }

@@ -49,7 +49,9 @@ export class RunControl {
     this.stoppedEarlyLine =
       error.kind === 'fail-fast'
         ? `--fail-fast ended the run at the first failure (${this.failFastRule}) before this rule was judged enough; run without it to judge every rule`
-        : `the run stopped before this rule was judged enough (${error.message})`;
+        : error.kind === 'budget'
+          ? `${error.message}, before this rule was judged enough; raise --max-requests`
+          : `the run stopped before this rule was judged enough (${error.message})`;
   }
 
   /** Why the run ended before its end, for the run-end event; undefined when it ran to the end. */

@@ -34,5 +34,5 @@ export interface RunSettings {
    */
   restore?: boolean;
   /** The run's plan (plan.ts planRun), made once by whoever composes the run; made here when absent. */
-  plan?: Pick<RunPlan, 'selected' | 'share'>;
+  plan?: Pick<RunPlan, 'selected' | 'share' | 'budget'>;
 }

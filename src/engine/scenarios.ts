@@ -33,6 +33,8 @@ export interface ScenarioContext {
   metadataSemantics(): MetadataSemantics;
   /** An update with its metadata fitted to its account (under merge: the keys it holds, when it is full). */
   fitMetadata(c: TestCase): TestCase;
+  /** Under --max-requests, what the budget leaves for shrinking a failing sequence (else its own 50). */
+  shrinkRequests?: number;
 }
 
 /** What the requests of a scenario depend on. */
@@ -42,6 +44,11 @@ export interface ScenarioPlanning {
   seed: number;
   /** The fiat accounts of the pool. */
   accounts: number;
+  /**
+   * Identities a faithful target created before the scenario (the fixed cases', earlier
+   * scenarios'): what it sends is then exact. Absent: the most it may send.
+   */
+  identitiesBefore?: number;
 }
 
 export interface ScenarioOutcome {
@@ -67,8 +74,10 @@ export interface Scenario {
   judgesItsRule: boolean;
   /** The coverage minimum of each rule it judges or feeds: the rounds or requests it must judge it by. */
   minimums: Partial<Record<RuleId, number>>;
-  /** The requests it sends to a faithful target, at most (the planned-request line of a run). */
+  /** The requests it sends to a faithful target (at most, without `identitiesBefore`). */
   requests(planning: ScenarioPlanning): number;
+  /** The identities it makes on a faithful target (none when absent). */
+  creates?(planning: ScenarioPlanning): number;
   run(context: ScenarioContext): Promise<ScenarioResult>;
 }
 
@@ -104,9 +113,13 @@ const sequentialDuplicate: Scenario = {
   feeds: ['id.distinct-identities', ...rulesOfAnswersAlone('createIdentity')],
   judgesItsRule: true,
   minimums: { 'id.ref-id.sequential-duplicate': 3 },
-  // The originals, up to 5 repeats of a body, one repeat with another body, a used ref_id in
-  // another letter case and its twin.
-  requests: () => SEQUENTIAL_ORIGINALS + 8,
+  // The originals, 4 repeats of a body (5 when the run made an identity before), one repeat with
+  // another body, a used ref_id in another letter case and its twin (asked when it is refused,
+  // which a faithful target need not do).
+  requests: ({ identitiesBefore }) =>
+    identitiesBefore === undefined ? SEQUENTIAL_ORIGINALS + 8 : SEQUENTIAL_ORIGINALS + 4 + Math.min(1, identitiesBefore) + 2,
+  // The originals and the ref_id in another letter case.
+  creates: () => SEQUENTIAL_ORIGINALS + 1,
   async run(context) {
     const own: CreatedIdentity[] = [];
     for (let i = 1; i <= SEQUENTIAL_ORIGINALS; i++) {
@@ -187,13 +200,18 @@ function caseVariant(usedRefId: string): TestCase {
 /** Several rounds: a race shows only sometimes. */
 const CONCURRENT_ROUNDS = 3;
 
+/** The concurrent scenario's creates before the race: up to two, fewer when the run made identities before (at most two when unknown). */
+const ownCreates = (identitiesBefore = 0): number => Math.max(0, 2 - identitiesBefore);
+
 const concurrentDuplicate: Scenario = {
   rule: 'id.ref-id.concurrent-duplicate',
   feeds: [],
   judgesItsRule: true,
   minimums: { 'id.ref-id.concurrent-duplicate': 2 },
-  // Up to two creates of its own, then the rounds.
-  requests: ({ concurrentDuplicates }) => 2 + CONCURRENT_ROUNDS * concurrentDuplicates,
+  // Creates of its own until the run made two identities, then the rounds.
+  requests: ({ concurrentDuplicates, identitiesBefore }) => ownCreates(identitiesBefore) + CONCURRENT_ROUNDS * concurrentDuplicates,
+  // One identity a round on a faithful target.
+  creates: ({ identitiesBefore }) => ownCreates(identitiesBefore) + CONCURRENT_ROUNDS,
   async run(context) {
     // Under --rule this may be the first create of the run: two of its own show distinct ids.
     for (let i = context.created.size; i < 2; i++) {

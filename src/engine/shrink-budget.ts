@@ -25,8 +25,13 @@ export class ShrinkBudget {
 
   constructor(
     private readonly perFailure: number = SHRINK_REQUESTS.perFailure,
-    private readonly perRun: number = SHRINK_REQUESTS.perRun,
+    private perRun: number = SHRINK_REQUESTS.perRun,
   ) {}
+
+  /** Lowers the run's budget to what is left of a request budget (--max-requests). */
+  capRun(left: number): void {
+    this.perRun = Math.min(this.perRun, this.spent + Math.max(0, left));
+  }
 
   /** Whether a shrink may start at all; a rule turned away is noted as cut short. */
   mayStart(rule: RuleId): boolean {

@@ -3,8 +3,9 @@
  * that takes at the run's rate limit and concurrency, with the round trip measured while
  * connecting. A sandbox's quota and a CI job's time limit are then known up front.
  */
-import type { RequestPlan } from '../engine/plan.ts';
+import type { BudgetedPlan, RequestPlan } from '../engine/plan.ts';
 import { formatDuration } from '../core/duration.ts';
+import { budgetName } from '../engine/request-budget.ts';
 import type { RunConfig } from './run-config.ts';
 
 export interface Pace {
@@ -27,7 +28,13 @@ export function estimateMs(plan: Pick<RequestPlan, 'total' | 'updates'>, pace: P
 /** The line itself, from the run's plan (prepareRun's `plan`) and the round trip measured while connecting. */
 export function plannedRunLine(config: RunConfig, plan: RequestPlan, accounts: readonly string[], roundTripMs: number): string {
   const pace: Pace = { rateLimitPerSecond: config.rateLimitPerSecond, concurrency: config.concurrency, accounts: accounts.length, roundTripMs };
-  const parts = `${plan.fixed} fixed cases, ${plan.random} random, ${plan.twins} valid twins, ${plan.scenarios} in scenarios, ${plan.probes} to read the accounts`;
+  const parts = `${plan.fixed} fixed cases, ${plan.random} random, ${plan.twins} valid twins, ${plan.scenarios} in scenarios, ${plan.probes} to check the target and read the accounts`;
   const rate = config.rateLimitPerSecond ? `at most ${config.rateLimitPerSecond} requests a second` : 'no rate limit';
-  return `planned: about ${plan.total} requests (${parts}; shrinking adds at most ${plan.shrinkAtMost} if something fails, restoring the accounts at most ${plan.restoreAtMost}): about ${formatDuration(estimateMs(plan, pace))} with ${rate}, ${config.concurrency} in flight, ${Math.round(roundTripMs)} ms a round trip`;
+  const budget = config.maxRequests !== undefined ? `, within ${budgetName(config.maxRequests)}` : '';
+  return `planned: about ${plan.total} requests${budget} (${parts}; shrinking adds at most ${plan.shrinkAtMost} if something fails): about ${formatDuration(estimateMs(plan, pace))} with ${rate}, ${config.concurrency} in flight, ${Math.round(roundTripMs)} ms a round trip`;
+}
+
+/** What --max-requests made the plan leave out, one line (`conformance plan` lists it in full). */
+export function budgetCutLine(budget: Pick<BudgetedPlan, 'maxRequests' | 'trimmed' | 'wholePlan'>): string {
+  return `${budgetName(budget.maxRequests)} left out: ${budget.trimmed.join('; ')} (the whole plan needs --max-requests ${budget.wholePlan})`;
 }

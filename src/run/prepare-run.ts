@@ -14,7 +14,9 @@ import type { Stop } from '../engine/events.ts';
 import { startTarget, type Target } from './target.ts';
 import type { RunConfig } from './run-config.ts';
 import type { RuleDefinition } from '../core/catalogue.ts';
-import { planRun, type RunPlan } from '../engine/plan.ts';
+import type { RunPlan } from '../engine/plan.ts';
+import { RequestBudget } from '../engine/request-budget.ts';
+import { budgetOf, concurrentDuplicates, runPlanOf } from './run-plan.ts';
 
 export interface PreparedRun {
   readonly config: RunConfig;
@@ -44,14 +46,10 @@ export interface PreparedRun {
   close(): Promise<void>;
 }
 
-/**
- * How many identical creates the concurrent ref_id scenario sends: at least 10 (a race needs a
- * crowd), more when the user allows more requests in flight, never more than 20.
- */
-export const concurrentDuplicates = (concurrency: number): number => Math.max(10, Math.min(concurrency, 20));
+export { concurrentDuplicates };
 
 /** The transport to a target with the config's limits; `signal` stops it when the user interrupts the run. */
-export function targetTransport(config: RunConfig, target: Target, signal?: AbortSignal): Transport {
+export function targetTransport(config: RunConfig, target: Target, signal?: AbortSignal, budget?: RequestBudget): Transport {
   return createTransport({
     baseUrl: target.baseUrl,
     auth: target.auth,
@@ -60,6 +58,7 @@ export function targetTransport(config: RunConfig, target: Target, signal?: Abor
     concurrency: config.concurrency,
     maxRetries: config.maxRetries,
     ...(signal ? { signal } : {}),
+    ...(budget ? { budget } : {}),
   });
 }
 
@@ -69,15 +68,13 @@ export function targetTransport(config: RunConfig, target: Target, signal?: Abor
  */
 export async function prepareRun(config: RunConfig, options: { signal?: AbortSignal } = {}): Promise<PreparedRun> {
   const target = await startTarget(config);
-  const transport = targetTransport(config, target, options.signal);
-  const plan = planRun({
-    runs: config.runs,
-    accounts: target.fiatAccountIds.length,
-    seed: config.seed,
-    concurrentDuplicates: concurrentDuplicates(config.concurrency),
-    ruleFilter: config.ruleFilter,
-    ...(config.shard ? { shard: config.shard } : {}),
+  // Under --max-requests the plan is fitted before anything is sent, and the transport refuses what would overrun it.
+  const plan = await runPlanOf(config, target.fiatAccountIds.length).catch(async (error: unknown) => {
+    await target.close();
+    throw error;
   });
+  const budget = budgetOf(config, target.fiatAccountIds.length);
+  const transport = targetTransport(config, target, options.signal, budget && new RequestBudget(budget.maxRequests, budget.reserved));
   const settings: RunSettings = {
     fiatAccountIds: target.fiatAccountIds,
     seed: config.seed,

@@ -15,6 +15,8 @@ import { PLANNED_REQUESTS, PROFILES, REMOTE_REQUEST_BUDGET, defaultProfile, type
 import { formatDuration } from '../core/duration.ts';
 import { MAX_TIMER_MS, wholeNumberFlag } from './whole-number-flag.ts';
 import { parseShard, type Shard } from '../engine/shard.ts';
+import { checkBudget } from '../engine/request-budget.ts';
+import { poolSize, reservedRequests } from './request-reserve.ts';
 
 /** Requests per second against a remote target unless told otherwise: gentle on shared sandboxes. */
 export const REMOTE_RATE_LIMIT = 10;
@@ -36,6 +38,8 @@ export interface RunConfig {
   rateLimitPerSecond: number | null;
   concurrency: number;
   maxRetries: number;
+  /** --max-requests: no run sends more (the plan shrinks to fit, the transport refuses the rest). */
+  maxRequests?: number;
   ruleFilter: string[];
   /** --shard i/n: run only this shard's share of the cases; `conformance merge` joins the shards' reports. */
   shard?: Shard;
@@ -134,6 +138,11 @@ export const RUN_OPTIONS = {
     help: 'requests in flight at most: cases are sent ahead and judged in order, the updates of one fiat account one at a time, so a seed gives the same verdict at any concurrency (default 8)',
   },
   'max-retries': { type: 'string', env: 'CONFORMANCE_MAX_RETRIES', help: 'retries of a 429 answer, honouring Retry-After (default 3)' },
+  'max-requests': {
+    type: 'string',
+    env: 'CONFORMANCE_MAX_REQUESTS',
+    help: 'a hard cap on the requests sent to the target (retries, the reachability check and shrinking included): fewer random cases first, then scenarios, then fixed cases; rules left short are inconclusive and say why (default: no cap; `conformance plan` shows what fits)',
+  },
   shard: {
     type: 'string',
     env: 'CONFORMANCE_SHARD',
@@ -193,8 +202,8 @@ function checkBaseUrl(baseUrl: string): void {
 }
 
 /** `conformance run`'s flags as run options, or null for --help: the command line's one parse of its arguments. */
-export function runOptionsOfArgv(argv: string[]): RunOptions | null {
-  const { values } = parseCommandArgs('run', argv, RUN_OPTIONS);
+export function runOptionsOfArgv(argv: string[], command = 'run'): RunOptions | null {
+  const { values } = parseCommandArgs(command, argv, RUN_OPTIONS);
   if (values.help) return null;
   return {
     baseUrl: values['base-url'],
@@ -214,6 +223,7 @@ export function runOptionsOfArgv(argv: string[]): RunOptions | null {
     concurrency: values.concurrency,
     timeoutMs: values.timeout,
     maxRetries: values['max-retries'],
+    maxRequests: values['max-requests'],
     fault: values.fault,
     reading: values.reading,
     listRules: values['list-rules'],
@@ -290,6 +300,10 @@ export function resolveRunOptions(options: RunOptions, randomSeed: () => number)
     );
   }
   const ruleFilter = checkedRuleFilter(list('rule'));
+  const maxRequests = wholeNumberFlag('--max-requests', pick('max-requests'), { min: 1 });
+  // Before anything is sent: a budget that cannot hold the probe names the smallest that can.
+  if (maxRequests !== undefined)
+    checkBudget({ maxRequests, reserved: reservedRequests(poolSize({ baseUrl, fiatAccountIds }), !on('no-restore')) }, poolSize({ baseUrl, fiatAccountIds }));
 
   return {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
@@ -306,6 +320,7 @@ export function resolveRunOptions(options: RunOptions, randomSeed: () => number)
     rateLimitPerSecond: rate === 0 ? null : rate,
     concurrency: int('concurrency', DEFAULTS.concurrency, 1),
     maxRetries: int('max-retries', DEFAULTS.maxRetries),
+    ...(maxRequests !== undefined ? { maxRequests } : {}),
     ruleFilter,
     ...(shard !== undefined ? { shard: parseShard(shard) } : {}),
     ...(fault ? { fault } : {}),
@@ -348,6 +363,7 @@ const SETTING_OF_FLAG = {
   'rate-limit': (o) => o.rateLimit,
   concurrency: (o) => o.concurrency,
   'max-retries': (o) => o.maxRetries,
+  'max-requests': (o) => o.maxRequests,
   shard: (o) => o.shard,
   fault: (o) => o.fault,
 } as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, (o: RunOptions) => string | number | undefined>>;

@@ -44,6 +44,8 @@ export interface RunOptions {
   /** --timeout */
   timeoutMs?: WholeNumberSetting;
   maxRetries?: WholeNumberSetting;
+  /** --max-requests */
+  maxRequests?: WholeNumberSetting;
   fault?: string;
   /** --reading: key=value pairs as the flag takes them, or the reading itself. */
   reading?: Partial<Reading> | readonly string[];

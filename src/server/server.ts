@@ -4,6 +4,7 @@
  * readings the document allows (reading.ts), or with one fault injected (faults.ts); the strict
  * variant also restricts the points the document leaves open (strict-open-points.ts).
  */
+import { MIN_ACCOUNTS } from './seeded-accounts.ts';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createAuthenticator, type Authenticator } from './auth.ts';
@@ -52,8 +53,6 @@ export interface ReferenceServer {
   /** Stops listening and closes idle keep-alive connections too. */
   close(): Promise<void>;
 }
-
-const MIN_ACCOUNTS = 3;
 
 /** The routes of the document plus the token endpoint. */
 type Route = { kind: 'token' } | { kind: 'fiat-account'; id: string } | { kind: 'identities' } | { kind: 'unknown' };

@@ -33,6 +33,18 @@ describe('rerunCommand', () => {
     expect(rerunCommand(r)).toBe('conformance run --seed 3 --runs 7 --rule fa.metadata --rule id.tax --reading placement=top --fault fa-status-missing');
   });
 
+  it('the same request budget, so the plan is fitted the same way', () => {
+    const r = report({
+      target: { baseUrl: 'https://sandbox.example.com', embedded: false, fiatAccountIds: ['a1'] },
+      seed: 9,
+      profile: 'quick',
+      runs: 10,
+      strict: false,
+      budget: { maxRequests: 200, reserved: 0, planned: 195, used: 195, refused: 0, trimmed: [] },
+    });
+    expect(rerunCommand(r)).toBe('conformance run --base-url https://sandbox.example.com --fiat-account-id a1 --seed 9 --profile quick --max-requests 200');
+  });
+
   it('is accepted by `conformance run` and resolves to the same settings', () => {
     const r = report({
       target: { baseUrl: 'http://127.0.0.1:1', embedded: true, reading: { metadataUpdate: 'merge' } },

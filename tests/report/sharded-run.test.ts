@@ -12,10 +12,11 @@ import { FAULTS } from '../../src/server/faults.ts';
 import { planRequests } from '../../src/engine/plan.ts';
 import type { Shard } from '../../src/engine/shard.ts';
 import { concurrentDuplicates } from '../../src/run/prepare-run.ts';
+import { MIN_ACCOUNTS } from '../../src/server/seeded-accounts.ts';
 
 const RUNS = 10;
 /** The fiat accounts of the embedded server. */
-const EMBEDDED_ACCOUNTS = 4;
+const EMBEDDED_ACCOUNTS = MIN_ACCOUNTS;
 
 async function sharded(config: Partial<RunConfig> & { seed: number }, count: number) {
   const base = { profile: 'custom' as const, runs: RUNS, ...config };

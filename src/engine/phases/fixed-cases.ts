@@ -6,5 +6,9 @@ import { sendPlanned } from './planned-cases.ts';
 
 export const fixedCases: Phase = {
   name: 'fixed-cases',
-  run: (context) => sendPlanned(context, inTurn(context.families.map((family) => fromArray(examplesOf(family))))),
+  run: (context) => {
+    // Under --max-requests a family may send only its first examples (budget-fit.ts).
+    const kept = context.settings.plan?.budget?.examples;
+    return sendPlanned(context, inTurn(context.families.map((family) => fromArray(examplesOf(family).slice(0, kept?.get(family.rule))))));
+  },
 };

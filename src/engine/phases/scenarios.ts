@@ -46,5 +46,6 @@ function scenarioContextOf(context: RunContext): ScenarioContext {
     runs: context.settings.runs,
     metadataSemantics: () => metadata.semantics,
     fitMetadata: (c) => (c.fiatAccountId ? metadata.fitToAccount(c, c.fiatAccountId) : c),
+    ...(context.settings.plan?.budget ? { shrinkRequests: context.settings.plan.budget.shrinkAtMost } : {}),
   };
 }

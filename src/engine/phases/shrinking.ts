@@ -19,6 +19,8 @@ export const shrinking: Phase = {
   name: 'shrinking',
   async run(context) {
     context.control.checkGoOn();
+    // Under --max-requests, shrinking spends at most what the phases before it left.
+    if (context.transport.budget) context.shrinkBudget.capRun(context.transport.budget.left);
     const order = [...context.selected].sort((a, b) => Number(b.basis === 'documented') - Number(a.basis === 'documented'));
     for (const rule of order) {
       const from = context.shrinkFrom.get(rule.id as RuleId);

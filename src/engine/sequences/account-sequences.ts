@@ -73,12 +73,14 @@ class SequenceRun {
   private readonly passes: ScenarioOutcome[] = [];
   private first?: SequenceFailure;
   private smallest?: { failure: SequenceFailure; problems: Map<SequenceRule, Problem[]> };
-  private shrinkRequestsLeft = SEQUENCE_SHRINK_REQUESTS;
+  private shrinkRequestsLeft: number;
 
   constructor(
     private readonly context: ScenarioContext,
     private readonly accounts: number,
-  ) {}
+  ) {
+    this.shrinkRequestsLeft = Math.min(SEQUENCE_SHRINK_REQUESTS, context.shrinkRequests ?? SEQUENCE_SHRINK_REQUESTS);
+  }
 
   async sequence(commands: Iterable<fc.AsyncCommand<object, SequenceWorld>>): Promise<void> {
     const judgedBy = new Map<SequenceRule, Exchange>();

@@ -21,5 +21,6 @@ export function observedTransport(transport: Transport, observe: (exchange: Exch
       return transport.requestCount;
     },
     secrets: () => transport.secrets(),
+    ...(transport.budget ? { budget: transport.budget } : {}),
   };
 }

@@ -20,6 +20,8 @@ import { paidFirst } from './paid-first.ts';
 import { TokenSource, type TokenSourceOptions } from './token-source.ts';
 import { checkReachable } from './reachability.ts';
 import { interruptible, withinGrace } from './interruptible.ts';
+import { requestCap } from './request-cap.ts';
+import type { RequestBudget } from '../request-budget.ts';
 
 export { INVALID_TOKEN, REDACTED_BEARER } from './auth.ts';
 
@@ -40,6 +42,8 @@ export interface TransportOptions {
   signal?: AbortSignal;
   /** Pauses between reachability attempts (default REACHABILITY_DELAYS_MS: three attempts); tests pass shorter ones. */
   reachabilityDelaysMs?: readonly number[];
+  /** --max-requests: no request past it is sent (RunStop 'budget'). */
+  budget?: RequestBudget;
 }
 
 export interface Transport {
@@ -66,6 +70,8 @@ export interface Transport {
   checkReachable(): Promise<void>;
   /** Requests sent to the target so far (retries included, token requests not). */
   readonly requestCount: number;
+  /** The run's request budget, when it has one (--max-requests). */
+  readonly budget?: RequestBudget;
   /** Every credential seen so far (static token, client secret, issued access tokens), for redaction. */
   secrets(): string[];
 }
@@ -81,15 +87,15 @@ export function createTransport(options: TransportOptions): Transport {
   const limiter = new RateLimiter(options.rateLimitPerSecond);
   let sent = 0;
 
-  // Bottom up: the HTTP call, counted; then inside the limits (a place in flight, then a start slot).
+  // Bottom up: the HTTP call, counted once the request budget let it go; then inside the limits (a place in flight, then a start slot).
   // An interruption cuts both the call and the wait for the limits.
   const cut = interruptible(options.signal);
-  const wire = cut(counting(() => sent++)(httpSend(options.timeoutMs)));
+  const wire = cut(requestCap(options.budget)(counting(() => sent++)(httpSend(options.timeoutMs))));
   const slots = new ConcurrencyLimit(options.concurrency);
   const limited = cut(concurrency(slots)(rate(limiter)(wire)));
-  // The cleanup is sent after an interrupt too: the same counter and limits, only the grace bounds it.
+  // The cleanup is sent after an interrupt too: the same counter, limits and budget (its reserve), only the grace bounds it.
   const graced = withinGrace(options.signal);
-  const cleanup = graced(concurrency(slots)(rate(limiter)(graced(counting(() => sent++)(httpSend(options.timeoutMs))))));
+  const cleanup = graced(concurrency(slots)(rate(limiter)(graced(requestCap(options.budget, true)(counting(() => sent++)(httpSend(options.timeoutMs)))))));
   // Only fetched tokens can be renewed; a static token that gets a 401 keeps it.
   const renewal: Layer = tokens ? renewOn401((rejected) => tokens.renew(rejected)) : (next) => next;
   const policies = (bottom: Send): SendCase => recording(baseUrl)(bearerAuth(ownToken)(renewal(retry429(options.maxRetries)(bottom))));
@@ -111,6 +117,7 @@ export function createTransport(options: TransportOptions): Transport {
     get requestCount(): number {
       return sent;
     },
+    ...(options.budget ? { budget: options.budget } : {}),
     secrets(): string[] {
       if (auth.kind === 'static') return [auth.token];
       return tokens?.secrets() ?? [];

@@ -63,8 +63,8 @@ export interface ReportFailure {
 export function exitCodeOf(report: ConformanceReport): number {
   const stop = report.stopped;
   if (stop?.kind === 'interrupted') return exitCodeOfSignal(stop.signal);
-  // --fail-fast judged what it judged: the verdict says the rest.
-  if (stop && stop.kind !== 'fail-fast') return EXIT.unreachable;
+  // --fail-fast and the request budget judged what they judged: the verdict says the rest.
+  if (stop && stop.kind !== 'fail-fast' && stop.kind !== 'budget') return EXIT.unreachable;
   switch (report.summary.verdict) {
     case 'conformant':
       return EXIT.conformant;
@@ -169,7 +169,18 @@ export interface ConformanceReport {
    * failure of `rule` (`fail-fast`: the verdict is the rules', non-conformant). The rules then show
    * what was judged until then.
    */
-  stopped?: { kind: 'unreachable' | 'token-endpoint' | 'interrupted' | 'fail-fast'; message: string; signal?: string; requests: number; rule?: string };
+  stopped?: {
+    kind: 'unreachable' | 'token-endpoint' | 'interrupted' | 'fail-fast' | 'budget';
+    message: string;
+    signal?: string;
+    requests: number;
+    rule?: string;
+  };
+  /**
+   * Since 1.9.0, a run with --max-requests: the budget, the requests kept for housekeeping, what
+   * the plan fitted into it and what it left out, the requests sent and those refused (never sent).
+   */
+  budget?: { maxRequests: number; reserved: number; planned: number; used: number; refused: number; trimmed: string[] };
   /**
    * Shrinking's request budgets, per failure and per run, the requests it spent and the rules
    * whose shrink a budget cut short: their evidence is the smallest failure found until then (since 1.5.0).

@@ -28,6 +28,7 @@ import { REPORT_VERSION, type ConformanceReport, type ReportFailure, type Report
 import type { ReportEvent, ReportListener } from './report-events.ts';
 import type { AnswerCounts } from '../../engine/answer-tally.ts';
 import type { ShrinkSummary } from '../../engine/shrink-budget.ts';
+import type { BudgetSummary } from '../../engine/request-budget.ts';
 import { UNANSWERED_LIMIT, unansweredReason } from './unanswered.ts';
 import type { Shard } from '../../engine/shard.ts';
 import { shardReason, shardRule } from './shard-rules.ts';
@@ -146,6 +147,7 @@ export function buildReport(
     stopped?: Stop;
     transport?: AnswerCounts;
     shrinking?: ShrinkSummary;
+    budget?: BudgetSummary;
     observedContract?: ObservedContract;
     openCases?: OpenCaseCounts;
     restore?: RestoreSummary;
@@ -158,8 +160,9 @@ export function buildReport(
   const reason = [facts.shard ? shardReason(facts.shard) : undefined, unanswered].filter((r) => r !== undefined).join('; ') || undefined;
   const judged = verdictOf(rules);
   // A run that stopped early judged only part of the document: it is never conformant. --fail-fast
-  // stops at a failure: the rules' verdict (non-conformant) stands.
-  const stop = run.stopped?.kind === 'fail-fast' ? undefined : run.stopped;
+  // stops at a failure: the rules' verdict (non-conformant) stands; so does the request budget's
+  // (a rule it left short is inconclusive).
+  const stop = run.stopped?.kind === 'fail-fast' || run.stopped?.kind === 'budget' ? undefined : run.stopped;
   const verdict = stop ? (stop.kind === 'interrupted' ? 'interrupted' : 'error') : judged === 'conformant' && unanswered ? 'inconclusive' : judged;
   return {
     reportVersion: REPORT_VERSION,
@@ -190,6 +193,7 @@ export function buildReport(
     ...(run.stopped ? { stopped: run.stopped } : {}),
     ...(run.transport ? { transport: { ...run.transport, limit: UNANSWERED_LIMIT } } : {}),
     ...(run.shrinking ? { shrinking: run.shrinking } : {}),
+    ...(run.budget ? { budget: run.budget } : {}),
     rules,
     observedContract: recordedContract(run.observedContract),
     undocumentedFields: run.undocumentedFields,

@@ -8,7 +8,7 @@ const shellWord = (value: string): string => (/^[\w./:@%+=,-]+$/.test(value) ? v
 
 /**
  * The command that runs the same cases again: same seed and number of random cases, same rules,
- * same target, or for the embedded server the same reading and fault (credentials come from .env
+ * same target and request budget, or for the embedded server the same reading and fault (credentials come from .env
  * or flags, never from the report).
  */
 export function rerunCommand(report: ConformanceReport): string {
@@ -23,6 +23,8 @@ export function rerunCommand(report: ConformanceReport): string {
   else if (report.runs !== undefined) parts.push(`--runs ${report.runs}`);
   for (const prefix of report.ruleFilter ?? []) parts.push(`--rule ${shellWord(prefix)}`);
   if (report.shard) parts.push(`--shard ${report.shard.index}/${report.shard.count}`);
+  // The same budget fits the plan the same way: the same cases again.
+  if (report.budget) parts.push(`--max-requests ${report.budget.maxRequests}`);
   if (report.target.embedded) {
     const flagOf = Object.fromEntries(Object.entries(READING_KEYS).map(([flag, field]) => [field, flag]));
     for (const [field, value] of Object.entries(report.target.reading ?? {})) {

@@ -1,0 +1,100 @@
+/**
+ * What a run with a config would send, told before anything is sent (`conformance plan`): per
+ * phase and per rule, the fiat accounts it would change, the identities it would create and the
+ * time at the rate limit. Counted by the run's own planning (run-plan.ts, plan-requests.ts), for
+ * a faithful target; shrinking (it follows failures) and 429 retries come on top.
+ */
+import { formatDuration } from '../core/duration.ts';
+import { budgetName } from '../engine/request-budget.ts';
+import { poolSize } from './request-reserve.ts';
+import type { RunConfig } from './run-config.ts';
+import { runPlanOf } from './run-plan.ts';
+
+export interface PlanSummary {
+  seed: number;
+  profile: string;
+  /** Random cases per rule the profile asks (a budget may send fewer: `budget.runs`). */
+  runs: number;
+  /** The base URL, or absent for the embedded server. */
+  target?: string;
+  rateLimitPerSecond: number | null;
+  /** Requests by phase, in the run's order; `shrinkingAtMost` only if something fails. */
+  phases: { probe: number; fixedCases: number; scenarios: number; randomCases: number; total: number; shrinkingAtMost: number };
+  /** Of the phases: valid twins of invalid cases (a faithful target refuses each invalid case). */
+  twins: { fixed: number; random: number };
+  rules: { rule: string; fixed: number; fixedTwins: number; random: number; randomTwins: number }[];
+  scenarios: { rule: string; requests: number }[];
+  /** The pool: the ids given, or for the embedded server the count it seeds (their ids are made when it starts). */
+  fiatAccounts: { ids?: string[]; count: number };
+  /** Identities a faithful target would create. */
+  identities: number;
+  /** The time the rate limit alone takes for the total; absent without a rate limit. */
+  atRateLimitMs?: number;
+  budget?: { maxRequests: number; reserved: number; runs: number; trimmed: string[] };
+}
+
+export async function planSummary(config: RunConfig): Promise<PlanSummary> {
+  const accounts = poolSize(config);
+  const plan = await runPlanOf(config, accounts);
+  const requests = await plan.requests();
+  const { budget } = plan;
+  return {
+    seed: config.seed,
+    profile: config.profile,
+    runs: config.runs,
+    ...(config.baseUrl !== undefined ? { target: config.baseUrl } : {}),
+    rateLimitPerSecond: config.rateLimitPerSecond,
+    phases: {
+      probe: requests.probes,
+      fixedCases: requests.fixed + requests.fixedTwins,
+      scenarios: requests.scenarios,
+      randomCases: requests.random + requests.randomTwins,
+      total: requests.total,
+      shrinkingAtMost: requests.shrinkAtMost,
+    },
+    twins: { fixed: requests.fixedTwins, random: requests.randomTwins },
+    rules: requests.byFamily.map((f) => ({ rule: f.rule, fixed: f.examples, fixedTwins: f.fixedTwins, random: f.random, randomTwins: f.randomTwins })),
+    scenarios: requests.byScenario.map((s) => ({ rule: s.rule, requests: s.requests })),
+    fiatAccounts: { ...(config.baseUrl !== undefined ? { ids: [...config.fiatAccountIds] } : {}), count: accounts },
+    identities: requests.creates,
+    ...(config.rateLimitPerSecond ? { atRateLimitMs: (requests.total / config.rateLimitPerSecond) * 1000 } : {}),
+    ...(budget ? { budget: { maxRequests: budget.maxRequests, reserved: budget.reserved, runs: budget.runs, trimmed: [...budget.trimmed] } } : {}),
+  };
+}
+
+/** The summary for people, a line each. */
+export function planLines(summary: PlanSummary): string[] {
+  const { phases, twins } = summary;
+  const row = (name: string, n: number | string, note = '') => `  ${name.padEnd(14)} ${String(n).padStart(6)}${note ? `  ${note}` : ''}`;
+  const accounts = summary.fiatAccounts.ids
+    ? summary.fiatAccounts.ids.join(', ')
+    : `the embedded server's ${summary.fiatAccounts.count} seeded accounts (ids made when it starts)`;
+  const time =
+    summary.atRateLimitMs !== undefined
+      ? `about ${formatDuration(summary.atRateLimitMs)} at ${summary.rateLimitPerSecond} requests a second`
+      : 'no rate limit: as fast as the target answers';
+  return [
+    `plan: ${summary.target ?? 'the embedded reference server'}, seed ${summary.seed}, profile ${summary.profile}, ${summary.runs} random cases per rule`,
+    ...(summary.budget ? budgetLines(summary.budget) : []),
+    'requests by phase (to a faithful target):',
+    row('probe', phases.probe, '1 reachability check, a read of each account, 2 metadata probes'),
+    row('fixed cases', phases.fixedCases, `${phases.fixedCases - twins.fixed} cases, ${twins.fixed} valid twins`),
+    row('scenarios', phases.scenarios),
+    row('random cases', phases.randomCases, `${phases.randomCases - twins.random} cases, ${twins.random} valid twins`),
+    row('total', phases.total),
+    row('shrinking', `<= ${phases.shrinkingAtMost}`, 'at most, only if something fails; 429 retries come on top'),
+    'requests by rule (fixed + twins, random + twins):',
+    ...summary.rules.map((r) => `  ${r.rule.padEnd(44)} ${r.fixed} + ${r.fixedTwins}, ${r.random} + ${r.randomTwins}`),
+    ...summary.scenarios.map((s) => `  ${`${s.rule} (scenario)`.padEnd(44)} ${s.requests}`),
+    `fiat accounts it would change: ${accounts}`,
+    `identities it would create: ${summary.identities}`,
+    `time: ${time}`,
+    'nothing was sent.',
+  ];
+}
+
+function budgetLines(budget: NonNullable<PlanSummary['budget']>): string[] {
+  const kept = budget.reserved ? `, ${budget.reserved} kept for restoring the accounts` : '';
+  if (!budget.trimmed.length) return [`${budgetName(budget.maxRequests)}${kept}: the whole plan fits`];
+  return [`${budgetName(budget.maxRequests)}${kept}: the plan was cut to fit:`, ...budget.trimmed.map((t) => `  - ${t}`)];
+}
