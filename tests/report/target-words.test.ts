@@ -22,16 +22,16 @@ describe('targetWords', () => {
     expect(targetWords(json(409, { title: 'Conflict' }))).toBe('Conflict');
   });
 
-  it('adds the first of errors[] with where it points, or takes it alone', () => {
+  it('takes an entry of errors[] with where it points over a generic message, or takes it alone', () => {
     const problem = {
       title: 'Unprocessable Entity',
       detail: 'the request body is invalid (1 error)',
       errors: [{ instancePath: '/person_details/first_name', message: 'must be ASCII' }],
     };
-    expect(targetWords(json(422, problem))).toBe('the request body is invalid (1 error): must be ASCII (at /person_details/first_name)');
+    expect(targetWords(json(422, problem))).toBe('must be ASCII (at /person_details/first_name)');
     // A long path is cut, not the words.
     const longPath = { detail: 'invalid', errors: [{ instancePath: `/metadata/${'é'.repeat(100)}`, message: 'must NOT have more than 100 characters' }] };
-    expect(targetWords(json(400, longPath))).toMatch(/^invalid: must NOT have more than 100 characters \(at \/metadata\/é+…$/);
+    expect(targetWords(json(400, longPath))).toMatch(/^must NOT have more than 100 characters \(at \/metadata\/é+…$/);
     expect(targetWords(json(422, { errors: [{ detail: 'tax_id is too long' }, { detail: 'second' }] }))).toBe('tax_id is too long');
     expect(targetWords(json(422, { errors: ['metadata has 7 pairs'] }))).toBe('metadata has 7 pairs');
     expect(jsonErrorDetail({ id: 'x', status: 'PENDING' })).toBeUndefined();

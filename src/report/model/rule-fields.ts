@@ -1,0 +1,44 @@
+/**
+ * The fields of the API a text names: a rule (by its id and title, `id.dob.midnight-utc` ->
+ * date_of_birth) or a case's label (`person_details.address.address1 60 characters` -> address1).
+ * Read from the text against the property names of the API's schemas, so nothing here mirrors the
+ * catalogue: a new rule names its fields by saying them.
+ */
+import { getRule, isRuleId } from '../../core/catalogue.ts';
+import { registry } from '../../schema/registry.ts';
+
+let vocabulary: Set<string> | undefined;
+
+/** Every property name of the API's schemas (not the report's own). */
+function apiFieldNames(): Set<string> {
+  if (vocabulary) return vocabulary;
+  const names = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'properties' && typeof value === 'object' && value !== null) for (const name of Object.keys(value)) names.add(name);
+      walk(value);
+    }
+  };
+  const schemas = registry();
+  for (const name of schemas.names()) if (!name.startsWith('conformance')) walk(schemas.schema(name));
+  vocabulary = names;
+  return names;
+}
+
+/** The API field names `text` holds as words (`ref-id` read as ref_id), in order of appearance. */
+export function fieldsNamedIn(text: string): string[] {
+  const known = apiFieldNames();
+  const words = text.split(/[^A-Za-z0-9_-]+/).flatMap((w) => [w, w.replace(/-/g, '_')]);
+  return [...new Set(words.filter((w) => known.has(w)))];
+}
+
+/** The fields a rule is about, as its id and title name them; none for a rule about no field (`id.valid-accepted`). */
+export function ruleFields(ruleId: string): string[] {
+  // A rule of another version of the catalogue (an older report): its id alone.
+  const title = isRuleId(ruleId) ? getRule(ruleId).title : '';
+  const fromId = ruleId.split('.').slice(1).join(' ');
+  // "dob" is how rule ids shorten date_of_birth.
+  return [...new Set([...fieldsNamedIn(fromId.replace(/\bdob\b/g, 'date_of_birth')), ...fieldsNamedIn(title)])];
+}
