@@ -14,8 +14,11 @@ function apiFieldNames(): Set<string> {
   if (vocabulary) return vocabulary;
   const names = new Set<string>();
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
     if (typeof node !== 'object' || node === null) return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
     for (const [key, value] of Object.entries(node)) {
       if (key === 'properties' && typeof value === 'object' && value !== null) for (const name of Object.keys(value)) names.add(name);
       walk(value);
