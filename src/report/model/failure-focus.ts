@@ -55,7 +55,7 @@ export function failureFocus(failure: FocusedFailure, ruleId?: string): WordsFoc
   const values = !success && c?.open && body !== undefined ? valuesAt(body, c.open.field) : [];
   return {
     fields: [...new Set(fields)],
-    ...(success || !c ? {} : { hints: fieldsNamedIn(c.label) }),
+    ...(success || !c ? {} : { hints: fieldsNamedIn(c.label).map(dottedPath) }),
     ...(values.length ? { values } : {}),
     ...(body !== undefined ? { request: body } : {}),
     ...(success ? { onlyConcerning: true } : {}),

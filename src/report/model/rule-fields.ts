@@ -30,11 +30,16 @@ function apiFieldNames(): Set<string> {
   return names;
 }
 
-/** The API field names `text` holds as words (`ref-id` read as ref_id), in order of appearance. */
+/**
+ * The API fields `text` names, in order of appearance: dotted paths whose last part is a field
+ * (`person_details.address.address1`, `tax_details[].tax_payer_id`), then field names as words
+ * (`ref-id` read as ref_id).
+ */
 export function fieldsNamedIn(text: string): string[] {
   const known = apiFieldNames();
+  const paths = (text.match(/[A-Za-z0-9_]+(?:\[\])?(?:\.[A-Za-z0-9_]+(?:\[\])?)+/g) ?? []).filter((p) => known.has(p.split('.').pop()!.replace('[]', '')));
   const words = text.split(/[^A-Za-z0-9_-]+/).flatMap((w) => [w, w.replace(/-/g, '_')]);
-  return [...new Set(words.filter((w) => known.has(w)))];
+  return [...new Set([...paths, ...words.filter((w) => known.has(w))])];
 }
 
 /** The fields a rule is about, as its id and title name them; none for a rule about no field (`id.valid-accepted`). */

@@ -30,7 +30,7 @@ const GENERIC =
   /^(?:bad request|unprocessable(?: entity| content)?|validation (?:failed|error)s?|invalid (?:request|input|body|payload|parameters?)|(?:the )?request (?:body )?(?:is )?(?:invalid|malformed)\b.*|conflict|not found|forbidden|unauthorized|internal server error|error)\.?$/i;
 
 /** How much each sign of specificity weighs; a candidate's score is their sum. */
-const WEIGHT = { focusField: 10, focusWord: 6, value: 4, located: 3, hint: 3, requestKey: 1, generic: -2 } as const;
+const WEIGHT = { focusField: 10, focusWord: 6, hintField: 5, value: 4, located: 3, hintWord: 2, requestKey: 1, generic: -2 } as const;
 
 const SOURCE_ORDER: Record<WordCandidate['source'], number> = { 'body-detail': 0, 'body-entry': 1, 'header-entry': 2, header: 3 };
 
@@ -75,7 +75,7 @@ function score(c: WordCandidate, focus: WordsFocus, requestKeys: Set<string>): {
     (onField === 2 ? WEIGHT.focusField : onField === 1 ? WEIGHT.focusWord : 0) +
     (quotesValue ? WEIGHT.value : 0) +
     (c.path ? WEIGHT.located : 0) +
-    (onHint ? WEIGHT.hint : 0) +
+    (onHint === 2 ? WEIGHT.hintField : onHint === 1 ? WEIGHT.hintWord : 0) +
     (namesRequestKey ? WEIGHT.requestKey : 0) +
     (GENERIC.test(c.text) ? WEIGHT.generic : 0);
   return { total, concerns: onField > 0 };

@@ -48,9 +48,9 @@ const ENTRY_TEXT = ['message', 'msg', 'detail', 'reason', 'description', 'title'
 /** Keys of an entry that say where, in preference order. */
 const ENTRY_WHERE = ['instancePath', 'pointer', 'field', 'path', 'loc', 'location', 'param', 'name', 'property', 'source'] as const;
 /** Leading segments of a location that name the part of the request, not a field of the body. */
-const NOT_A_FIELD = new Set(['body', 'request', 'requestbody', 'query', 'path', 'header', 'headers', '$', '#']);
+const NOT_A_FIELD = new Set(['body', 'request', 'requestbody', 'response', 'responsebody', 'query', 'path', 'header', 'headers', '$', '#']);
 /** How deep error objects nest before we stop looking (an `error` object holding `details` ...). */
-const MAX_DEPTH = 3;
+const MAX_DEPTH = 6;
 
 type Json = Record<string, unknown>;
 
