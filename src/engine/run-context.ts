@@ -80,7 +80,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
   const control = new RunControl(settings.signal, settings.failFast);
   const uncounted = new UncountedCases();
   const inputIds = new InputIds();
-  const refusals = new Refusals();
+  const refusals = new Refusals(settings.fiatAccountIds);
   const metadata = new MetadataState();
   const pool = new AccountPool(settings.fiatAccountIds, metadata, allFamilies);
   const refIds = new RefIds(settings.seed);

@@ -7,34 +7,12 @@
  */
 import type { ReportFailure } from './model.ts';
 import { fieldsNamedIn, ruleFields } from './rule-fields.ts';
-import { dottedPath, isObject } from './word-candidates.ts';
-
-export interface WordsFocus {
-  /** Fields the words should name, dotted (`person_details.address.country`), the case's own first. */
-  fields: readonly string[];
-  /** Weaker hints: fields the case's label names. */
-  hints?: readonly string[];
-  /** Values the case sent at its fields, which a target may quote back. */
-  values?: readonly string[];
-  /** The request body: words naming one of its fields are more specific than words naming none. */
-  request?: unknown;
-  /** Quote only words that name one of `fields` (a success that failed a rule). */
-  onlyConcerning?: boolean;
-}
+import { nodesAt, type WordsFocus } from '../../core/target-reason.ts';
+import { dottedPath } from '../../core/word-candidates.ts';
 
 export type FocusedFailure = Pick<ReportFailure, 'message' | 'response'> & Partial<Pick<ReportFailure, 'case' | 'request' | 'instancePath'>>;
 
 const isSuccess = (f: FocusedFailure): boolean => f.response !== undefined && f.response.status >= 200 && f.response.status < 300;
-
-/** What a body holds at a dotted field (`tax_details[].tax_payer_id` reads every entry). */
-export function nodesAt(body: unknown, field: string): unknown[] {
-  let nodes: unknown[] = [body];
-  for (const segment of field.split('.')) {
-    const key = segment.replace(/\[\]$/, '');
-    nodes = nodes.flatMap((n) => (isObject(n) && key in n ? [n[key]] : [])).flatMap((n) => (segment.endsWith('[]') && Array.isArray(n) ? n : [n]));
-  }
-  return nodes;
-}
 
 /** The values at a dotted field of a body, as text. */
 export const valuesAt = (body: unknown, field: string): string[] =>

@@ -6,7 +6,7 @@ import { emptyContract } from '../../core/observed-contract.ts';
 import type { ObservedContract, ObservedLimit } from '../../core/open-point.ts';
 import type { ConformanceReport } from './model.ts';
 import { targetWords } from './target-words.ts';
-import { dottedPath } from './word-candidates.ts';
+import { dottedPath } from '../../core/word-candidates.ts';
 
 export interface ReportContract {
   contract: ObservedContract;
