@@ -53,6 +53,9 @@ export interface ReferenceServer {
   close(): Promise<void>;
 }
 
+/** Where the server issues its OAuth 2 tokens, under its base URL. */
+export const TOKEN_PATH = '/oauth/token';
+
 const MIN_ACCOUNTS = 3;
 
 /** The routes of the document plus the token endpoint. */
@@ -62,7 +65,7 @@ const ALLOWED_METHOD: Record<Exclude<Route['kind'], 'unknown'>, string> = { toke
 const OPERATION_OF: Partial<Record<Route['kind'], Operation>> = { 'fiat-account': 'updateFiatAccount', identities: 'createIdentity' };
 
 function routeOf(pathname: string): Route {
-  if (pathname === '/oauth/token') return { kind: 'token' };
+  if (pathname === TOKEN_PATH) return { kind: 'token' };
   if (pathname === '/v2/identity/identities') return { kind: 'identities' };
   const account = /^\/v2\/transfer\/fiat-accounts\/([^/]+)$/.exec(pathname);
   if (account) {
@@ -140,7 +143,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
 
   return {
     baseUrl,
-    tokenUrl: `${baseUrl}/oauth/token`,
+    tokenUrl: `${baseUrl}${TOKEN_PATH}`,
     clientId: state.auth.clientId,
     clientSecret: state.auth.clientSecret,
     staticToken: state.auth.staticToken,
