@@ -68,13 +68,16 @@ function pointsAt(c: WordCandidate): string[] {
   return [c.path, ...quoted];
 }
 
-/** How a candidate speaks of `field`: 2 names it (its path, or the whole dotted field in the text), 1 names its last part, 0 not. */
+/**
+ * How a candidate speaks of `field`: 2 names it (its path, or the whole dotted field in the text),
+ * 1 names its last part or points at the object holding it, 0 not.
+ */
 function naming(c: WordCandidate, field: string): number {
   const paths = pointsAt(c);
-  if (paths.some((p) => p === field || p.endsWith(`.${field}`) || (field.endsWith(`.${p}`) && p.includes('.')))) return 2;
+  if (paths.some((p) => p === field || p.endsWith(`.${field}`))) return 2;
   if (field.includes('.') && c.text.includes(field)) return 2;
   const last = field.split('.').pop()!;
-  return hasWord(c.text, last) || paths.some((p) => p.split('.').pop() === last) ? 1 : 0;
+  return hasWord(c.text, last) || paths.some((p) => p.split('.').pop() === last || field.startsWith(`${p}.`)) ? 1 : 0;
 }
 
 /** Field names of a JSON value, at any depth. */

@@ -3,6 +3,7 @@ import type { RecordedResponse } from '../../src/core/exchange.ts';
 import { Redactor } from '../../src/report/model/redact.ts';
 import { failureWords, jsonErrorDetail, targetSaidSuffix, targetWords, TARGET_WORDS_WIDTH } from '../../src/report/model/target-words.ts';
 import type { ReportFailure } from '../../src/report/model/model.ts';
+import { ruleFields } from '../../src/report/model/rule-fields.ts';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): RecordedResponse => ({
   status,
@@ -223,5 +224,22 @@ describe('choosing the words that concern the failure', () => {
     expect(failureWords(success({ id: 'idt_1' }, { 'sl-violations': unrelated }), 'id.dob.midnight-utc')).toBeUndefined();
     const status: ReportFailure = { ...success({ id: 'x', status: 'pending' }), instancePath: undefined, message: 'status "pending" is not allowed' };
     expect(failureWords(status, 'fa.status.enum')).toBe('status: "pending"');
+    // An invalid request accepted: the rule names no field of the answer, so nothing of it is quoted.
+    const accepted: ReportFailure = {
+      ...success({ id: 'x', type: 'PERSON' }),
+      instancePath: undefined,
+      message: 'wrong type: an invalid request was accepted (HTTP 200)',
+    };
+    expect(failureWords(accepted, 'id.wrong-types-rejected')).toBeUndefined();
+  });
+});
+
+describe('the fields of a rule', () => {
+  it('are the fields its id and title name, never a prose word of its title', () => {
+    expect(ruleFields('id.dob.midnight-utc')).toEqual(['date_of_birth']);
+    expect(ruleFields('id.govt-id.mirrors-cip')).toEqual(['govt_id', 'govt_id_type', 'cip_id', 'cip_id_type']);
+    expect(ruleFields('fa.metadata.over-pairs-rejected')).toEqual(['metadata']);
+    expect(ruleFields('id.wrong-types-rejected')).toEqual([]);
+    expect(ruleFields('id.valid-accepted')).toEqual([]);
   });
 });

@@ -42,11 +42,16 @@ export function fieldsNamedIn(text: string): string[] {
   return [...new Set([...paths, ...words.filter((w) => known.has(w))])];
 }
 
-/** The fields a rule is about, as its id and title name them; none for a rule about no field (`id.valid-accepted`). */
+/**
+ * The fields a rule is about, as its id and title name them; none for a rule about no field
+ * (`id.valid-accepted`). From the title only names no prose word can be (`created_at`,
+ * `person_details.address`): "the wrong JSON type" is about no `type` field.
+ */
 export function ruleFields(ruleId: string): string[] {
   // A rule of another version of the catalogue (an older report): its id alone.
   const title = isRuleId(ruleId) ? getRule(ruleId).title : '';
   const fromId = ruleId.split('.').slice(1).join(' ');
   // "dob" is how rule ids shorten date_of_birth.
-  return [...new Set([...fieldsNamedIn(fromId.replace(/\bdob\b/g, 'date_of_birth')), ...fieldsNamedIn(title)])];
+  const named = fieldsNamedIn(title).filter((f) => /[_.]/.test(f));
+  return [...new Set([...fieldsNamedIn(fromId.replace(/\bdob\b/g, 'date_of_birth')), ...named])];
 }
