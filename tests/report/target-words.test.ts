@@ -174,6 +174,9 @@ describe('choosing the words that concern the failure', () => {
     // The field a label names is a weaker hint that still chooses.
     const labelled = refusedCase(json(422, body), { label: 'person_details.address.address1 60 characters' });
     expect(failureWords(labelled, 'id.valid-accepted')).toBe('is longer than 35 characters (at person_details.address.address1)');
+    // A twin's label names the field its case varied, not one the twin sent otherwise: no hint.
+    const twin = refusedCase(json(422, body), { label: 'person_details.address.address1 60 characters (valid twin)' });
+    expect(failureWords(twin, 'id.valid-accepted')).toBe('is not an email (at person_details.email)');
     // A field the rule that failed names.
     const metadata = {
       errors: [

@@ -12,6 +12,8 @@ import { dottedPath } from '../../core/word-candidates.ts';
 
 export type FocusedFailure = Pick<ReportFailure, 'message' | 'response'> & Partial<Pick<ReportFailure, 'case' | 'request' | 'instancePath'>>;
 
+const TWIN_SUFFIX = '(valid twin)';
+
 const isSuccess = (f: FocusedFailure): boolean => f.response !== undefined && f.response.status >= 200 && f.response.status < 300;
 
 /** The values at a dotted field of a body, as text. */
@@ -33,7 +35,8 @@ export function failureFocus(failure: FocusedFailure, ruleId?: string): WordsFoc
   const values = !success && c?.open && body !== undefined ? valuesAt(body, c.open.field) : [];
   return {
     fields: [...new Set(fields)],
-    ...(success || !c ? {} : { hints: fieldsNamedIn(c.label).map(dottedPath) }),
+    // A twin's label names the field its case varied, which the twin leaves as the sample has it.
+    ...(success || !c || c.label.endsWith(TWIN_SUFFIX) ? {} : { hints: fieldsNamedIn(c.label).map(dottedPath) }),
     ...(values.length ? { values } : {}),
     ...(body !== undefined ? { request: body } : {}),
     ...(success ? { onlyConcerning: true } : {}),
