@@ -24,6 +24,8 @@ export interface WordsFocus {
   request?: unknown;
   /** Quote only words that name one of `fields`, else what the answer holds at them (a success that failed a rule). */
   onlyConcerning?: boolean;
+  /** What the harness says already: a value of the answer it quotes is not quoted again. */
+  known?: string;
 }
 
 /** The JSON of an answer: its parsed body, or its raw body when that parses (a body that claims no JSON). */
@@ -125,11 +127,13 @@ export function chooseWords(candidates: readonly WordCandidate[], focus: WordsFo
   return best?.text;
 }
 
-/** What a success answered at the first of `fields` it holds (`metadata: {"k1":"v"}`): its words on them. */
-function answerOnFields(body: unknown, fields: readonly string[]): string | undefined {
+/** What a success answered at the first of `fields` it holds (`metadata: {"k1":"v"}`) and `known` does not quote already. */
+function answerOnFields(body: unknown, fields: readonly string[], known = ''): string | undefined {
   for (const field of fields) {
     const [value] = nodesAt(body, field);
-    if (value !== undefined) return `${field}: ${JSON.stringify(value)}`;
+    if (value === undefined) continue;
+    const shown = JSON.stringify(value);
+    return known.includes(shown) ? undefined : `${field}: ${shown}`;
   }
   return undefined;
 }
@@ -152,6 +156,6 @@ function plainText(raw: string): string | undefined {
  */
 export function reasonIn(answer: { body: unknown; headers: Record<string, string>; rawBody: string }, focus?: WordsFocus): string | undefined {
   const chosen = chooseWords(candidatesOf(answer.body, answer.headers), focus);
-  if (focus?.onlyConcerning) return chosen ?? answerOnFields(answer.body, focus.fields);
+  if (focus?.onlyConcerning) return chosen ?? answerOnFields(answer.body, focus.fields, focus.known);
   return chosen ?? (answer.body !== undefined && typeof answer.body === 'object' ? JSON.stringify(answer.body) : undefined) ?? plainText(answer.rawBody);
 }

@@ -225,8 +225,10 @@ describe('choosing the words that concern the failure', () => {
     );
     // Nothing on the rule's fields: nothing, not the body.
     expect(failureWords(success({ id: 'idt_1' }, { 'sl-violations': unrelated }), 'id.dob.midnight-utc')).toBeUndefined();
-    const status: ReportFailure = { ...success({ id: 'x', status: 'pending' }), instancePath: undefined, message: 'status "pending" is not allowed' };
+    const status: ReportFailure = { ...success({ id: 'x', status: 'pending' }), instancePath: undefined, message: 'status is not one of the allowed values' };
     expect(failureWords(status, 'fa.status.enum')).toBe('status: "pending"');
+    // Not twice: the harness's message quotes that value already.
+    expect(failureWords({ ...status, message: 'got "pending", allowed PENDING, APPROVED, REJECTED' }, 'fa.status.enum')).toBeUndefined();
     // An invalid request accepted: the rule names no field of the answer, so nothing of it is quoted.
     const accepted: ReportFailure = {
       ...success({ id: 'x', type: 'PERSON' }),

@@ -39,6 +39,6 @@ export function failureFocus(failure: FocusedFailure, ruleId?: string): WordsFoc
     ...(success || !c || c.label.endsWith(TWIN_SUFFIX) ? {} : { hints: fieldsNamedIn(c.label).map(dottedPath) }),
     ...(values.length ? { values } : {}),
     ...(body !== undefined ? { request: body } : {}),
-    ...(success ? { onlyConcerning: true } : {}),
+    ...(success ? { onlyConcerning: true, known: failure.message } : {}),
   };
 }
