@@ -87,7 +87,9 @@ export class Refusals {
     if (!entry?.refused || !entry.first) return undefined;
     const { first } = entry;
     const body = first.response ? oneLine(refusalWords(first.response, first.testCase.body), REFUSAL_WORDS_WIDTH) : '';
-    return `${entry.refused} of ${entry.expected} ${describeOperation(first.testCase.operation)} requests that should be accepted were refused; first: "${first.testCase.label}" got HTTP ${first.response?.status}${body ? `: "${body}"` : ''}`;
+    // A long label is cut, so the status and the target's words stay near the start of the line.
+    const label = oneLine(first.testCase.label, CITED_LABEL_WIDTH);
+    return `${entry.refused} of ${entry.expected} ${describeOperation(first.testCase.operation)} requests that should be accepted were refused; first: "${label}" got HTTP ${first.response?.status}${body ? `: "${body}"` : ''}`;
   }
 
   /** A case of a well-formed account id the run was not given: the unknown-id cases, which expect 404. */
@@ -98,6 +100,7 @@ export class Refusals {
 
 /** The target's words on a refusal (core/target-reason.ts): its reason, not a canned text beside it. */
 const REFUSAL_WORDS_WIDTH = 100;
+const CITED_LABEL_WIDTH = 60;
 const refusalWords = (response: RecordedResponse, request: unknown): string =>
   reasonIn({ body: bodyOf(response), headers: response.headers ?? {}, rawBody: response.rawBody ?? '' }, { fields: [], request }) ?? '';
 

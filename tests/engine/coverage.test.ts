@@ -78,6 +78,14 @@ describe('the shortfall line', () => {
     expect(line).not.toContain('fiat_account_owner');
   });
 
+  it('cuts a long label in its citation, so the status and the words stay in view', () => {
+    const refusals = new Refusals();
+    refusals.observe(answered(valid(`person_details.address.address1 ${'x'.repeat(200)}`), 422));
+    const line = refusals.describe('createIdentity')!;
+    expect(line).toMatch(/first: "person_details\.address\.address1 x+…" got HTTP 422: "first_name must be ASCII"$/);
+    expect(line.length).toBeLessThan(200);
+  });
+
   it('does not count a deliberate unknown-id case (it expects 404) as a valid request refused', () => {
     const account = '0f8fad5b-d9cb-469f-a165-70867728950e';
     const update = (label: string, fiatAccountId?: string): TestCase => ({
