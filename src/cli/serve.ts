@@ -11,7 +11,8 @@ import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { wholeNumberFlag } from '../run/whole-number-flag.ts';
 import { UsageError } from '../core/errors.ts';
-import { createReferenceServer, type ReferenceServer } from '../server/server.ts';
+import { createReferenceServer, TOKEN_PATH, type ReferenceServer } from '../server/server.ts';
+import { TOKEN_LIFETIME_SECONDS } from '../server/auth.ts';
 import { FAULTS, isFaultName } from '../server/faults.ts';
 import { parseReading } from '../server/reading.ts';
 import { isLoopbackHost } from '../core/url.ts';
@@ -38,7 +39,14 @@ until Ctrl+C (SIGINT) or SIGTERM.
                        (default: conformance-serve-PORT.env in the temp folder); copy it to
                        .env and \`conformance run\` tests this server. Removed on stop.
   --list-faults        print every fault with its rule, basis and description
-  -h, --help           show this help`;
+  -h, --help           show this help
+
+Tokens: the server is an OAuth 2 client-credentials issuer of its own. POST to its token URL,
+BASE_URL${TOKEN_PATH} (printed at start), form-encoded grant_type=client_credentials with the
+client id and secret in the body (client_id, client_secret) or as HTTP Basic; a token lasts
+${TOKEN_LIFETIME_SECONDS} s. It also takes one static bearer token. The client id is printed at start; the
+client secret and the static token are random on every start and never printed: they are in the
+credentials file (CONFORMANCE_CLIENT_SECRET, CONFORMANCE_SERVE_TOKEN).`;
 
 export interface ServeOptions {
   /** Stops the server when aborted; default: the first SIGINT or SIGTERM. */

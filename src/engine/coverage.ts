@@ -5,8 +5,9 @@
  */
 import type { RuleDefinition, RuleId } from '../core/catalogue.ts';
 import { SCENARIOS } from './scenarios.ts';
-import type { Exchange } from '../core/exchange.ts';
-import { isAround } from '../core/case.ts';
+import type { Exchange, RecordedResponse } from '../core/exchange.ts';
+import { bodyOf, reasonIn } from '../core/target-reason.ts';
+import { isAround, type TestCase } from '../core/case.ts';
 import { describeOperation } from '../core/operations.ts';
 import { oneLine } from '../core/text.ts';
 import type { Coverage } from './events.ts';
@@ -63,10 +64,14 @@ export { inputKey } from './input-ids.ts';
 export class Refusals {
   private readonly byOperation = new Map<string, { expected: number; refused: number; first?: Exchange }>();
 
+  /** `accounts`: the fiat accounts of the run; an update sent elsewhere on purpose (an unknown id) expects a refusal. */
+  constructor(private readonly accounts: readonly string[] = []) {}
+
   observe(e: Exchange): void {
     const c = e.testCase;
     // An open case may be refused: that is a limit of the target, not a shortfall's cause.
     if (c.auth || c.open || isAround(c) || (c.mode !== 'valid' && c.mode !== 'boundary') || !e.response) return;
+    if (this.sentToUnknownAccount(c)) return;
     const entry = this.byOperation.get(c.operation) ?? { expected: 0, refused: 0 };
     entry.expected += 1;
     if (e.response.status < 200 || e.response.status >= 300) {
@@ -81,10 +86,23 @@ export class Refusals {
     const entry = this.byOperation.get(operation);
     if (!entry?.refused || !entry.first) return undefined;
     const { first } = entry;
-    const body = oneLine(first.response?.rawBody ?? '').slice(0, 100);
-    return `${entry.refused} of ${entry.expected} ${describeOperation(first.testCase.operation)} requests that should be accepted were refused; first: "${first.testCase.label}" got HTTP ${first.response?.status}${body ? ` ${body}` : ''}`;
+    const body = first.response ? oneLine(refusalWords(first.response, first.testCase.body), REFUSAL_WORDS_WIDTH) : '';
+    // A long label is cut, so the status and the target's words stay near the start of the line.
+    const label = oneLine(first.testCase.label, CITED_LABEL_WIDTH);
+    return `${entry.refused} of ${entry.expected} ${describeOperation(first.testCase.operation)} requests that should be accepted were refused; first: "${label}" got HTTP ${first.response?.status}${body ? `: "${body}"` : ''}`;
+  }
+
+  /** A case of a well-formed account id the run was not given: the unknown-id cases, which expect 404. */
+  private sentToUnknownAccount(c: TestCase): boolean {
+    return c.fiatAccountId !== undefined && this.accounts.length > 0 && !this.accounts.includes(c.fiatAccountId);
   }
 }
+
+/** The target's words on a refusal (core/target-reason.ts): its reason, not a canned text beside it. */
+const REFUSAL_WORDS_WIDTH = 100;
+const CITED_LABEL_WIDTH = 60;
+const refusalWords = (response: RecordedResponse, request: unknown): string =>
+  reasonIn({ body: bodyOf(response), headers: response.headers ?? {}, rawBody: response.rawBody ?? '' }, { fields: [], request }) ?? '';
 
 /** Per rule, while the run goes: counts and the reasons cases did not judge it. */
 export interface Tally {
@@ -100,6 +118,8 @@ export interface Tally {
   scenarioNote?: string;
   /** --max-requests left the rule fewer cases than planned: how many (budget-fit.ts). */
   budgetNote?: string;
+  /** The scenario's fix for that, a setting of the run: the only fix the shortfall line then gives. */
+  scenarioRemedy?: string;
 }
 
 export const emptyTally = (): Tally => ({ fixed: 0, random: 0, inputs: new InputSet(), twinRefused: 0, silentSuccesses: 0 });
@@ -112,6 +132,9 @@ export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum,
   const coverage: Coverage = { fixed: tally.fixed, random: tally.random, distinctInputs: tally.inputs.size, minimum };
   if (tally.fixed >= minimum.fixed && tally.random >= minimum.random) return coverage;
   if (stoppedEarly) return { ...coverage, shortfall: `${judgedLine(tally, minimum)}: ${stoppedEarly}` };
+  // Nothing the target does would help (one fiat account for isolation): advice on the target misleads.
+  if (tally.scenarioNote && tally.scenarioRemedy)
+    return { ...coverage, shortfall: `${judgedLine(tally, minimum)}: ${tally.scenarioNote}; ${tally.scenarioRemedy}` };
   const causes = [
     tally.budgetNote,
     tally.scenarioNote,

@@ -90,7 +90,7 @@ export function createRunContext(target: Transport, settings: RunSettings, liste
   const control = new RunControl(settings.signal, settings.failFast);
   const uncounted = new UncountedCases();
   const inputIds = new InputIds();
-  const refusals = new Refusals();
+  const refusals = new Refusals(settings.fiatAccountIds);
   const metadata = new MetadataState();
   const pool = new AccountPool(settings.fiatAccountIds, metadata, allFamilies);
   const created = new CreatedIdentities();

@@ -62,6 +62,13 @@ export interface ScenarioOutcome {
 export interface ScenarioResult {
   outcomes: ScenarioOutcome[];
   notJudged?: string;
+  /** The rules `notJudged` is about, when not every rule of the scenario. */
+  notJudgedRules?: RuleId[];
+  /**
+   * What would let the scenario judge when the run's settings keep it from judging, whatever the
+   * target does (one fiat account for isolation): the shortfall line then gives this fix alone.
+   */
+  remedy?: string;
 }
 
 export interface Scenario {

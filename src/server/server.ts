@@ -54,6 +54,9 @@ export interface ReferenceServer {
   close(): Promise<void>;
 }
 
+/** Where the server issues its OAuth 2 tokens, under its base URL. */
+export const TOKEN_PATH = '/oauth/token';
+
 /** The routes of the document plus the token endpoint. */
 type Route = { kind: 'token' } | { kind: 'fiat-account'; id: string } | { kind: 'identities' } | { kind: 'unknown' };
 
@@ -61,7 +64,7 @@ const ALLOWED_METHOD: Record<Exclude<Route['kind'], 'unknown'>, string> = { toke
 const OPERATION_OF: Partial<Record<Route['kind'], Operation>> = { 'fiat-account': 'updateFiatAccount', identities: 'createIdentity' };
 
 function routeOf(pathname: string): Route {
-  if (pathname === '/oauth/token') return { kind: 'token' };
+  if (pathname === TOKEN_PATH) return { kind: 'token' };
   if (pathname === '/v2/identity/identities') return { kind: 'identities' };
   const account = /^\/v2\/transfer\/fiat-accounts\/([^/]+)$/.exec(pathname);
   if (account) {
@@ -139,7 +142,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
 
   return {
     baseUrl,
-    tokenUrl: `${baseUrl}/oauth/token`,
+    tokenUrl: `${baseUrl}${TOKEN_PATH}`,
     clientId: state.auth.clientId,
     clientSecret: state.auth.clientSecret,
     staticToken: state.auth.staticToken,

@@ -60,9 +60,62 @@ describe('the shortfall line', () => {
     const { shortfall } = coverageOf(getRule('id.enums'), tally, { fixed: 1, random: 13 }, refusals);
     expect(shortfall).toContain('judged by 1 fixed and 0 random cases (minimum 1 and 13)');
     expect(shortfall).toContain('2 of 3 POST /v2/identity/identities requests that should be accepted were refused');
-    expect(shortfall).toContain('"first refused" got HTTP 422 {"error":"first_name must be ASCII"}');
+    expect(shortfall).toContain('"first refused" got HTTP 422: "first_name must be ASCII"');
     expect(shortfall).toContain('1 successful answers held none of the fields it judges');
     expect(shortfall).toContain('make the target accept valid requests');
+  });
+
+  it('quotes the reason of a refusal, not the canned text beside it', () => {
+    const refusals = new Refusals();
+    const canned = JSON.stringify({
+      code: 'BadRequest',
+      message: 'fiat_account_owner cannot be changed from person to institution',
+      validation: [{ field: 'person_details.address.country', message: 'is required' }],
+    });
+    refusals.observe(answered(valid('address without country'), 400, canned));
+    const line = refusals.describe('createIdentity')!;
+    expect(line).toContain('"address without country" got HTTP 400: "is required (at person_details.address.country)"');
+    expect(line).not.toContain('fiat_account_owner');
+  });
+
+  it('cuts a long label in its citation, so the status and the words stay in view', () => {
+    const refusals = new Refusals();
+    refusals.observe(answered(valid(`person_details.address.address1 ${'x'.repeat(200)}`), 422));
+    const line = refusals.describe('createIdentity')!;
+    expect(line).toMatch(/first: "person_details\.address\.address1 x+…" got HTTP 422: "first_name must be ASCII"$/);
+    expect(line.length).toBeLessThan(200);
+  });
+
+  it('does not count a deliberate unknown-id case (it expects 404) as a valid request refused', () => {
+    const account = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const update = (label: string, fiatAccountId?: string): TestCase => ({
+      operation: 'updateFiatAccount',
+      mode: 'valid',
+      label,
+      body: {},
+      ...(fiatAccountId ? { fiatAccountId } : {}),
+    });
+    const refusals = new Refusals([account]);
+    refusals.observe(answered(update('unknown fiat account id', '3b241101-e2bb-4255-8caf-4136c566a962'), 404, '{"error":"not found"}'));
+    refusals.observe(answered(update('empty update', account), 200, '{"id":"x"}'));
+    expect(refusals.describe('updateFiatAccount')).toBeUndefined();
+    refusals.observe(answered(update('owner names', account), 422, '{"error":"names"}'));
+    expect(refusals.describe('updateFiatAccount')).toMatch(/^1 of 2 PUT .* first: "owner names" got HTTP 422/);
+  });
+
+  it('gives a scenario’s own fix alone when only a setting of the run can help (one fiat account for isolation)', () => {
+    const refusals = new Refusals();
+    refusals.observe(answered(valid('first refused'), 422));
+    const tally = {
+      ...emptyTally(),
+      scenarioNote: 'one fiat account only: isolation between accounts needs two',
+      scenarioRemedy: 'give a second account id (--fiat-account-id twice)',
+    };
+    const { shortfall } = coverageOf(getRule('fa.sequence.isolation'), tally, { fixed: 3, random: 0 }, refusals);
+    expect(shortfall).toBe(
+      'judged by 0 fixed and 0 random cases (minimum 3 and 0): one fiat account only: isolation between accounts needs two; give a second account id (--fiat-account-id twice)',
+    );
+    expect(shortfall).not.toContain('make the target accept valid requests');
   });
 
   it('suggests a larger profile when nothing was refused', () => {

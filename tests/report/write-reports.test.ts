@@ -171,7 +171,9 @@ describe('junit.xml', () => {
     expect(strictXml).toMatch(/<testsuites [^>]*failures="3" errors="0"/);
     expect(strictXml).toMatch(/<failure message="no answer within 10000 ms[^"]*" type="convention §1">/);
     expect(xml).toContain('<testcase classname="updateFiatAccount" name="fa.metadata.over-pairs-rejected Metadata with 7 or more pairs is rejected"');
-    expect(xml).toMatch(/<failure message="7 pairs accepted \(200\) — target said: &quot;\{&quot;id&quot;:&quot;8d3b1c2e-[^"]*…&quot;" type="documented §8">/);
+    expect(xml).toMatch(
+      /<failure message="7 pairs accepted \(200\) — target said: &quot;metadata: \{&quot;k1&quot;:&quot;&lt;script&gt;[^"]*…&quot;" type="documented §8">/,
+    );
     expect(xml).toContain('reproduce: curl -sS -X PUT');
     expect(xml).toMatch(/<skipped message="the profile runs no concurrent scenario"\/>/);
     expect(xml).not.toContain('<script>');
@@ -185,7 +187,9 @@ describe('summary.md', () => {
     expect(md).toContain(`**${RULES.length - 4} passed**, **3 failed**, 1 skipped`);
     expect(md).not.toContain('inconclusive');
     // The target's answer follows the message, its markup neutralised.
-    expect(md).toMatch(/\| `fa\.metadata\.over-pairs-rejected` \| §8 \| documented \| 7 pairs accepted \(200\) — target said: "\{"id":"8d3b1c2e-[^|\n]*…" \|/);
+    expect(md).toMatch(
+      /\| `fa\.metadata\.over-pairs-rejected` \| §8 \| documented \| 7 pairs accepted \(200\) — target said: "metadata: \{"k1":"&lt;script&gt;[^|\n]*…" \|/,
+    );
     expect(md).toContain('| `id.answers` | §1 | convention | no answer within 10000 ms (timeout) |');
     expect(md).toContain('npx conformance run --base-url http://127.0.0.1:4010 --seed 424242 --profile standard');
     // Short: the observed contract's section (its own test bounds it) aside.

@@ -181,7 +181,7 @@ async function sentByPhase(config: ReturnType<typeof resolveRunOptions>): Promis
       const body = response?.body as { id?: unknown } | undefined;
       if (testCase?.operation === 'createIdentity' && response && response.status < 300 && typeof body?.id === 'string') identityIds.add(body.id);
       if (event.type === 'phase-start') start = run.transport.requestCount - (event.phase === 'probe' ? beforeEngine : 0);
-      if (event.type === 'run-end') restore = event.restore.requests;
+      if (event.type === 'run-end') restore = event.restore?.requests ?? 0;
       if (event.type === 'phase-end') sent[event.phase] = run.transport.requestCount - start;
     },
   ]);

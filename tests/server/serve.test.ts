@@ -109,6 +109,30 @@ describe('conformance serve', () => {
     expect(await running).toBe(0);
   });
 
+  it('--help says where a client gets a token, and the recipe it gives works on a running server', async () => {
+    const help = memoryIO();
+    expect(await serve(['--help'], help)).toBe(0);
+    const text = help.lines.join('\n');
+    expect(text).toMatch(/BASE_URL\/oauth\/token/);
+    expect(text).toContain('grant_type=client_credentials');
+    expect(text).toContain('CONFORMANCE_CLIENT_SECRET, CONFORMANCE_SERVE_TOKEN');
+    const io = memoryIO();
+    const stop = new AbortController();
+    const running = serve([], io, { stop: stop.signal });
+    for (let waited = 0; !io.lines.some((l) => l.startsWith('stop with')) && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    const printed = io.lines.join('\n');
+    const baseUrl = /base URL:\s+(\S+)/.exec(printed)![1];
+    const clientId = /client id:\s+(\S+)/.exec(printed)![1];
+    expect(printed).toContain(`token URL:  ${baseUrl}/oauth/token`);
+    const { CONFORMANCE_CLIENT_SECRET: secret } = parseDotenv(readFileSync(/credentials: (\S+) /.exec(printed)![1], 'utf8'));
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret });
+    const reply = await fetch(`${baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    expect(reply.status).toBe(200);
+    expect((await reply.json()).expires_in).toBe(Number(/a token lasts\s+(\d+) s/.exec(text)![1]));
+    stop.abort();
+    expect(await running).toBe(0);
+  });
+
   it('--strict serves the strict variant, with any fault; --help says what it does', async () => {
     const help = memoryIO();
     expect(await serve(['--help'], help)).toBe(0);

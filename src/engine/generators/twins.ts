@@ -21,13 +21,17 @@ export interface TwinOptions {
   twinOfTwin?: unknown;
 }
 
+const TWIN = ' (valid twin)';
+/** A twin's label: the case's with the suffix once (the twin of a twin is a valid twin too, not a twin twice over). */
+export const twinLabel = (label: string): string => (label.endsWith(TWIN) ? label : `${label}${TWIN}`);
+
 /** `c` with `control`: a case of the same operation, `twinBody` as body, valid (or boundary). */
 export function withControl(c: TestCase, twinBody: unknown, options: TwinOptions = {}): TestCase {
   const control: TestCase = {
     operation: c.operation,
     mode: options.exercises ? 'boundary' : 'valid',
     ...(options.exercises ? { exercises: options.exercises } : {}),
-    label: `${c.label} (valid twin)`,
+    label: twinLabel(c.label),
     body: twinBody,
     ...(options.fiatAccountId !== undefined ? { fiatAccountId: options.fiatAccountId } : {}),
   };

@@ -1,5 +1,5 @@
 /** The stateful scenarios (engine/scenarios.ts): rules that one exchange cannot show. */
-import { getRule } from '../../core/catalogue.ts';
+import { getRule, type RuleId } from '../../core/catalogue.ts';
 import { hasFamily } from '../plan.ts';
 import type { RunContext } from '../run-context.ts';
 import { scenarioRules, type ScenarioContext } from '../scenarios.ts';
@@ -13,12 +13,15 @@ export const scenarios: Phase = {
     for (const scenario of context.scenarios) {
       const rules = scenarioRules(scenario).map(getRule);
       for (const rule of rules) if (selectedIds.has(rule.id)) await ledger.begin(rule);
-      const { outcomes, notJudged } = await scenario.run(scenarioContext);
+      const { outcomes, notJudged, notJudgedRules, remedy } = await scenario.run(scenarioContext);
       for (const outcome of outcomes) ledger.record(outcome.rule ?? scenario.rule, outcome.problems, outcome.exchange);
       await ledger.announceFailing();
       for (const rule of rules) {
         const tally = ledger.tally(rule.id);
-        if (tally && notJudged) tally.scenarioNote = notJudged;
+        if (tally && notJudged && (!notJudgedRules || notJudgedRules.includes(rule.id as RuleId))) {
+          tally.scenarioNote = notJudged;
+          if (remedy) tally.scenarioRemedy = remedy;
+        }
         if (selectedIds.has(rule.id) && !hasFamily(rule.id)) await ledger.finish(rule);
       }
     }

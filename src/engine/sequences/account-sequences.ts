@@ -63,7 +63,13 @@ export const accountSequences: Scenario = {
     if (details.errorInstance instanceof RunStop) throw details.errorInstance;
     return {
       outcomes: run.outcomes(),
-      ...(count < 2 ? { notJudged: 'one fiat account only: isolation between accounts needs two (--fiat-account-id twice)' } : {}),
+      ...(count < 2
+        ? {
+            notJudged: 'one fiat account only: isolation between accounts needs two',
+            notJudgedRules: ['fa.sequence.isolation'],
+            remedy: 'give a second account id (--fiat-account-id twice)',
+          }
+        : {}),
     };
   },
 };

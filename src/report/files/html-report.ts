@@ -14,7 +14,7 @@ import { escapeHtml as e } from './escape.ts';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.ts';
 import { compareSections } from '../model/sections.ts';
 import { rerunCommand } from '../model/rerun-command.ts';
-import { targetWords } from '../model/target-words.ts';
+import { failureWords } from '../model/target-words.ts';
 import { coverageFigures, inconclusiveForAnswers, reasonText, stoppedText } from '../model/rule-text.ts';
 import { caseModeText } from '../model/case-text.ts';
 import { contractOf, refusedLimits } from '../model/report-contract.ts';
@@ -119,7 +119,7 @@ function rulesTable(report: ConformanceReport): string {
   return `<table><thead><tr><th>Rule</th><th>Title</th><th>Section</th><th>Basis</th><th>Status</th><th class="num">Cases</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
-function failureBlock(f: ReportFailure, id: string): string {
+function failureBlock(f: ReportFailure, id: string, ruleId: string): string {
   const caseBits = [`${f.case.label}`, `mode ${caseModeText(f.case)}`];
   if (f.case.violates) caseBits.push(`violates ${f.case.violates}`);
   if (f.case.exercises) caseBits.push(`exercises ${f.case.exercises}`);
@@ -129,7 +129,7 @@ function failureBlock(f: ReportFailure, id: string): string {
   const response = f.response
     ? `<pre>${e(responseText(f.response))}</pre>`
     : `<pre>${e(f.error ? `no response: ${f.error.kind}\n${f.error.message}` : 'no response recorded')}</pre>`;
-  const words = targetWords(f.response);
+  const words = failureWords(f, ruleId);
   const said = words ? `<p class="said bidi">Target said: <q>${e(words)}</q></p>` : '';
   return `<div class="failure" data-failure>
 <p class="message bidi">${e(f.message)}</p>${said}
@@ -145,7 +145,7 @@ function failures(report: ConformanceReport): string {
   let n = 0;
   return failing
     .map((r: ReportRule) => {
-      const shown = r.failures.slice(0, FAILURES_SHOWN).map((f) => failureBlock(f, `curl-${++n}`));
+      const shown = r.failures.slice(0, FAILURES_SHOWN).map((f) => failureBlock(f, `curl-${++n}`, r.id));
       if (r.failures.length > FAILURES_SHOWN)
         shown.push(`<div class="failure muted">… and ${r.failures.length - FAILURES_SHOWN} more failures in conformance.json</div>`);
       if (!r.failures.length) shown.push(`<div class="failure muted">${e(r.reason ?? 'no failure recorded')}</div>`);

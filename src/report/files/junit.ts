@@ -16,7 +16,7 @@
  */
 import type { ConformanceReport, ReportFailure, ReportRule } from '../model/model.ts';
 import { escapeXml, escapeXmlText } from './escape.ts';
-import { targetSaidSuffix, targetWords } from '../model/target-words.ts';
+import { failureWords, targetSaidSuffix } from '../model/target-words.ts';
 import { coverageFigures, reasonText, stoppedText } from '../model/rule-text.ts';
 import { caseModeText } from '../model/case-text.ts';
 
@@ -25,11 +25,11 @@ const FAILURES_SHOWN = 5;
 
 const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
 
-function failureText(f: ReportFailure): string {
+function failureText(f: ReportFailure, ruleId: string): string {
   const lines = [f.message, `case: ${f.case.label} (${caseModeText(f.case)})`];
   if (f.instancePath) lines.push(`at: ${f.instancePath}`);
   if (f.response) lines.push(`response: ${f.response.status}`);
-  const words = targetWords(f.response);
+  const words = failureWords(f, ruleId);
   if (words) lines.push(`target said: ${words}`);
   if (f.error) lines.push(`no response: ${f.error.kind}: ${f.error.message}`);
   lines.push(`reproduce: ${f.curl}`);
@@ -67,8 +67,8 @@ function outcome(rule: ReportRule): { element?: string; output: string[] } {
     };
   }
   const first = rule.failures[0];
-  const message = (first?.message ?? rule.reason ?? rule.status) + targetSaidSuffix(first);
-  const body = rule.failures.slice(0, FAILURES_SHOWN).map(failureText);
+  const message = (first?.message ?? rule.reason ?? rule.status) + targetSaidSuffix(first, undefined, rule.id);
+  const body = rule.failures.slice(0, FAILURES_SHOWN).map((f) => failureText(f, rule.id));
   if (rule.failures.length > FAILURES_SHOWN) body.push(`… and ${rule.failures.length - FAILURES_SHOWN} more failures in conformance.json`);
   if (!body.length && rule.reason) body.push(rule.reason);
   const tag = rule.status === 'error' ? 'error' : 'failure';

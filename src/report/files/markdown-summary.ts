@@ -8,11 +8,14 @@
 import type { ConformanceReport } from '../model/model.ts';
 import { escapeMarkdownCell } from './escape.ts';
 import { rerunCommand } from '../model/rerun-command.ts';
-import { targetWords } from '../model/target-words.ts';
+import { failureLine } from '../model/failure-line.ts';
 import { coverageFigures, inconclusiveForAnswers, reasonText, stoppedText } from '../model/rule-text.ts';
 import { contractOf, refusedLimits } from '../model/report-contract.ts';
 import { firstRefusalText, openCasesText } from '../model/contract-text.ts';
 import { leftBehindMarkdown } from './left-behind-markdown.ts';
+
+/** Longest first-failure cell: the harness's message with the target's words. */
+const FAILURE_CELL_WIDTH = 280;
 
 const VERDICT_LINE: Record<ConformanceReport['summary']['verdict'], string> = {
   conformant: '✅ **Conformant**',
@@ -76,9 +79,9 @@ export function renderMarkdownSummary(report: ConformanceReport): string {
     for (const r of failed) {
       const first = r.failures[0];
       const message = first?.message ?? r.reason ?? r.status;
-      const words = targetWords(first?.response);
-      const said = words && !message.includes(words) ? ` — target said: "${escapeMarkdownCell(words)}"` : '';
-      lines.push(`| \`${escapeMarkdownCell(r.id)}\` | §${escapeMarkdownCell(r.section)} | ${r.basis} | ${escapeMarkdownCell(message)}${said} |`);
+      // The target's words are shortened before the harness's message (failure-line.ts).
+      const cell = first ? escapeMarkdownCell(failureLine(first, r.id, { width: FAILURE_CELL_WIDTH }), FAILURE_CELL_WIDTH) : escapeMarkdownCell(message);
+      lines.push(`| \`${escapeMarkdownCell(r.id)}\` | §${escapeMarkdownCell(r.section)} | ${r.basis} | ${cell} |`);
     }
     lines.push('');
     if (failed.some((r) => r.status === 'failed' && !r.blocking)) {

@@ -6,6 +6,7 @@ import { emptyContract } from '../../core/observed-contract.ts';
 import type { ObservedContract, ObservedLimit } from '../../core/open-point.ts';
 import type { ConformanceReport } from './model.ts';
 import { targetWords } from './target-words.ts';
+import { dottedPath } from '../../core/word-candidates.ts';
 
 export interface ReportContract {
   contract: ObservedContract;
@@ -32,7 +33,8 @@ export function recordedContract(contract: ObservedContract | undefined): Observ
     limits: contract.limits.map((limit) => ({
       ...limit,
       refused: limit.refused.map(({ response, said, ...answer }) => {
-        const words = said ?? targetWords(response);
+        // The words on the refused field, when the target said several things.
+        const words = said ?? targetWords(response, undefined, { fields: [dottedPath(limit.field)] });
         return { ...answer, ...(words ? { said: words } : {}) };
       }),
     })),

@@ -13,7 +13,7 @@ import type { ConformanceReport, ReportRule } from '../model/model.ts';
 import { oneLine } from '../../core/text.ts';
 import { Redactor } from '../model/redact.ts';
 import { rerunCommand } from '../model/rerun-command.ts';
-import { targetSaidSuffix } from '../model/target-words.ts';
+import { failureLine } from '../model/failure-line.ts';
 import { coverageFigures, reasonText, stoppedText } from '../model/rule-text.ts';
 import { contractOf, refusedLimits } from '../model/report-contract.ts';
 import { limitLine, openCasesText } from '../model/contract-text.ts';
@@ -38,8 +38,10 @@ export interface ConsoleIO {
 
 const MARK: Record<ReportRule['status'], string> = { passed: '✓', failed: '✗', inconclusive: '?', skipped: '-', error: '!' };
 
-/** Longest failure message or reason shown on a rule's line. */
+/** Longest reason shown on a rule's line. */
 const MESSAGE_WIDTH = 120;
+/** Longest failure message with the target's words: the words are shortened first (failure-line.ts). */
+const FAILURE_WIDTH = 240;
 
 /** Longest reason line under an inconclusive rule. */
 const REASON_WIDTH = 200;
@@ -61,7 +63,8 @@ export function ruleLine(rule: ReportRule, redactor?: Redactor, paint: Palette =
   const first = rule.failures[0];
   const message = first?.message ?? rule.reason ?? rule.status;
   const more = rule.failures.length > 1 ? ` (+${rule.failures.length - 1} more)` : '';
-  return `  ${mark} ${rule.id}  ${oneLine(message, MESSAGE_WIDTH)}${targetSaidSuffix(first, redactor)}${more}`;
+  const line = first ? failureLine(first, rule.id, { width: FAILURE_WIDTH, ...(redactor ? { redactor } : {}) }) : oneLine(message, MESSAGE_WIDTH);
+  return `  ${mark} ${rule.id}  ${line}${more}`;
 }
 
 /** The lines of a rule: its line, and for an inconclusive rule the reason under it. */

@@ -7,7 +7,7 @@
 import { oneLine } from '../../core/text.ts';
 import type { ConformanceReport, ReportRule } from '../model/model.ts';
 import { reasonText, stoppedText } from '../model/rule-text.ts';
-import { targetSaidSuffix } from '../model/target-words.ts';
+import { failureLine } from '../model/failure-line.ts';
 import { caseModeText } from '../model/case-text.ts';
 
 /** GitHub's display limit of annotations per kind and step. */
@@ -28,7 +28,7 @@ function ruleMessage(rule: ReportRule): string {
   if (!first) return oneLine(rule.reason ?? rule.status, MESSAGE_WIDTH);
   const more = rule.failures.length > 1 ? ` (+${rule.failures.length - 1} more)` : '';
   return [
-    `${oneLine(first.message + targetSaidSuffix(first), MESSAGE_WIDTH)}${more}`,
+    `${failureLine(first, rule.id, { width: MESSAGE_WIDTH })}${more}`,
     `case: ${first.case.label} (${caseModeText(first.case)})`,
     `reproduce: ${oneLine(first.curl, MESSAGE_WIDTH)}`,
   ].join('\n');

@@ -11,6 +11,7 @@ import { registry } from '../../../src/schema/registry.ts';
 import type { TestCase } from '../../../src/core/case.ts';
 import { violations } from '../../../src/server/validation.ts';
 import { FAITHFUL } from '../../../src/server/behaviour.ts';
+import { twinLabel, withControl } from '../../../src/engine/generators/twins.ts';
 
 const REQUEST_SCHEMA = { updateFiatAccount: 'update-fiat-account-request', createIdentity: 'create-identity-request' } as const;
 const families = caseFamilies();
@@ -188,4 +189,21 @@ describe('guaranteed bodies on a strict server', () => {
       }
     },
   );
+});
+
+describe('twin labels', () => {
+  it('carry "(valid twin)" once, the twin of a twin too', () => {
+    const c: TestCase = { operation: 'updateFiatAccount', mode: 'invalid', label: 'metadata with 7 pairs', body: {} };
+    const paired = withControl(c, { metadata: {} }, { exercises: 'fa.metadata.max-pairs-accepted', twinOfTwin: { metadata: {} } });
+    expect(paired.control!.label).toBe('metadata with 7 pairs (valid twin)');
+    expect(paired.control!.control!.label).toBe('metadata with 7 pairs (valid twin)');
+    expect(twinLabel('x (valid twin)')).toBe('x (valid twin)');
+  });
+
+  it('of every generated case and its twins hold the suffix at most once', () => {
+    const labels = (c: TestCase | undefined): string[] => (c ? [c.label, ...labels(c.control)] : []);
+    const all = families.flatMap((f) => casesOf(f).flatMap(labels));
+    expect(all.some((l) => l.endsWith('(valid twin)'))).toBe(true);
+    expect(all.filter((l) => l.includes('(valid twin) (valid twin)'))).toEqual([]);
+  });
 });
