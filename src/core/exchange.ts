@@ -43,6 +43,13 @@ export interface Exchange {
   durationMs: number;
 }
 
+/**
+ * A request the run sent that no rule judges: the reachability check before the first case
+ * (engine/transport/reachability.ts). The target received it, so exchanges.har records it and the
+ * request count counts it (docs/design.md section 5.8).
+ */
+export type UnjudgedExchange = Omit<Exchange, 'testCase'>;
+
 /** The text a body goes out as: a raw (malformed) body verbatim, else the JSON; undefined for none. */
 export function bodyText(holder: { body?: unknown; rawBody?: string }): string | undefined {
   if (holder.rawBody !== undefined) return holder.rawBody;

@@ -18,9 +18,12 @@
 import { setMaxListeners } from 'node:events';
 import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
 import { ConformanceError, EXIT } from '../core/errors.ts';
+import type { UnjudgedExchange } from '../core/exchange.ts';
 import { RunInterrupted, untilInterrupted } from '../engine/run-stop.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model/model.ts';
 import type { ReportListener } from '../report/model/report-events.ts';
+import { abortReason } from '../report/model/abort-reason.ts';
+import { Redactor } from '../report/model/redact.ts';
 import { HarFile, harListener } from '../report/files/har-file.ts';
 import { prepareReportDir } from '../report/files/report-dir.ts';
 import { REPORT_DIR_FILES, writeReports, type WriteReportsResult } from '../report/files/write-reports.ts';
@@ -45,8 +48,11 @@ export interface RunHooks {
   listeners?(run: PreparedRun): RunListeners;
   /** The engine stopped, however it stopped. */
   finished?(): void;
-  /** The run could not judge the target: heard before its report is written. */
-  aborted?(error: ConformanceError): void;
+  /**
+   * The run could not judge the target: heard before its report is written. `reason` is the
+   * error's message with the target's words when it answered, secrets redacted (summary.reason).
+   */
+  aborted?(error: ConformanceError, reason: string): void;
   /** The reports were written, or some could not be (`errors`). */
   written?(result: WriteReportsResult): void;
   /** The run was conformant but its reports are incomplete: it ends with EXIT.usage. */
@@ -133,15 +139,16 @@ async function conduct(run: PreparedRun, options: OrchestrateOptions): Promise<R
   /** A run that could not judge the target still leaves a report saying why. */
   const abort = async (error: unknown): Promise<RunOutcome> => {
     if (!(error instanceof ConformanceError)) throw error;
-    hooks.aborted?.(error);
-    const report = run.aborted(error.message);
+    const reason = new Redactor(run.secrets()).text(abortReason(error));
+    hooks.aborted?.(error, reason);
+    const report = run.aborted(reason);
     await files.write(report);
     return end(report, error);
   };
 
   hooks.started?.(run);
   try {
-    const connecting = run.connect();
+    const connecting = run.connect((attempt) => files.record(attempt));
     // Interrupted while connecting: the connection attempt ends later, unheard.
     connecting.catch(() => undefined);
     const { roundTripMs } = await untilInterrupted(connecting, options.signal);
@@ -188,6 +195,10 @@ function reportFiles(run: PreparedRun, options: OrchestrateOptions) {
       options.hooks?.written?.(result);
     },
     listeners: [] as ReportListener[],
+    /** A request no rule judges (the reachability check): the target received it, the HAR keeps it. */
+    record(attempt: UnjudgedExchange): void {
+      har?.add(attempt);
+    },
   };
   if (har) {
     files.listeners.push(harListener(har), async (event) => {

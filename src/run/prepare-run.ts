@@ -14,6 +14,7 @@ import type { Stop } from '../engine/events.ts';
 import { startTarget, type Target } from './target.ts';
 import type { RunConfig } from './run-config.ts';
 import type { RuleDefinition } from '../core/catalogue.ts';
+import type { UnjudgedExchange } from '../core/exchange.ts';
 import { planRun, type RunPlan } from '../engine/plan.ts';
 
 export interface PreparedRun {
@@ -30,15 +31,16 @@ export interface PreparedRun {
   secrets(): string[];
   /**
    * Proves the target answers and the credentials work: throws UnreachableError / AuthenticationError.
-   * Says how long the target took to answer (the estimate of a remote run uses it).
+   * Says how long the target took to answer (the estimate of a remote run uses it). `record` hears
+   * each reachability attempt (exchanges.har keeps them).
    */
-  connect(): Promise<{ roundTripMs: number }>;
+  connect(record?: (attempt: UnjudgedExchange) => void): Promise<{ roundTripMs: number }>;
   /**
    * Runs every selected rule; `listeners` get the report events (the exchanges too: none is kept
    * here, a listener that needs them collects them). Throws UnknownAccountsError / AuthenticationError.
    */
   execute(listeners?: ReportListener[]): Promise<{ report: ConformanceReport }>;
-  /** The report of a run that could not start, every rule skipped (`stopped`: it was interrupted). */
+  /** The report of a run that could not start, every rule skipped (`stopped`: it was interrupted); its requests are those the target received. */
   aborted(reason: string, stopped?: Stop): ConformanceReport;
   /** Stops the embedded server, if one was started. */
   close(): Promise<void>;
@@ -112,9 +114,9 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     facts,
     plan,
     secrets: () => [...target.secrets, ...transport.secrets()],
-    async connect() {
+    async connect(record) {
       const started = performance.now();
-      await transport.checkReachable();
+      await transport.checkReachable(record);
       const roundTripMs = performance.now() - started;
       await transport.authenticate();
       return { roundTripMs };
@@ -124,7 +126,7 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
       await runEngine(transport, settings, [builder.listener]);
       return { report: builder.report() };
     },
-    aborted: (reason, stopped) => abortedReport(facts, reason, stopped),
+    aborted: (reason, stopped) => abortedReport(facts, reason, stopped, transport.requestCount),
     close: () => target.close(),
   };
 }

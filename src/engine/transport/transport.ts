@@ -6,7 +6,7 @@
  * Each policy is one layer around the one HTTP call (send.ts); this file only stacks them.
  */
 import type { TestCase, UnauthenticatedKind } from '../../core/case.ts';
-import type { Exchange } from '../../core/exchange.ts';
+import type { Exchange, UnjudgedExchange } from '../../core/exchange.ts';
 import type { AuthConfig } from '../../core/auth-config.ts';
 import { httpSend, type Layer, type Send } from './send.ts';
 import { recording, type SendCase } from './recording.ts';
@@ -55,9 +55,12 @@ export interface Transport {
   sendTogether(testCases: TestCase[]): Promise<Exchange[]>;
   /** Client credentials: fetches the first token (static/none: nothing). Throws AuthenticationError / UnreachableError. */
   authenticate(): Promise<void>;
-  /** Any HTTP answer from the base URL counts, a broken one too; no answer after the retries -> UnreachableError. */
-  checkReachable(): Promise<void>;
-  /** Requests sent to the target so far (retries included, token requests not). */
+  /**
+   * Any HTTP answer from the base URL counts, a broken one too; no answer after the retries ->
+   * UnreachableError. `record` hears each attempt (exchanges.har keeps them: they are counted).
+   */
+  checkReachable(record?: (attempt: UnjudgedExchange) => void): Promise<void>;
+  /** Requests sent to the target so far (the reachability check and retries included, token requests not). */
   readonly requestCount: number;
   /** Every credential seen so far (static token, client secret, issued access tokens), for redaction. */
   secrets(): string[];
@@ -95,7 +98,7 @@ export function createTransport(options: TransportOptions): Transport {
     async authenticate(): Promise<void> {
       await tokens?.token();
     },
-    checkReachable: () => checkReachable(limited, baseUrl, options.reachabilityDelaysMs),
+    checkReachable: (record) => checkReachable(limited, baseUrl, options.reachabilityDelaysMs, undefined, record),
     get requestCount(): number {
       return sent;
     },

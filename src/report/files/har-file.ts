@@ -10,7 +10,7 @@
  */
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { Exchange } from '../../core/exchange.ts';
+import type { Exchange, UnjudgedExchange } from '../../core/exchange.ts';
 import { harEntry } from './har.ts';
 import { Redactor } from '../model/redact.ts';
 import type { ReportListener } from '../model/report-events.ts';
@@ -47,8 +47,11 @@ export class HarFile {
     this.partial = path.join(dir, HAR_PARTIAL_FILE);
   }
 
-  /** Appends one exchange. Never throws: the first failure stops the file and `finish()` reports it. */
-  add(exchange: Exchange): void {
+  /**
+   * Appends one exchange, or a request no rule judged (the reachability check). Never throws: the
+   * first failure stops the file and `finish()` reports it.
+   */
+  add(exchange: Exchange | UnjudgedExchange): void {
     if (this.finished || this.failure) return;
     let entry: unknown;
     try {
