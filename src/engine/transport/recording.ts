@@ -4,7 +4,7 @@
  * recorded, never thrown; only a RunStop from below (no token mid-run) passes through.
  */
 import type { TestCase, UnauthenticatedKind } from '../../core/case.ts';
-import { bodyText, type Exchange, type RecordedRequest } from '../../core/exchange.ts';
+import { bodyText, type Exchange, type RecordedRequest, type UnjudgedExchange } from '../../core/exchange.ts';
 import { OPERATIONS, operationUrl } from '../../core/operations.ts';
 import { USER_AGENT } from '../../core/version.ts';
 import type { Outcome, Request, Send } from './send.ts';
@@ -37,9 +37,20 @@ export function recording(baseUrl: string): (next: Send) => SendCase {
     }
     // The headers as the last request carried them (credentials already redacted by bearerAuth);
     // the body as the case holds it, so the record shows JSON, not its serialization.
-    const { request } = outcome;
     const body = testCase.rawBody !== undefined ? { rawBody: testCase.rawBody } : testCase.body !== undefined ? { body: testCase.body } : {};
-    return finish({ method: request.method, url: request.url, headers: { ...request.headers }, ...body }, outcome);
+    const recorded = (o: Outcome): RecordedRequest => ({ method: o.request.method, url: o.request.url, headers: { ...o.request.headers }, ...body });
+    const exchange = finish(recorded(outcome), outcome);
+    // Attempts sent again: recorded beside the exchange (exchanges.har, the count), judged by no rule.
+    const resent = (outcome.earlier ?? []).map(
+      (o): UnjudgedExchange => ({
+        request: recorded(o),
+        ...(o.response ? { response: o.response } : {}),
+        ...(o.error ? { error: o.error } : {}),
+        startedAt: o.startedAt ?? exchange.startedAt,
+        durationMs: o.durationMs ?? 0,
+      }),
+    );
+    return resent.length ? { ...exchange, resent } : exchange;
   };
 }
 

@@ -11,7 +11,7 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Exchange, UnjudgedExchange } from '../../core/exchange.ts';
-import { harEntry } from './har.ts';
+import { harEntries, harEntry, type HarEntry } from './har.ts';
 import { Redactor } from '../model/redact.ts';
 import type { ReportListener } from '../model/report-events.ts';
 
@@ -53,14 +53,14 @@ export class HarFile {
    */
   add(exchange: Exchange | UnjudgedExchange): void {
     if (this.finished || this.failure) return;
-    let entry: unknown;
+    let entries: HarEntry[];
     try {
-      entry = harEntry(exchange);
+      entries = 'testCase' in exchange ? harEntries(exchange) : [harEntry(exchange)];
     } catch (error) {
       this.fail(error);
       return;
     }
-    this.addEntry(entry);
+    for (const entry of entries) this.addEntry(entry);
   }
 
   /** Appends an entry already in HAR form (`conformance merge` joins the shards' files); never throws, like `add`. */

@@ -90,8 +90,20 @@ function received(response: NonNullable<Exchange['response']>): string {
 export const REACHABILITY_COMMENT =
   'reachability check before the first case: is anything answering at the base URL? Counted in the requests; no rule judges it';
 
-/** One exchange as a HAR entry; a request without a case is the reachability check (commented, no `_case`). */
-export function harEntry(exchange: Exchange | UnjudgedExchange): HarEntry {
+/** What an attempt sent again says of itself (a 429 waited out, a 401 to a token since renewed). */
+export const RESENT_COMMENT =
+  'an attempt sent again (a 429 waited out, or a 401 before a renewed token): the next entry of this request is the one judged; counted in the requests, judged by no rule';
+
+/** The entries of an exchange: the attempts sent again first (commented, no `_case`), then the exchange. */
+export function harEntries(exchange: Exchange): HarEntry[] {
+  return [...(exchange.resent ?? []).map((attempt) => harEntry(attempt, RESENT_COMMENT)), harEntry(exchange)];
+}
+
+/**
+ * One exchange as a HAR entry; a request without a case (the reachability check, an attempt sent
+ * again) carries `comment` instead of `_case`.
+ */
+export function harEntry(exchange: Exchange | UnjudgedExchange, comment = REACHABILITY_COMMENT): HarEntry {
   const { request, response, error } = exchange;
   const testCase = 'testCase' in exchange ? exchange.testCase : undefined;
   const body = bodyText(exchange.request);
@@ -142,12 +154,12 @@ export function harEntry(exchange: Exchange | UnjudgedExchange): HarEntry {
     // Only the total is measured; HAR wants the phases, so the wait carries it.
     timings: { send: 0, wait: time, receive: 0 },
     ...(error ? { _error: { kind: error.kind, message: error.message } } : !response ? { _error: { kind: 'other', message: 'no response recorded' } } : {}),
-    ...(testCase ? { _case: caseIntent(testCase) } : { comment: REACHABILITY_COMMENT }),
+    ...(testCase ? { _case: caseIntent(testCase) } : { comment }),
   };
 }
 
 /** The HAR document of a run's exchanges, in the order they started. */
 export function buildHar(exchanges: Exchange[], creator: { name: string; version: string }): Har {
   const ordered = [...exchanges].sort((a, b) => a.startedAt.localeCompare(b.startedAt));
-  return { log: { version: '1.2', creator: { name: creator.name, version: creator.version }, entries: ordered.map(harEntry) } };
+  return { log: { version: '1.2', creator: { name: creator.name, version: creator.version }, entries: ordered.flatMap((exchange) => harEntries(exchange)) } };
 }
