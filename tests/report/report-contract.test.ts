@@ -67,8 +67,8 @@ async function run(exchanges: Exchange[], runEnd: Partial<Extract<RunEvent, { ty
 const schemaErrors = (report: unknown) => registry().validate('conformance-report', report);
 
 describe('conformance.json 1.7.0', () => {
-  it('is version 1.8.0 (1.8.0 adds case.around)', () => {
-    expect(REPORT_VERSION).toBe('1.8.0');
+  it('is version 1.9.0 (1.8.0 adds case.around; 1.9.0 counts every request the HAR holds and gives an aborted run its reason)', () => {
+    expect(REPORT_VERSION).toBe('1.9.0');
   });
 
   it("carries the run-end event's observed contract as it came, and validates", async () => {

@@ -8,7 +8,7 @@ import type { Intent, ObservedContract, OpenProbe } from '../../core/open-point.
 import type { RecordedRequest, RecordedResponse, TransportError } from '../../core/exchange.ts';
 import { EXIT, exitCodeOfSignal } from '../../core/errors.ts';
 
-export const REPORT_VERSION = '1.8.0';
+export const REPORT_VERSION = '1.9.0';
 
 /**
  * `inconclusive` (since 1.3.0): judged by fewer cases than the profile's minimum, so neither
