@@ -53,7 +53,15 @@ export interface Exchange {
  * (engine/transport/reachability.ts), an attempt sent again (Exchange.resent). The target received
  * it, so exchanges.har records it and the request count counts it (docs/design.md section 5.8).
  */
-export type UnjudgedExchange = Omit<Exchange, 'testCase' | 'resent'>;
+export type UnjudgedExchange = Omit<Exchange, 'testCase' | 'resent'> & { unjudged: 'reachability-check' | 'sent-again' };
+
+/**
+ * Hears every request that went to the target, once it is answered (or given up): each case's
+ * exchange, each attempt sent again, each reachability attempt. exchanges.har is written from it,
+ * so it holds exactly the requests the transport counts, judged or not (a request sent ahead of a
+ * run that stopped is one the target received).
+ */
+export type SentRecorder = (sent: Exchange | UnjudgedExchange) => void;
 
 /** The text a body goes out as: a raw (malformed) body verbatim, else the JSON; undefined for none. */
 export function bodyText(holder: { body?: unknown; rawBody?: string }): string | undefined {

@@ -18,13 +18,12 @@
 import { setMaxListeners } from 'node:events';
 import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
 import { ConformanceError, EXIT } from '../core/errors.ts';
-import type { UnjudgedExchange } from '../core/exchange.ts';
 import { RunInterrupted, untilInterrupted } from '../engine/run-stop.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model/model.ts';
 import type { ReportListener } from '../report/model/report-events.ts';
 import { abortReason } from '../report/model/abort-reason.ts';
 import { Redactor } from '../report/model/redact.ts';
-import { HarFile, harListener } from '../report/files/har-file.ts';
+import { HarFile } from '../report/files/har-file.ts';
 import { prepareReportDir } from '../report/files/report-dir.ts';
 import { REPORT_DIR_FILES, writeReports, type WriteReportsResult } from '../report/files/write-reports.ts';
 import { prepareRun, type PreparedRun } from './prepare-run.ts';
@@ -148,7 +147,7 @@ async function conduct(run: PreparedRun, options: OrchestrateOptions): Promise<R
 
   hooks.started?.(run);
   try {
-    const connecting = run.connect((attempt) => files.record(attempt));
+    const connecting = run.connect();
     // Interrupted while connecting: the connection attempt ends later, unheard.
     connecting.catch(() => undefined);
     const { roundTripMs } = await untilInterrupted(connecting, options.signal);
@@ -195,13 +194,12 @@ function reportFiles(run: PreparedRun, options: OrchestrateOptions) {
       options.hooks?.written?.(result);
     },
     listeners: [] as ReportListener[],
-    /** A request no rule judges (the reachability check): the target received it, the HAR keeps it. */
-    record(attempt: UnjudgedExchange): void {
-      har?.add(attempt);
-    },
   };
   if (har) {
-    files.listeners.push(harListener(har), async (event) => {
+    // Every request the target received, judged or not (sent ahead of a run that stopped, the
+    // reachability check, an attempt sent again): as many entries as the report counts.
+    run.transport.recordSent((sent) => har.add(sent));
+    files.listeners.push(async (event) => {
       if (event.type === 'run-end') await files.write(event.report);
     });
   }

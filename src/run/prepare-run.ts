@@ -14,7 +14,6 @@ import type { Stop } from '../engine/events.ts';
 import { startTarget, type Target } from './target.ts';
 import type { RunConfig } from './run-config.ts';
 import type { RuleDefinition } from '../core/catalogue.ts';
-import type { UnjudgedExchange } from '../core/exchange.ts';
 import { planRun, type RunPlan } from '../engine/plan.ts';
 
 export interface PreparedRun {
@@ -31,10 +30,9 @@ export interface PreparedRun {
   secrets(): string[];
   /**
    * Proves the target answers and the credentials work: throws UnreachableError / AuthenticationError.
-   * Says how long the target took to answer (the estimate of a remote run uses it). `record` hears
-   * each reachability attempt (exchanges.har keeps them).
+   * Says how long the target took to answer (the estimate of a remote run uses it).
    */
-  connect(record?: (attempt: UnjudgedExchange) => void): Promise<{ roundTripMs: number }>;
+  connect(): Promise<{ roundTripMs: number }>;
   /**
    * Runs every selected rule; `listeners` get the report events (the exchanges too: none is kept
    * here, a listener that needs them collects them). Throws UnknownAccountsError / AuthenticationError.
@@ -114,9 +112,9 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     facts,
     plan,
     secrets: () => [...target.secrets, ...transport.secrets()],
-    async connect(record) {
+    async connect() {
       const started = performance.now();
-      await transport.checkReachable(record);
+      await transport.checkReachable();
       const roundTripMs = performance.now() - started;
       await transport.authenticate();
       return { roundTripMs };

@@ -109,6 +109,20 @@ describe('a run that could not judge the target (exit 3)', () => {
   });
 });
 
+describe('a target that dies mid-run (exit 3, a partial report)', () => {
+  it('the requests sent ahead of the stop are in exchanges.har too: as many entries as the report counts', async () => {
+    const dir = reportDir();
+    const { code } = await conformance(['run', '--profile', 'quick', '--seed', '1', '--report-dir', dir, '--fault', 'dies-mid-run']);
+    expect(code).toBe(3);
+    const report = readReport(dir);
+    const entries = harOf(dir).log.entries;
+    expect(report.stopped?.kind).toBe('unreachable');
+    expect(report.summary.requests).toBe(entries.length);
+    expect(report.stopped?.requests).toBe(entries.length);
+    expect(shownCounts(dir)).toEqual({ markdown: entries.length, html: entries.length });
+  });
+});
+
 describe('a normal run', () => {
   it('every report says as many requests as exchanges.har holds, the reachability check first and judged by no rule', async () => {
     const dir = reportDir();

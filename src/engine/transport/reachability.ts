@@ -6,7 +6,7 @@
 import { UnreachableError } from '../../core/errors.ts';
 import { displayUrl } from '../../core/url.ts';
 import { USER_AGENT } from '../../core/version.ts';
-import type { UnjudgedExchange } from '../../core/exchange.ts';
+import type { SentRecorder } from '../../core/exchange.ts';
 import type { Outcome, Send } from './send.ts';
 
 /** Pauses between attempts: three attempts over 1.5 s. */
@@ -31,13 +31,14 @@ export async function checkReachable(
   baseUrl: string,
   delaysMs: readonly number[] = REACHABILITY_DELAYS_MS,
   wait: (ms: number) => Promise<void> = sleep,
-  record: (attempt: UnjudgedExchange) => void = () => undefined,
+  record: SentRecorder = () => undefined,
 ): Promise<void> {
   const request = { method: 'GET', url: `${baseUrl}/`, headers: { accept: 'application/json', 'user-agent': USER_AGENT } };
   for (let attempt = 0; ; attempt++) {
     const started = Date.now();
     const outcome = await send(request);
     record({
+      unjudged: 'reachability-check',
       request: { method: request.method, url: request.url, headers: { ...request.headers } },
       ...(outcome.response ? { response: outcome.response } : {}),
       ...(outcome.error ? { error: outcome.error } : {}),

@@ -11,6 +11,8 @@ import { httpCall, type HttpRequest } from './http-call.ts';
 export interface Request extends HttpRequest {
   /** The credential it asks for: the run's own (absent), none, or the made-up wrong one. */
   auth?: UnauthenticatedKind;
+  /** Told each time a copy of the request goes on the wire (counting.ts): the record knows what was sent. */
+  onWire?: () => void;
 }
 
 /** What came back, and for which request: a layer that resends (a renewal) answers with the last one. */

@@ -6,7 +6,7 @@
  * Each policy is one layer around the one HTTP call (send.ts); this file only stacks them.
  */
 import type { TestCase, UnauthenticatedKind } from '../../core/case.ts';
-import type { Exchange, UnjudgedExchange } from '../../core/exchange.ts';
+import type { Exchange, SentRecorder } from '../../core/exchange.ts';
 import type { AuthConfig } from '../../core/auth-config.ts';
 import { httpSend, type Layer, type Send } from './send.ts';
 import { recording, type SendCase } from './recording.ts';
@@ -55,11 +55,14 @@ export interface Transport {
   sendTogether(testCases: TestCase[]): Promise<Exchange[]>;
   /** Client credentials: fetches the first token (static/none: nothing). Throws AuthenticationError / UnreachableError. */
   authenticate(): Promise<void>;
+  /** Any HTTP answer from the base URL counts, a broken one too; no answer after the retries -> UnreachableError. */
+  checkReachable(): Promise<void>;
   /**
-   * Any HTTP answer from the base URL counts, a broken one too; no answer after the retries ->
-   * UnreachableError. `record` hears each attempt (exchanges.har keeps them: they are counted).
+   * Hears every request that goes to the target from now on, judged or not (the reachability
+   * check, each case, each attempt sent again): exchanges.har is written from it, so it holds as
+   * many entries as `requestCount` counts.
    */
-  checkReachable(record?: (attempt: UnjudgedExchange) => void): Promise<void>;
+  recordSent(recorder: SentRecorder): void;
   /** Requests sent to the target so far (the reachability check and retries included, token requests not). */
   readonly requestCount: number;
   /** Every credential seen so far (static token, client secret, issued access tokens), for redaction. */
@@ -76,6 +79,10 @@ export function createTransport(options: TransportOptions): Transport {
   const ownToken: OwnToken = auth.kind === 'static' ? async () => auth.token : tokens ? () => tokens.token() : undefined;
   const limiter = new RateLimiter(options.rateLimitPerSecond);
   let sent = 0;
+  const recorders: SentRecorder[] = [];
+  const record: SentRecorder = (request) => {
+    for (const recorder of recorders) recorder(request);
+  };
 
   // Bottom up: the HTTP call, counted; then inside the limits (a place in flight, then a start slot).
   // An interruption cuts both the call and the wait for the limits.
@@ -84,7 +91,7 @@ export function createTransport(options: TransportOptions): Transport {
   const limited = cut(concurrency(new ConcurrencyLimit(options.concurrency))(rate(limiter)(wire)));
   // Only fetched tokens can be renewed; a static token that gets a 401 keeps it.
   const renewal: Layer = tokens ? renewOn401((rejected) => tokens.renew(rejected)) : (next) => next;
-  const policies = (bottom: Send): SendCase => recording(baseUrl)(bearerAuth(ownToken)(renewal(retry429(options.maxRetries)(bottom))));
+  const policies = (bottom: Send): SendCase => recording(baseUrl, record)(bearerAuth(ownToken)(renewal(retry429(options.maxRetries)(bottom))));
 
   return {
     send: policies(limited),
@@ -98,7 +105,10 @@ export function createTransport(options: TransportOptions): Transport {
     async authenticate(): Promise<void> {
       await tokens?.token();
     },
-    checkReachable: (record) => checkReachable(limited, baseUrl, options.reachabilityDelaysMs, undefined, record),
+    checkReachable: () => checkReachable(limited, baseUrl, options.reachabilityDelaysMs, undefined, record),
+    recordSent(recorder: SentRecorder): void {
+      recorders.push(recorder);
+    },
     get requestCount(): number {
       return sent;
     },

@@ -11,9 +11,8 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Exchange, UnjudgedExchange } from '../../core/exchange.ts';
-import { harEntries, harEntry, type HarEntry } from './har.ts';
+import { harEntry, type HarEntry } from './har.ts';
 import { Redactor } from '../model/redact.ts';
-import type { ReportListener } from '../model/report-events.ts';
 
 /** The file name in the report folder, and the name it has until the run ends. */
 export const HAR_FILE = 'exchanges.har';
@@ -48,19 +47,20 @@ export class HarFile {
   }
 
   /**
-   * Appends one exchange, or a request no rule judged (the reachability check). Never throws: the
-   * first failure stops the file and `finish()` reports it.
+   * Appends one request: an exchange (without its attempts sent again: the transport tells each of
+   * them on its own, Transport.recordSent), or a request no rule judged. Never throws: the first
+   * failure stops the file and `finish()` reports it.
    */
   add(exchange: Exchange | UnjudgedExchange): void {
     if (this.finished || this.failure) return;
-    let entries: HarEntry[];
+    let entry: HarEntry;
     try {
-      entries = 'testCase' in exchange ? harEntries(exchange) : [harEntry(exchange)];
+      entry = harEntry(exchange);
     } catch (error) {
       this.fail(error);
       return;
     }
-    for (const entry of entries) this.addEntry(entry);
+    this.addEntry(entry);
   }
 
   /** Appends an entry already in HAR form (`conformance merge` joins the shards' files); never throws, like `add`. */
@@ -136,11 +136,4 @@ export class HarFile {
     this.fd = undefined;
     rmSync(this.partial, { force: true });
   }
-}
-
-/** A report listener that appends every exchange of the run to `har`. */
-export function harListener(har: HarFile): ReportListener {
-  return (event) => {
-    if (event.type === 'exchange') har.add(event.exchange);
-  };
 }

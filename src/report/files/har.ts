@@ -94,16 +94,18 @@ export const REACHABILITY_COMMENT =
 export const RESENT_COMMENT =
   'an attempt sent again (a 429 waited out, or a 401 before a renewed token): the next entry of this request is the one judged; counted in the requests, judged by no rule';
 
-/** The entries of an exchange: the attempts sent again first (commented, no `_case`), then the exchange. */
+const UNJUDGED_COMMENT: Record<UnjudgedExchange['unjudged'], string> = { 'reachability-check': REACHABILITY_COMMENT, 'sent-again': RESENT_COMMENT };
+
+/** The entries of a judged exchange: the attempts sent again first, then the exchange. */
 export function harEntries(exchange: Exchange): HarEntry[] {
-  return [...(exchange.resent ?? []).map((attempt) => harEntry(attempt, RESENT_COMMENT)), harEntry(exchange)];
+  return [...(exchange.resent ?? []).map((attempt) => harEntry(attempt)), harEntry(exchange)];
 }
 
 /**
- * One exchange as a HAR entry; a request without a case (the reachability check, an attempt sent
- * again) carries `comment` instead of `_case`.
+ * One request as a HAR entry; a request no rule judged (the reachability check, an attempt sent
+ * again) carries a `comment` that says which instead of `_case`.
  */
-export function harEntry(exchange: Exchange | UnjudgedExchange, comment = REACHABILITY_COMMENT): HarEntry {
+export function harEntry(exchange: Exchange | UnjudgedExchange): HarEntry {
   const { request, response, error } = exchange;
   const testCase = 'testCase' in exchange ? exchange.testCase : undefined;
   const body = bodyText(exchange.request);
@@ -154,7 +156,7 @@ export function harEntry(exchange: Exchange | UnjudgedExchange, comment = REACHA
     // Only the total is measured; HAR wants the phases, so the wait carries it.
     timings: { send: 0, wait: time, receive: 0 },
     ...(error ? { _error: { kind: error.kind, message: error.message } } : !response ? { _error: { kind: 'other', message: 'no response recorded' } } : {}),
-    ...(testCase ? { _case: caseIntent(testCase) } : { comment }),
+    ...(testCase ? { _case: caseIntent(testCase) } : { comment: UNJUDGED_COMMENT[(exchange as UnjudgedExchange).unjudged] }),
   };
 }
 
