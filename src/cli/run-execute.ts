@@ -140,7 +140,7 @@ function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHook
       return { before: [progress.listener], after: [table] };
     },
     finished: () => stopProgress?.(),
-    aborted: (error) => output.err(`conformance run: ${error.message}`),
+    aborted: (_error, reason) => output.err(`conformance run: ${reason}`),
     written: ({ written, errors }) => {
       for (const e of errors) output.err(`conformance run: the ${e.writer} report could not be written: ${e.message}`);
       if (written.length) output.human(`reports: ${written.join(', ')}`, true);

@@ -5,6 +5,7 @@
  */
 
 import { constants } from 'node:os';
+import type { RecordedResponse } from './exchange.ts';
 
 /** The CLI's exit codes (docs/design.md section 5.3); an interrupted run exits with exitCodeOfSignal. */
 export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, unreachable: 3, inconclusive: 4 } as const;
@@ -16,6 +17,9 @@ export type ErrorCode = 'usage' | 'unknown-accounts' | 'route-not-found' | 'unre
 
 /** An error the user can act on; anything else is a bug of ours and keeps its stack. */
 export abstract class ConformanceError extends Error {
+  /** The target's answer that kept the run from judging it, when it answered: the reports quote its words. */
+  answer?: RecordedResponse;
+
   constructor(
     readonly code: ErrorCode,
     readonly exitCode: number,
@@ -70,6 +74,12 @@ export class AuthenticationError extends ConformanceError {
   constructor(message: string) {
     super('authentication', EXIT.unreachable, message);
   }
+}
+
+/** `error`, carrying the target's answer that caused it (none when no answer came). */
+export function withAnswer<E extends ConformanceError>(error: E, answer: RecordedResponse | undefined): E {
+  if (answer) error.answer = answer;
+  return error;
 }
 
 /** The exit code for an error a command ends with, or undefined for a bug (rethrow it). */

@@ -41,7 +41,27 @@ export interface Exchange {
   error?: TransportError;
   startedAt: string;
   durationMs: number;
+  /**
+   * The attempts of this request the harness sent again (a 429 waited out, a 401 to a token since
+   * renewed), oldest first: no rule judges them; exchanges.har records them and the count counts them.
+   */
+  resent?: UnjudgedExchange[];
 }
+
+/**
+ * A request the run sent that no rule judges: the reachability check before the first case
+ * (engine/transport/reachability.ts), an attempt sent again (Exchange.resent). The target received
+ * it, so exchanges.har records it and the request count counts it (docs/design.md section 5.8).
+ */
+export type UnjudgedExchange = Omit<Exchange, 'testCase' | 'resent'> & { unjudged: 'reachability-check' | 'sent-again' };
+
+/**
+ * Hears every request that went to the target, once it is answered (or given up): each case's
+ * exchange, each attempt sent again, each reachability attempt. exchanges.har is written from it,
+ * so it holds exactly the requests the transport counts, judged or not (a request sent ahead of a
+ * run that stopped is one the target received).
+ */
+export type SentRecorder = (sent: Exchange | UnjudgedExchange) => void;
 
 /** The text a body goes out as: a raw (malformed) body verbatim, else the JSON; undefined for none. */
 export function bodyText(holder: { body?: unknown; rawBody?: string }): string | undefined {

@@ -139,8 +139,8 @@ export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum,
     tally.budgetNote,
     tally.scenarioNote,
     refusals.describe(rule.operation),
-    tally.twinRefused ? `${tally.twinRefused} of its cases were refused together with their valid twin, so the refusal was not about this rule` : undefined,
-    tally.silentSuccesses ? `${tally.silentSuccesses} successful answers held none of the fields it judges` : undefined,
+    tally.twinRefused ? `${tally.twinRefused}${TWIN_REFUSED}` : undefined,
+    tally.silentSuccesses ? `${tally.silentSuccesses}${SILENT_SUCCESSES}` : undefined,
   ].filter((c): c is string => c !== undefined);
   const fix = tally.budgetNote
     ? 'raise --max-requests'
@@ -152,6 +152,22 @@ export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum,
 
 const NO_CAUSE_FIX = 'run a larger --profile or more --runs';
 const JUDGED_LINE = /^judged by \d+ fixed and \d+ random cases \(minimum \d+ and \d+\)/;
+/** The causes of a shortfall that are the rule's own (after a count); the others come from the target and many rules share them. */
+const TWIN_REFUSED = ' of its cases were refused together with their valid twin, so the refusal was not about this rule';
+const SILENT_SUCCESSES = ' successful answers held none of the fields it judges';
+const OWN_CAUSE = new RegExp(`(?:^|; )(\\d+(?:${TWIN_REFUSED}|${SILENT_SUCCESSES}))(?=;|$)`, 'g');
+
+/**
+ * A shortfall line split for a report that lists many rules (report/model/reason-groups.ts): the
+ * causes that are the rule's own (its figures aside, which every renderer shows anyway), and the
+ * rest, which a target that refuses every valid request makes the same for fifteen rules.
+ */
+export function splitShortfall(line: string): { own: string[]; shared: string } {
+  const causes = line.replace(JUDGED_LINE, '').replace(/^: /, '');
+  const own = [...causes.matchAll(OWN_CAUSE)].map((m) => m[1]);
+  const shared = causes.replace(OWN_CAUSE, '').replace(/^(?:; |: )/, '');
+  return { own, shared: shared || line };
+}
 
 /** `judged by 3 fixed and 0 random cases (minimum 2 and 25)`: the start of every shortfall line. */
 function judgedLine(counts: { fixed: number; random: number }, minimum: Minimum): string {

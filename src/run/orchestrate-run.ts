@@ -21,7 +21,9 @@ import { ConformanceError, EXIT } from '../core/errors.ts';
 import { RunInterrupted, untilInterrupted } from '../engine/run-stop.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model/model.ts';
 import type { ReportListener } from '../report/model/report-events.ts';
-import { HarFile, harListener } from '../report/files/har-file.ts';
+import { abortReason } from '../report/model/abort-reason.ts';
+import { Redactor } from '../report/model/redact.ts';
+import { HarFile } from '../report/files/har-file.ts';
 import { prepareReportDir } from '../report/files/report-dir.ts';
 import { REPORT_DIR_FILES, writeReports, type WriteReportsResult } from '../report/files/write-reports.ts';
 import { prepareRun, type PreparedRun } from './prepare-run.ts';
@@ -45,8 +47,11 @@ export interface RunHooks {
   listeners?(run: PreparedRun): RunListeners;
   /** The engine stopped, however it stopped. */
   finished?(): void;
-  /** The run could not judge the target: heard before its report is written. */
-  aborted?(error: ConformanceError): void;
+  /**
+   * The run could not judge the target: heard before its report is written. `reason` is the
+   * error's message with the target's words when it answered, secrets redacted (summary.reason).
+   */
+  aborted?(error: ConformanceError, reason: string): void;
   /** The reports were written, or some could not be (`errors`). */
   written?(result: WriteReportsResult): void;
   /** The run was conformant but its reports are incomplete: it ends with EXIT.usage. */
@@ -133,8 +138,9 @@ async function conduct(run: PreparedRun, options: OrchestrateOptions): Promise<R
   /** A run that could not judge the target still leaves a report saying why. */
   const abort = async (error: unknown): Promise<RunOutcome> => {
     if (!(error instanceof ConformanceError)) throw error;
-    hooks.aborted?.(error);
-    const report = run.aborted(error.message);
+    const reason = new Redactor(run.secrets()).text(abortReason(error));
+    hooks.aborted?.(error, reason);
+    const report = run.aborted(reason);
     await files.write(report);
     return end(report, error);
   };
@@ -190,7 +196,10 @@ function reportFiles(run: PreparedRun, options: OrchestrateOptions) {
     listeners: [] as ReportListener[],
   };
   if (har) {
-    files.listeners.push(harListener(har), async (event) => {
+    // Every request the target received, judged or not (sent ahead of a run that stopped, the
+    // reachability check, an attempt sent again): as many entries as the report counts.
+    run.transport.recordSent((sent) => har.add(sent));
+    files.listeners.push(async (event) => {
       if (event.type === 'run-end') await files.write(event.report);
     });
   }

@@ -40,7 +40,7 @@ export interface PreparedRun {
    * here, a listener that needs them collects them). Throws UnknownAccountsError / AuthenticationError.
    */
   execute(listeners?: ReportListener[]): Promise<{ report: ConformanceReport }>;
-  /** The report of a run that could not start, every rule skipped (`stopped`: it was interrupted). */
+  /** The report of a run that could not start, every rule skipped (`stopped`: it was interrupted); its requests are those the target received. */
   aborted(reason: string, stopped?: Stop): ConformanceReport;
   /** Stops the embedded server, if one was started. */
   close(): Promise<void>;
@@ -123,7 +123,7 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
       await runEngine(transport, settings, [builder.listener]);
       return { report: builder.report() };
     },
-    aborted: (reason, stopped) => abortedReport(facts, reason, stopped),
+    aborted: (reason, stopped) => abortedReport(facts, reason, stopped, transport.requestCount),
     close: () => target.close(),
   };
 }

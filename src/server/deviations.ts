@@ -345,7 +345,11 @@ function withNames(body: Body, change: (name: string) => string): Body {
 /** "JANE" and "jane" as "Jane": a server that tidies names. */
 const capitalised = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1).toLowerCase();
 
-/** The server's behaviour with `fault` injected (the faithful one without). */
-export function behaviourFor(fault?: FaultName): ServerBehaviour {
-  return fault ? { ...FAITHFUL, ...DEVIATIONS[fault] } : FAITHFUL;
+/**
+ * The server's behaviour with `fault` injected (the faithful one without); `more` faults on top,
+ * each overriding its members (a later one wins where two touch the same member).
+ */
+export function behaviourFor(fault?: FaultName, more: readonly FaultName[] = []): ServerBehaviour {
+  const faults = [...(fault ? [fault] : []), ...more];
+  return faults.length ? Object.assign({ ...FAITHFUL }, ...faults.map((f) => DEVIATIONS[f])) : FAITHFUL;
 }

@@ -29,6 +29,8 @@ export interface ReferenceServerOptions {
   reading?: Partial<Reading>;
   /** One defect to inject; none by default. */
   fault?: FaultName;
+  /** More defects at once (in-process only: a report with many failures, tests/browser); `fault` is the one a report names. */
+  moreFaults?: readonly FaultName[];
   /** Restrict the open points as the vendor's OpenAPI does (strict-open-points.ts); default false. */
   strict?: boolean;
   /** Seeded fiat accounts; default (and at least) 3. */
@@ -89,7 +91,7 @@ interface ServerState {
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const reading: Reading = { ...DEFAULT_READING, ...options.reading };
   const seeded = seedFiatAccounts(Math.max(MIN_ACCOUNTS, options.accounts ?? MIN_ACCOUNTS));
-  const behaviour = behaviourFor(options.fault);
+  const behaviour = behaviourFor(options.fault, options.moreFaults);
   const state: ServerState = {
     reading,
     strict: options.strict ?? false,

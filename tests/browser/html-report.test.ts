@@ -85,11 +85,11 @@ describe.runIf(runHere)('report.html in chromium', () => {
     const failures = page.locator('[data-failure]');
     expect(await failures.count()).toBe(3);
     for (let i = 0; i < 3; i++) expect(await failures.nth(i).isVisible()).toBe(true);
-    const first = page.locator('article[data-rule="fa.metadata.over-pairs-rejected"]');
+    const first = page.locator('details.failure-rule[data-rule="fa.metadata.over-pairs-rejected"]');
     expect(await first.locator('.message').innerText()).toBe('7 pairs accepted (200)');
     expect(await first.innerText()).toContain('PUT http://127.0.0.1:4010/v2/transfer/fiat-accounts/');
     expect(await first.innerText()).toContain('HTTP 200');
-    const timeout = page.locator('article[data-rule="id.answers"]');
+    const timeout = page.locator('details.failure-rule[data-rule="id.answers"]');
     expect(await timeout.innerText()).toContain('no response: timeout');
     const sections = new Set(sampleReport().rules.map((r) => r.section));
     expect(await page.locator('.coverage .row').count()).toBe(sections.size);
@@ -99,7 +99,8 @@ describe.runIf(runHere)('report.html in chromium', () => {
   it('renders hostile payloads as text: no script from the data runs', async () => {
     expect(available, MISSING).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
-    const text = await page.locator('body').innerText();
+    // Long evidence is collapsed: what the data says is text whether shown or not.
+    const text = (await page.locator('body').textContent()) ?? '';
     expect(text).toContain(HOSTILE.script);
     expect(text).toContain(HOSTILE.emoji);
     expect(text).toContain(HOSTILE.combining);
@@ -199,7 +200,7 @@ describe.runIf(runHere)('report.html of inconclusive and stopped runs in chromiu
     expect(await stopped.isVisible()).toBe(true);
     expect(await stopped.innerText()).toContain('stopped after 212 requests while judging id.dob.midnight-utc');
     expect(await stopped.innerText()).toContain('exit 3');
-    const failure = stoppedPage.locator('article[data-rule="id.valid-accepted"] .said');
+    const failure = stoppedPage.locator('details.failure-rule[data-rule="id.valid-accepted"] .said');
     expect(await failure.innerText()).toContain(REFUSAL_WORDS);
     expect(errors).toEqual([]);
   });
@@ -234,7 +235,7 @@ describe.runIf(runHere)('report.html of a real failing run in chromium', () => {
   it('shows the verdict and the failing rule with the request that shows the fault', async () => {
     expect(available, MISSING).toBe(true);
     expect(await realPage.locator('#verdict').getAttribute('data-verdict')).toBe('non-conformant');
-    const failure = realPage.locator(`article[data-rule="${RULE}"]`);
+    const failure = realPage.locator(`details.failure-rule[data-rule="${RULE}"]`);
     expect(await failure.isVisible()).toBe(true);
     const text = await failure.innerText();
     expect(text).toContain('PUT http://127.0.0.1:');

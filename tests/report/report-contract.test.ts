@@ -67,7 +67,7 @@ async function run(exchanges: Exchange[], runEnd: Partial<Extract<RunEvent, { ty
 const schemaErrors = (report: unknown) => registry().validate('conformance-report', report);
 
 describe('conformance.json 1.7.0', () => {
-  it('is version 1.9.0 (1.8.0 adds case.around, 1.9.0 restore, createdIdentities and budget)', () => {
+  it("is version 1.9.0 (1.8.0 adds case.around, 1.9.0 restore, createdIdentities, budget, every request the HAR holds counted and an aborted run's reason)", () => {
     expect(REPORT_VERSION).toBe('1.9.0');
   });
 

@@ -7,7 +7,7 @@
  */
 import type { TestCase } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
-import { AuthenticationError, RouteNotFoundError, UnknownAccountsError } from '../../core/errors.ts';
+import { AuthenticationError, RouteNotFoundError, UnknownAccountsError, withAnswer } from '../../core/errors.ts';
 import type { Transport } from '../transport/transport.ts';
 import type { Phase } from './phase.ts';
 
@@ -28,8 +28,11 @@ export const probe: Phase = {
       if (exchange.response?.status === 404) missing.push(exchange);
       // The configured credentials refused: every rule would fail or skip for the settings' sake.
       if (exchange.response?.status === 401 || exchange.response?.status === 403) {
-        throw new AuthenticationError(
-          `the target refused the credentials (HTTP ${exchange.response.status} to an empty update of ${id}): check --token or the client credentials`,
+        throw withAnswer(
+          new AuthenticationError(
+            `the target refused the credentials (HTTP ${exchange.response.status} to an empty update of ${id}): check --token or the client credentials`,
+          ),
+          exchange.response,
         );
       }
     }
@@ -68,10 +71,13 @@ async function explainMissingAccounts(missing: Exchange[], accounts: number, tra
       label: 'probe: does the create route exist?',
       body: {},
     });
-    if (probe.response?.status === 404) throw new RouteNotFoundError([...urls, `${probe.request.method} ${probe.request.url}`]);
+    if (probe.response?.status === 404) throw withAnswer(new RouteNotFoundError([...urls, `${probe.request.method} ${probe.request.url}`]), probe.response);
   }
-  throw new UnknownAccountsError(
-    missing.map((e) => e.testCase.fiatAccountId!),
-    urls,
+  throw withAnswer(
+    new UnknownAccountsError(
+      missing.map((e) => e.testCase.fiatAccountId!),
+      urls,
+    ),
+    missing[0].response,
   );
 }

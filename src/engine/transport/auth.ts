@@ -6,7 +6,7 @@
 import { ConformanceError } from '../../core/errors.ts';
 import { RunStop } from '../run-stop.ts';
 import { REDACTED } from '../../core/redaction.ts';
-import { withHeader, type Layer, type Request } from './send.ts';
+import { withHeader, type Layer, type Outcome, type Request } from './send.ts';
 
 /**
  * The bearer token sent for `auth: 'invalid'` cases. Made up and not a secret: it is recorded
@@ -53,7 +53,9 @@ export function bearerAuth(ownToken: OwnToken): Layer {
       throw tokenFailureMidRun(error);
     }
     const outcome = await next(withBearer(request, token));
-    // Redacted here, where the token is known to be ours: also a renewed one sent further down.
-    return { ...outcome, request: withHeader(outcome.request, 'authorization', REDACTED_BEARER) };
+    // Redacted here, where the token is known to be ours: also a renewed one sent further down,
+    // and in the attempts sent again.
+    const redacted = (o: Outcome): Outcome => ({ ...o, request: withHeader(o.request, 'authorization', REDACTED_BEARER) });
+    return { ...redacted(outcome), ...(outcome.earlier ? { earlier: outcome.earlier.map(redacted) } : {}) };
   };
 }

@@ -17,6 +17,7 @@ export function observedTransport(transport: Transport, observe: (exchange: Exch
     sendCleanup: async (testCase) => tap(await transport.sendCleanup(testCase)),
     authenticate: () => transport.authenticate(),
     checkReachable: () => transport.checkReachable(),
+    recordSent: (recorder) => transport.recordSent(recorder),
     get requestCount() {
       return transport.requestCount;
     },

@@ -6,6 +6,7 @@
 import { UnreachableError } from '../../core/errors.ts';
 import { displayUrl } from '../../core/url.ts';
 import { USER_AGENT } from '../../core/version.ts';
+import type { SentRecorder } from '../../core/exchange.ts';
 import type { Outcome, Send } from './send.ts';
 
 /** Pauses between attempts: three attempts over 1.5 s. */
@@ -22,17 +23,28 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * Resolves on the first answer of any kind (a 404, a 500, a broken one); throws UnreachableError
- * when no attempt got one (refused, reset, timed out, unknown host).
+ * when no attempt got one (refused, reset, timed out, unknown host). `record` hears every attempt:
+ * the target received it (or was sent it), so exchanges.har keeps it beside the cases.
  */
 export async function checkReachable(
   send: Send,
   baseUrl: string,
   delaysMs: readonly number[] = REACHABILITY_DELAYS_MS,
   wait: (ms: number) => Promise<void> = sleep,
+  record: SentRecorder = () => undefined,
 ): Promise<void> {
   const request = { method: 'GET', url: `${baseUrl}/`, headers: { accept: 'application/json', 'user-agent': USER_AGENT } };
   for (let attempt = 0; ; attempt++) {
+    const started = Date.now();
     const outcome = await send(request);
+    record({
+      unjudged: 'reachability-check',
+      request: { method: request.method, url: request.url, headers: { ...request.headers } },
+      ...(outcome.response ? { response: outcome.response } : {}),
+      ...(outcome.error ? { error: outcome.error } : {}),
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+    });
     if (!outcome.error || brokeFraming(outcome)) return;
     if (attempt >= delaysMs.length) {
       const attempts = attempt + 1;

@@ -4,7 +4,7 @@
  * recorded, never thrown; only a RunStop from below (no token mid-run) passes through.
  */
 import type { TestCase, UnauthenticatedKind } from '../../core/case.ts';
-import { bodyText, type Exchange, type RecordedRequest } from '../../core/exchange.ts';
+import { bodyText, type Exchange, type RecordedRequest, type SentRecorder, type UnjudgedExchange } from '../../core/exchange.ts';
 import { OPERATIONS, operationUrl } from '../../core/operations.ts';
 import { USER_AGENT } from '../../core/version.ts';
 import type { Outcome, Request, Send } from './send.ts';
@@ -12,7 +12,8 @@ import { RunStop } from '../run-stop.ts';
 
 export type SendCase = (testCase: TestCase, options?: { auth?: UnauthenticatedKind }) => Promise<Exchange>;
 
-export function recording(baseUrl: string): (next: Send) => SendCase {
+/** `record` hears every request that went on the wire (exchanges.har): the exchange, and the attempts sent again before it. */
+export function recording(baseUrl: string, record: SentRecorder = () => undefined): (next: Send) => SendCase {
   return (next) => async (testCase, options) => {
     const started = Date.now();
     // A case about HTTP around the operation may go with another method (docs/design.md section 2).
@@ -27,8 +28,10 @@ export function recording(baseUrl: string): (next: Send) => SendCase {
       durationMs: Date.now() - started,
     });
     let outcome: Outcome;
+    // Copies that went on the wire: one a 429 waited out or a 401 before a renewal, one the last.
+    let wired = 0;
     try {
-      outcome = await next(caseRequest(testCase, method, url, options?.auth ?? testCase.auth));
+      outcome = await next({ ...caseRequest(testCase, method, url, options?.auth ?? testCase.auth), onWire: () => wired++ });
     } catch (error) {
       // A run that must stop (the token endpoint failed) stops; nothing is recorded for this case.
       if (error instanceof RunStop) throw error;
@@ -37,9 +40,24 @@ export function recording(baseUrl: string): (next: Send) => SendCase {
     }
     // The headers as the last request carried them (credentials already redacted by bearerAuth);
     // the body as the case holds it, so the record shows JSON, not its serialization.
-    const { request } = outcome;
     const body = testCase.rawBody !== undefined ? { rawBody: testCase.rawBody } : testCase.body !== undefined ? { body: testCase.body } : {};
-    return finish({ method: request.method, url: request.url, headers: { ...request.headers }, ...body }, outcome);
+    const recorded = (o: Outcome): RecordedRequest => ({ method: o.request.method, url: o.request.url, headers: { ...o.request.headers }, ...body });
+    const exchange = finish(recorded(outcome), outcome);
+    // Attempts sent again: kept beside the exchange (exchanges.har, the count), judged by no rule.
+    const resent = (outcome.earlier ?? []).map(
+      (o): UnjudgedExchange => ({
+        unjudged: 'sent-again',
+        request: recorded(o),
+        ...(o.response ? { response: o.response } : {}),
+        ...(o.error ? { error: o.error } : {}),
+        startedAt: o.startedAt ?? exchange.startedAt,
+        durationMs: o.durationMs ?? 0,
+      }),
+    );
+    for (const attempt of resent) record(attempt);
+    // The last copy may never have gone (the run was interrupted while it waited for its slot).
+    if (wired > resent.length) record(exchange);
+    return resent.length ? { ...exchange, resent } : exchange;
   };
 }
 

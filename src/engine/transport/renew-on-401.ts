@@ -4,7 +4,7 @@
  * that fails at that moment stops the run (tokenFailureMidRun).
  */
 import { bearerToken, tokenFailureMidRun, withBearer } from './auth.ts';
-import type { Layer } from './send.ts';
+import { afterAttempts, type Layer } from './send.ts';
 
 /** @param renew a token other than the rejected one (TokenSource.renew); undefined when renewing would not help. */
 export function renewOn401(renew: (rejected: string) => Promise<string | undefined>): Layer {
@@ -19,7 +19,7 @@ export function renewOn401(renew: (rejected: string) => Promise<string | undefin
     } catch (error) {
       throw tokenFailureMidRun(error);
     }
-    // No newer token: the 401 stays the evidence.
-    return renewed === undefined ? outcome : next(withBearer(request, renewed));
+    // No newer token: the 401 stays the evidence; else it is an attempt before the one judged.
+    return renewed === undefined ? outcome : afterAttempts(await next(withBearer(request, renewed)), [outcome]);
   };
 }

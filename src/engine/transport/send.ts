@@ -11,6 +11,8 @@ import { httpCall, type HttpRequest } from './http-call.ts';
 export interface Request extends HttpRequest {
   /** The credential it asks for: the run's own (absent), none, or the made-up wrong one. */
   auth?: UnauthenticatedKind;
+  /** Told each time a copy of the request goes on the wire (counting.ts): the record knows what was sent. */
+  onWire?: () => void;
 }
 
 /** What came back, and for which request: a layer that resends (a renewal) answers with the last one. */
@@ -20,6 +22,21 @@ export interface Outcome {
   error?: TransportError;
   /** The system error code when no response came (ECONNREFUSED ...), for one-line messages. */
   code?: string;
+  /** When it went on the wire and how long the answer took (the bottom of the stack sets them). */
+  startedAt?: string;
+  durationMs?: number;
+  /**
+   * Attempts before this one that were sent again (a 429 waited out, a 401 to a token since
+   * renewed), oldest first: the target received them, so exchanges.har records them and they count.
+   */
+  earlier?: Outcome[];
+}
+
+/** `outcome` with the attempts before it (theirs first), none kept on them: one flat list, oldest first. */
+export function afterAttempts(outcome: Outcome, attempts: readonly Outcome[]): Outcome {
+  const flat = attempts.flatMap(({ earlier = [], ...attempt }) => [...earlier, attempt]);
+  const all = [...flat, ...(outcome.earlier ?? [])];
+  return all.length ? { ...outcome, earlier: all } : outcome;
 }
 
 export type Send = (request: Request) => Promise<Outcome>;
@@ -27,7 +44,11 @@ export type Layer = (next: Send) => Send;
 
 /** The bottom of every stack: one request on the wire. Never throws (httpCall does not). */
 export function httpSend(timeoutMs: number): Send {
-  return async (request) => ({ request, ...(await httpCall(request, timeoutMs)) });
+  return async (request) => {
+    const started = Date.now();
+    const result = await httpCall(request, timeoutMs);
+    return { request, ...result, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started };
+  };
 }
 
 /** The request with one header set; the original is left as it was (the record may hold it). */

@@ -6,7 +6,7 @@
  * Each policy is one layer around the one HTTP call (send.ts); this file only stacks them.
  */
 import type { TestCase, UnauthenticatedKind } from '../../core/case.ts';
-import type { Exchange } from '../../core/exchange.ts';
+import type { Exchange, SentRecorder } from '../../core/exchange.ts';
 import type { AuthConfig } from '../../core/auth-config.ts';
 import { httpSend, type Layer, type Send } from './send.ts';
 import { recording, type SendCase } from './recording.ts';
@@ -68,7 +68,13 @@ export interface Transport {
   authenticate(): Promise<void>;
   /** Any HTTP answer from the base URL counts, a broken one too; no answer after the retries -> UnreachableError. */
   checkReachable(): Promise<void>;
-  /** Requests sent to the target so far (retries included, token requests not). */
+  /**
+   * Hears every request that goes to the target from now on, judged or not (the reachability
+   * check, each case, each attempt sent again): exchanges.har is written from it, so it holds as
+   * many entries as `requestCount` counts.
+   */
+  recordSent(recorder: SentRecorder): void;
+  /** Requests sent to the target so far (the reachability check and retries included, token requests not). */
   readonly requestCount: number;
   /** The run's request budget, when it has one (--max-requests). */
   readonly budget?: RequestBudget;
@@ -86,6 +92,10 @@ export function createTransport(options: TransportOptions): Transport {
   const ownToken: OwnToken = auth.kind === 'static' ? async () => auth.token : tokens ? () => tokens.token() : undefined;
   const limiter = new RateLimiter(options.rateLimitPerSecond);
   let sent = 0;
+  const recorders: SentRecorder[] = [];
+  const record: SentRecorder = (request) => {
+    for (const recorder of recorders) recorder(request);
+  };
 
   // Bottom up: the HTTP call, counted once the request budget let it go; then inside the limits (a place in flight, then a start slot).
   // An interruption cuts both the call and the wait for the limits.
@@ -98,7 +108,7 @@ export function createTransport(options: TransportOptions): Transport {
   const cleanup = graced(concurrency(slots)(rate(limiter)(graced(requestCap(options.budget, true)(counting(() => sent++)(httpSend(options.timeoutMs)))))));
   // Only fetched tokens can be renewed; a static token that gets a 401 keeps it.
   const renewal: Layer = tokens ? renewOn401((rejected) => tokens.renew(rejected)) : (next) => next;
-  const policies = (bottom: Send): SendCase => recording(baseUrl)(bearerAuth(ownToken)(renewal(retry429(options.maxRetries)(bottom))));
+  const policies = (bottom: Send): SendCase => recording(baseUrl, record)(bearerAuth(ownToken)(renewal(retry429(options.maxRetries)(bottom))));
 
   return {
     send: policies(limited),
@@ -113,7 +123,10 @@ export function createTransport(options: TransportOptions): Transport {
     async authenticate(): Promise<void> {
       await tokens?.token();
     },
-    checkReachable: () => checkReachable(limited, baseUrl, options.reachabilityDelaysMs),
+    checkReachable: () => checkReachable(limited, baseUrl, options.reachabilityDelaysMs, undefined, record),
+    recordSent(recorder: SentRecorder): void {
+      recorders.push(recorder);
+    },
     get requestCount(): number {
       return sent;
     },

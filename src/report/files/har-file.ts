@@ -10,10 +10,9 @@
  */
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { Exchange } from '../../core/exchange.ts';
-import { harEntry } from './har.ts';
+import type { Exchange, UnjudgedExchange } from '../../core/exchange.ts';
+import { harEntry, type HarEntry } from './har.ts';
 import { Redactor } from '../model/redact.ts';
-import type { ReportListener } from '../model/report-events.ts';
 
 /** The file name in the report folder, and the name it has until the run ends. */
 export const HAR_FILE = 'exchanges.har';
@@ -47,10 +46,14 @@ export class HarFile {
     this.partial = path.join(dir, HAR_PARTIAL_FILE);
   }
 
-  /** Appends one exchange. Never throws: the first failure stops the file and `finish()` reports it. */
-  add(exchange: Exchange): void {
+  /**
+   * Appends one request: an exchange (without its attempts sent again: the transport tells each of
+   * them on its own, Transport.recordSent), or a request no rule judged. Never throws: the first
+   * failure stops the file and `finish()` reports it.
+   */
+  add(exchange: Exchange | UnjudgedExchange): void {
     if (this.finished || this.failure) return;
-    let entry: unknown;
+    let entry: HarEntry;
     try {
       entry = harEntry(exchange);
     } catch (error) {
@@ -133,11 +136,4 @@ export class HarFile {
     this.fd = undefined;
     rmSync(this.partial, { force: true });
   }
-}
-
-/** A report listener that appends every exchange of the run to `har`. */
-export function harListener(har: HarFile): ReportListener {
-  return (event) => {
-    if (event.type === 'exchange') har.add(event.exchange);
-  };
 }

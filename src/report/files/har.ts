@@ -5,7 +5,7 @@
  * with a `comment` that says so: a run of 200,000 exchanges must stay a file one can open.
  */
 import { STATUS_CODES } from 'node:http';
-import { bodyText, type Exchange } from '../../core/exchange.ts';
+import { bodyText, type Exchange, type UnjudgedExchange } from '../../core/exchange.ts';
 import { caseIntent, type CaseIntent } from '../../core/case.ts';
 
 export interface HarHeader {
@@ -42,8 +42,10 @@ export interface HarEntry {
   timings: { send: number; wait: number; receive: number };
   /** Why no response came back. */
   _error?: { kind: string; message: string };
-  /** The case this request carried, so an entry can be traced to its rule. */
-  _case: CaseIntent;
+  /** Says what an entry without a case is (the reachability check, judged by no rule). */
+  comment?: string;
+  /** The case this request carried, so an entry can be traced to its rule; absent on a request no rule judged. */
+  _case?: CaseIntent;
 }
 
 export interface Har {
@@ -84,9 +86,28 @@ function received(response: NonNullable<Exchange['response']>): string {
   return notes.join('; ');
 }
 
-/** One exchange as a HAR entry. */
-export function harEntry(exchange: Exchange): HarEntry {
-  const { request, response, error, testCase } = exchange;
+/** What the entry of the reachability check says of itself: it is counted, and no rule judges it. */
+export const REACHABILITY_COMMENT =
+  'reachability check before the first case: is anything answering at the base URL? Counted in the requests; no rule judges it';
+
+/** What an attempt sent again says of itself (a 429 waited out, a 401 to a token since renewed). */
+export const RESENT_COMMENT =
+  'an attempt sent again (a 429 waited out, or a 401 before a renewed token): the next entry of this request is the one judged; counted in the requests, judged by no rule';
+
+const UNJUDGED_COMMENT: Record<UnjudgedExchange['unjudged'], string> = { 'reachability-check': REACHABILITY_COMMENT, 'sent-again': RESENT_COMMENT };
+
+/** The entries of a judged exchange: the attempts sent again first, then the exchange. */
+export function harEntries(exchange: Exchange): HarEntry[] {
+  return [...(exchange.resent ?? []).map((attempt) => harEntry(attempt)), harEntry(exchange)];
+}
+
+/**
+ * One request as a HAR entry; a request no rule judged (the reachability check, an attempt sent
+ * again) carries a `comment` that says which instead of `_case`.
+ */
+export function harEntry(exchange: Exchange | UnjudgedExchange): HarEntry {
+  const { request, response, error } = exchange;
+  const testCase = 'testCase' in exchange ? exchange.testCase : undefined;
   const body = bodyText(exchange.request);
   const time = Math.max(0, exchange.durationMs);
   const responseBytes = response ? (response.truncated?.receivedBytes ?? Buffer.byteLength(response.rawBody, 'utf8')) : 0;
@@ -135,12 +156,12 @@ export function harEntry(exchange: Exchange): HarEntry {
     // Only the total is measured; HAR wants the phases, so the wait carries it.
     timings: { send: 0, wait: time, receive: 0 },
     ...(error ? { _error: { kind: error.kind, message: error.message } } : !response ? { _error: { kind: 'other', message: 'no response recorded' } } : {}),
-    _case: caseIntent(testCase),
+    ...(testCase ? { _case: caseIntent(testCase) } : { comment: UNJUDGED_COMMENT[(exchange as UnjudgedExchange).unjudged] }),
   };
 }
 
 /** The HAR document of a run's exchanges, in the order they started. */
 export function buildHar(exchanges: Exchange[], creator: { name: string; version: string }): Har {
   const ordered = [...exchanges].sort((a, b) => a.startedAt.localeCompare(b.startedAt));
-  return { log: { version: '1.2', creator: { name: creator.name, version: creator.version }, entries: ordered.map(harEntry) } };
+  return { log: { version: '1.2', creator: { name: creator.name, version: creator.version }, entries: ordered.flatMap((exchange) => harEntries(exchange)) } };
 }

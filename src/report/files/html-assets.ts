@@ -46,7 +46,7 @@ th, td { text-align: left; padding: 7px 10px; border-bottom: 1px solid var(--bor
 th { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 600; background: var(--panel); }
 tbody tr:hover { background: #fafbfc; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-.coverage .row { display: grid; grid-template-columns: 80px 1fr 300px; align-items: center; gap: 14px; padding: 6px 0; }
+.coverage .row { display: grid; grid-template-columns: 80px 1fr 300px; align-items: center; gap: 14px; padding: 2px 0; }
 .coverage .label { font-weight: 600; }
 .coverage svg { width: 100%; height: 14px; display: block; border-radius: 4px; background: var(--skip-bg); }
 .coverage .nums { color: var(--muted); font-size: 13px; font-variant-numeric: tabular-nums; }
@@ -83,6 +83,41 @@ table.contract td:first-child { overflow-wrap: normal; word-break: normal; }
 table.contract td:nth-child(2) { white-space: nowrap; }
 table.contract td .muted { font-size: 12px; }
 footer { margin-top: 40px; color: var(--muted); font-size: 13px; }
+nav.contents { margin: 16px 0 0; padding: 10px 14px; border: 1px solid var(--border); border-radius: 8px; background: var(--panel); }
+nav.contents ol { margin: 0; padding: 0; list-style: none; display: flex; flex-wrap: wrap; gap: 4px 22px; }
+nav.contents a { color: var(--fg); font-weight: 600; }
+h2[id] { scroll-margin-top: 12px; }
+details > summary { cursor: pointer; }
+details.failure-rule > summary { padding: 6px 14px; background: var(--panel); display: flex; gap: 10px; align-items: baseline; list-style: none; white-space: nowrap; }
+details.failure-rule > summary::-webkit-details-marker { display: none; }
+details.failure-rule > summary::before { content: "▸"; color: var(--muted); }
+details.failure-rule[open] > summary::before { content: "▾"; }
+details.failure-rule[open] > summary { border-bottom: 1px solid var(--border); }
+.rule-id { font-size: 14px; }
+.first-message { flex: 1; min-width: 0; color: #82071e; font-size: 13px; overflow: hidden; text-overflow: ellipsis; }
+details.failure-rule[open] .first-message { visibility: hidden; }
+.rule-title { margin: 0; padding: 10px 16px 0; font-weight: 600; }
+details.failure-rule { margin: 6px 0; }
+table.rules { table-layout: fixed; }
+table.rules th:nth-child(1) { width: 235px; } table.rules th:nth-child(3) { width: 135px; }
+table.rules th:nth-child(4) { width: 105px; } table.rules th:nth-child(5) { width: 300px; }
+table.rules td { overflow-wrap: anywhere; }
+table.rules td.num { white-space: nowrap; }
+table.rules td.num .figures { display: inline; margin-left: 6px; font-size: 12px; }
+table.rules td, table.rules th { padding: 5px 8px; font-size: 13px; }
+ul.group-rules .figures { display: inline; margin-left: 6px; }
+details.evidence > summary { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-size: 13px; padding: 4px 0; }
+details.evidence > summary .what { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 600; }
+details.more-cases { margin-top: 10px; font-size: 13px; }
+details.more-cases ul { margin: 6px 0 0; padding-left: 20px; }
+.case-count { margin: 0 0 4px; font-size: 13px; }
+tr.reason-group td { background: var(--panel); color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
+details.collapsed-rules { margin-top: 10px; }
+details.collapsed-rules > summary { padding: 6px 0; font-weight: 600; overflow-wrap: anywhere; }
+ul.group-rules { list-style: none; margin: 0; padding: 0; }
+ul.group-rules li { padding: 8px 16px; border-top: 1px solid var(--border); }
+ul.group-rules li:first-child { border-top: 0; }
+.own { margin: 2px 0 0; font-size: 12px; }
 `;
 
 export const HTML_SCRIPT = `

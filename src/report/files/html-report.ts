@@ -1,29 +1,26 @@
 /**
  * report.html: one self-contained page (inline CSS and script, no external asset) that opens
- * offline. Verdict banner (with where the run stopped, when the target stopped answering),
- * coverage of the document per section, every failure with its request, response and what the
- * target said, the inconclusive rules with their reason and case figures, the observed contract
- * (what the target refused on open points, a compact table), the undocumented fields and the
- * facts of the run. Every piece of data is escaped; a Content-Security-Policy
- * pinned to the script's hash backs that up.
+ * offline and works without its script. Verdict banner (the reason first when the verdict is not
+ * what the rules alone say: why an aborted run could not judge the target; where the run stopped),
+ * a table of contents, then by section: the failures (html-failures.ts: a finding per rule and
+ * message, long evidence collapsed), the inconclusive rules and the rule table (html-rules.ts: a
+ * reason several rules share said once, the passed rules collapsed), the observed contract (what
+ * the target refused on open points, a compact table), coverage of the document per section, the
+ * undocumented fields and the facts of the run. A run with hundreds of failures stays a few
+ * screens long. Every piece of data is escaped; a Content-Security-Policy pinned to the script's
+ * hash backs that up.
  */
 import { createHash } from 'node:crypto';
-import type { ConformanceReport, ReportFailure, ReportRule, RuleStatus } from '../model/model.ts';
-import type { RecordedRequest, RecordedResponse } from '../../core/exchange.ts';
+import type { ConformanceReport, ReportRule, RuleStatus } from '../model/model.ts';
 import { escapeHtml as e } from './escape.ts';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.ts';
 import { compareSections } from '../model/sections.ts';
 import { rerunCommand } from '../model/rerun-command.ts';
-import { failureWords } from '../model/target-words.ts';
-import { coverageFigures, inconclusiveForAnswers, reasonText, stoppedText } from '../model/rule-text.ts';
-import { caseModeText } from '../model/case-text.ts';
+import { inconclusiveForAnswers, reasonText, stoppedText } from '../model/rule-text.ts';
+import { failuresSection } from './html-failures.ts';
+import { inconclusiveSection, rulesSection } from './html-rules.ts';
 import { contractOf, refusedLimits } from '../model/report-contract.ts';
 import { firstRefusalText, openCasesText } from '../model/contract-text.ts';
-
-/** Failures spelled out per rule; the rest are counted (conformance.json has them all). */
-const FAILURES_SHOWN = 10;
-/** Bodies longer than this are cut in the page. */
-const BODY_LIMIT = 20_000;
 
 const VERDICT_TITLE: Record<ConformanceReport['summary']['verdict'], string> = {
   conformant: 'Conformant',
@@ -35,36 +32,10 @@ const VERDICT_TITLE: Record<ConformanceReport['summary']['verdict'], string> = {
 
 const STATUS_ORDER: RuleStatus[] = ['passed', 'failed', 'error', 'inconclusive', 'skipped'];
 
-const badge = (status: RuleStatus) => `<span class="badge s-${status}">${status}</span>`;
-
 function duration(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   const s = ms / 1000;
   return s < 120 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
-}
-
-function cut(text: string): string {
-  return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}\n… (${text.length - BODY_LIMIT} more characters in exchanges.har)` : text;
-}
-
-function prettyBody(body: unknown, raw: string | undefined): string {
-  if (body !== undefined) return JSON.stringify(body, null, 2) ?? String(body);
-  return raw ?? '';
-}
-
-const headerLines = (headers: Record<string, string>) =>
-  Object.entries(headers)
-    .map(([k, v]) => `${k}: ${v}`)
-    .join('\n');
-
-function requestText(r: RecordedRequest): string {
-  const body = prettyBody(r.body, r.rawBody);
-  return [`${r.method} ${r.url}`, headerLines(r.headers), body ? `\n${cut(body)}` : ''].filter(Boolean).join('\n');
-}
-
-function responseText(r: RecordedResponse): string {
-  const body = prettyBody(r.json ? r.body : undefined, r.rawBody);
-  return [`HTTP ${r.status}`, headerLines(r.headers), body ? `\n${cut(body)}` : ''].filter(Boolean).join('\n');
 }
 
 function facts(report: ConformanceReport): string {
@@ -108,68 +79,6 @@ function coverage(report: ConformanceReport): string {
   return `<div class="coverage"><div class="legend">${legend}</div>${rows.join('')}</div>`;
 }
 
-function rulesTable(report: ConformanceReport): string {
-  const rules = [...report.rules].sort((a, b) => compareSections(a.section, b.section) || a.id.localeCompare(b.id));
-  const body = rules
-    .map(
-      (r) =>
-        `<tr data-rule="${e(r.id)}" data-status="${r.status}"><td class="mono">${e(r.id)}</td><td>${e(r.title)}${r.reason && r.status !== 'failed' ? `<div class="muted reason">${e(r.reason)}</div>` : ''}</td><td>§${e(r.section)}</td><td class="basis">${e(r.basis)}</td><td>${badge(r.status)}</td><td class="num">${r.cases}${r.coverage ? `<div class="muted figures">${e(coverageFigures(r.coverage))}</div>` : ''}</td></tr>`,
-    )
-    .join('');
-  return `<table><thead><tr><th>Rule</th><th>Title</th><th>Section</th><th>Basis</th><th>Status</th><th class="num">Cases</th></tr></thead><tbody>${body}</tbody></table>`;
-}
-
-function failureBlock(f: ReportFailure, id: string, ruleId: string): string {
-  const caseBits = [`${f.case.label}`, `mode ${caseModeText(f.case)}`];
-  if (f.case.violates) caseBits.push(`violates ${f.case.violates}`);
-  if (f.case.exercises) caseBits.push(`exercises ${f.case.exercises}`);
-  if (f.case.auth) caseBits.push(`credentials ${f.case.auth}`);
-  if (f.instancePath) caseBits.push(`at ${f.instancePath}`);
-  if (f.path) caseBits.push(`replay path ${f.path}`);
-  const response = f.response
-    ? `<pre>${e(responseText(f.response))}</pre>`
-    : `<pre>${e(f.error ? `no response: ${f.error.kind}\n${f.error.message}` : 'no response recorded')}</pre>`;
-  const words = failureWords(f, ruleId);
-  const said = words ? `<p class="said bidi">Target said: <q>${e(words)}</q></p>` : '';
-  return `<div class="failure" data-failure>
-<p class="message bidi">${e(f.message)}</p>${said}
-<div class="case bidi">${e(caseBits.join(' · '))}</div>
-<div class="exchange"><div class="pane"><h4>Request</h4><pre>${e(requestText(f.request))}</pre></div><div class="pane"><h4>Response</h4>${response}</div></div>
-<div class="curl"><pre id="${id}" class="mono">${e(f.curl)}</pre><button type="button" class="copy" data-copy="${id}" aria-label="Copy the curl command">Copy</button></div>
-</div>`;
-}
-
-function failures(report: ConformanceReport): string {
-  const failing = report.rules.filter((r) => r.status === 'failed' || r.status === 'error');
-  if (!failing.length) return '<p class="empty">No rule failed.</p>';
-  let n = 0;
-  return failing
-    .map((r: ReportRule) => {
-      const shown = r.failures.slice(0, FAILURES_SHOWN).map((f) => failureBlock(f, `curl-${++n}`, r.id));
-      if (r.failures.length > FAILURES_SHOWN)
-        shown.push(`<div class="failure muted">… and ${r.failures.length - FAILURES_SHOWN} more failures in conformance.json</div>`);
-      if (!r.failures.length) shown.push(`<div class="failure muted">${e(r.reason ?? 'no failure recorded')}</div>`);
-      return `<article class="failure-rule" data-rule="${e(r.id)}"><header>${badge(r.status)}<h3 class="mono">${e(r.id)}</h3><span>${e(r.title)}</span><span class="basis">§${e(r.section)} · ${e(r.basis)}</span></header>${shown.join('')}</article>`;
-    })
-    .join('');
-}
-
-function inconclusive(report: ConformanceReport): string {
-  const rules = report.rules.filter((r) => r.status === 'inconclusive');
-  if (!rules.length) return '';
-  const items = rules
-    .map(
-      (r) =>
-        `<article class="failure-rule" data-inconclusive="${e(r.id)}"><header>${badge(r.status)}<h3 class="mono">${e(r.id)}</h3><span>${e(r.title)}</span><span class="basis">§${e(r.section)} · ${e(r.basis)}${r.blocking ? ' · blocks the verdict' : ' · does not block the verdict'}</span></header>` +
-        `<div class="failure"><p class="reason bidi">${e(r.reason ?? 'judged by fewer cases than the profile asks')}</p>` +
-        `${r.coverage ? `<p class="figures muted">${e(coverageFigures(r.coverage))} · ${r.coverage.distinctInputs} distinct inputs</p>` : `<p class="figures muted">${r.cases} cases</p>`}</div></article>`,
-    )
-    .join('');
-  return `<h2 id="inconclusive">Inconclusive</h2>
-<p class="muted">Judged by fewer cases than the profile asks: neither passed nor failed. The reason says what would fix it.</p>
-${items}`;
-}
-
 /** The open points the target refused, one row each, and a line for the rest; short on purpose. */
 function observedContract(report: ConformanceReport): string {
   const { contract, recorded } = contractOf(report);
@@ -200,6 +109,44 @@ function undocumented(report: ConformanceReport): string {
   return `<p class="muted">Response fields the document does not list. They are tolerated, not failures.</p><table><thead><tr><th>Path</th><th>Operation</th><th class="num">Seen</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+/** A section of the page: its anchor, its heading, and what the table of contents says of it. */
+interface PageSection {
+  id: string;
+  title: string;
+  /** `(20)` after the title in the contents: how many things it lists. */
+  count?: number;
+  body: string;
+}
+
+/** The page's sections in order; a section with nothing to say (no inconclusive rule) is left out. */
+function pageSections(report: ConformanceReport): PageSection[] {
+  const n = (test: (r: ReportRule) => boolean) => report.rules.filter(test).length;
+  const inconclusive = inconclusiveSection(report);
+  return [
+    { id: 'failures', title: 'Failures', count: n((r) => r.status === 'failed' || r.status === 'error'), body: failuresSection(report) },
+    ...(inconclusive ? [{ id: 'inconclusive', title: 'Inconclusive', count: n((r) => r.status === 'inconclusive'), body: inconclusive }] : []),
+    { id: 'rules', title: 'Rules', count: report.rules.length, body: rulesSection(report) },
+    { id: 'observed-contract', title: 'Observed contract (open points)', body: observedContract(report) },
+    { id: 'coverage', title: 'Coverage of the document', body: coverage(report) },
+    { id: 'undocumented', title: 'Undocumented fields', count: report.undocumentedFields.length, body: undocumented(report) },
+    {
+      id: 'run',
+      title: 'Run',
+      body: `${facts(report)}
+<p class="muted">Re-run the same cases: <code>${e(rerunCommand(report))}</code>${report.strict ? '' : '. Convention rules fail the run only with <code>--strict</code>.'}</p>`,
+    },
+  ];
+}
+
+/** The table of contents: a link per section (fragment links only: the page loads nothing). */
+function contents(sections: PageSection[]): string {
+  const links = [
+    '<li><a href="#verdict">Verdict</a></li>',
+    ...sections.map((s) => `<li><a href="#${s.id}">${e(s.title)}</a>${s.count !== undefined ? ` <span class="muted">(${s.count})</span>` : ''}</li>`),
+  ];
+  return `<nav class="contents" id="contents" aria-label="Contents"><ol>${links.join('')}</ol></nav>`;
+}
+
 /** The full HTML page of a report. */
 export function renderHtmlReport(report: ConformanceReport): string {
   const s = report.summary;
@@ -211,6 +158,12 @@ export function renderHtmlReport(report: ConformanceReport): string {
   const reason = reasonText(report, 500);
   const title = inconclusiveForAnswers(report) ? 'Inconclusive: too many requests got no usable answer' : VERDICT_TITLE[s.verdict];
   const count = (n: number, what: string, status: RuleStatus) => `<div class="count"><strong class="badge s-${status}">${n}</strong>${what}</div>`;
+  const sections = pageSections(report);
+  // Why the verdict is what it is comes first, under the title: an aborted run's reason is the news.
+  const said = [
+    reason ? `<p class="stopped bidi" id="reason" role="alert"><strong>Reason:</strong> ${e(reason)}</p>` : '',
+    stopped ? `<p class="stopped bidi" id="stopped" role="alert"><strong>Stopped:</strong> ${e(stopped)}</p>` : '',
+  ].join('');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -223,25 +176,13 @@ export function renderHtmlReport(report: ConformanceReport): string {
 <body>
 <header class="banner verdict-${s.verdict}" id="verdict" data-verdict="${s.verdict}">
 <div class="inner"><div class="kicker">Conformance report · Fiat Account Update and Identity Creation API</div>
-<h1>${e(title)}</h1>
-<div class="lead bidi">${e(report.target.baseUrl)} · ${e(lead)}</div>${stopped ? `\n<p class="stopped bidi" id="stopped" role="alert"><strong>Stopped:</strong> ${e(stopped)}</p>` : ''}${reason ? `\n<p class="stopped bidi" id="reason" role="alert"><strong>Reason:</strong> ${e(reason)}</p>` : ''}</div>
+<h1>${e(title)}</h1>${said}
+<div class="lead bidi">${e(report.target.baseUrl)} · ${e(lead)}</div></div>
 </header>
 <main>
 <div class="counts">${count(s.passed, 'passed', 'passed')}${count(s.failed, 'failed', 'failed')}${inconclusiveCount ? count(inconclusiveCount, 'inconclusive', 'inconclusive') : ''}${count(s.skipped, 'skipped', 'skipped')}${s.errors ? count(s.errors, 'errors', 'error') : ''}</div>
-<h2>Run</h2>
-${facts(report)}
-<p class="muted">Re-run the same cases: <code>${e(rerunCommand(report))}</code>${report.strict ? '' : '. Convention rules fail the run only with <code>--strict</code>.'}</p>
-<h2>Coverage of the document</h2>
-${coverage(report)}
-<h2 id="failures">Failures</h2>
-${failures(report)}
-${inconclusive(report)}
-<h2>Rules</h2>
-${rulesTable(report)}
-<h2 id="observed-contract">Observed contract (open points)</h2>
-${observedContract(report)}
-<h2>Undocumented fields</h2>
-${undocumented(report)}
+${contents(sections)}
+${sections.map((section) => `<h2 id="${section.id}">${e(section.title)}</h2>\n${section.body}`).join('\n')}
 <footer>Generated by ${e(report.tool.name)} ${e(report.tool.version)} · schemas ${e(report.schemasHash)}</footer>
 </main>
 <script>${HTML_SCRIPT}</script>

@@ -1,11 +1,12 @@
 /**
  * summary.md: a short summary for a pull-request comment or a GitHub job summary: the verdict,
  * where the run stopped when the target stopped answering, the counts, the failed rules with what
- * the target said, the inconclusive rules with why, the observed contract (what the target refused
- * on open points), what the run left on the target (identities created, fields not restored),
- * and how to run the same cases again.
+ * the target said, the inconclusive rules with why (a reason several share, once), the observed
+ * contract (what the target refused on open points), what the run left on the target (identities
+ * created, fields not restored), and how to run the same cases again.
  */
-import type { ConformanceReport } from '../model/model.ts';
+import type { ConformanceReport, ReportRule } from '../model/model.ts';
+import { groupShortfalls, reasonGroupText } from '../model/reason-groups.ts';
 import { escapeMarkdownCell } from './escape.ts';
 import { rerunCommand } from '../model/rerun-command.ts';
 import { failureLine } from '../model/failure-line.ts';
@@ -54,6 +55,32 @@ function contractLines(report: ConformanceReport): string[] {
   return lines;
 }
 
+/** `\`id\` §2.6 documented (3 fixed + 0 random cases, minimum 2 + 25)`. */
+function inconclusiveRuleText(r: ReportRule): string {
+  const figures = r.coverage ? ` (${coverageFigures(r.coverage)})` : ` (${r.cases} cases)`;
+  return `\`${escapeMarkdownCell(r.id)}\` §${escapeMarkdownCell(r.section)} ${r.basis}${figures}`;
+}
+
+const NOT_BLOCKING = ' Does not block the verdict.';
+
+/**
+ * One item per reason: a rule with its reason of its own on one line; rules that share a reason
+ * under one `N rules: <reason>` item, the reason said once.
+ */
+function inconclusiveItems(rules: ReportRule[]): string[] {
+  return groupShortfalls(rules, 'not judged by enough cases').flatMap((group) => {
+    const [{ rule: only }] = group.rules;
+    if (group.rules.length === 1) return [`- ${inconclusiveRuleText(only)}: ${escapeMarkdownCell(group.reason, 300)}${only.blocking ? '' : NOT_BLOCKING}`];
+    return [
+      `- **${escapeMarkdownCell(reasonGroupText(group), 300)}**`,
+      ...group.rules.map(
+        ({ rule, own }) =>
+          `  - ${inconclusiveRuleText(rule)}${own.length ? `: ${escapeMarkdownCell(own.join('; '), 200)}.` : ''}${rule.blocking ? '' : NOT_BLOCKING}`,
+      ),
+    ];
+  });
+}
+
 /** The markdown text of a report summary. */
 export function renderMarkdownSummary(report: ConformanceReport): string {
   const s = report.summary;
@@ -64,10 +91,11 @@ export function renderMarkdownSummary(report: ConformanceReport): string {
     ? '❔ **Inconclusive**: nothing failed, but too many requests got no usable HTTP answer'
     : VERDICT_LINE[s.verdict];
   const lines = [`## Conformance: ${verdictLine}`, ''];
+  // Why the verdict is what it is comes first: a run that could not judge the target says why here.
+  const reason = reasonText(report, 400);
+  if (reason) lines.push(`⚠️ **Reason**: ${escapeMarkdownCell(reason, 400)}`, '');
   const stopped = stoppedText(report);
   if (stopped) lines.push(`⛔ **Stopped**: ${escapeMarkdownCell(stopped, 400)}`, '');
-  const reason = reasonText(report);
-  if (reason) lines.push(`⚠️ **Reason**: ${escapeMarkdownCell(reason, 400)}`, '');
   lines.push(
     `Target \`${escapeMarkdownCell(report.target.baseUrl, 200)}\`${report.target.embedded ? ' (embedded reference server)' : ''} · ` +
       `${s.rules} rules: **${s.passed} passed**, **${s.failed} failed**${inconclusiveCount ? `, **${inconclusiveCount} inconclusive**` : ''}, ${s.skipped} skipped` +
@@ -90,14 +118,7 @@ export function renderMarkdownSummary(report: ConformanceReport): string {
   }
   if (inconclusive.length) {
     lines.push('### Inconclusive', '', '_Judged by fewer cases than the profile asks: neither passed nor failed._', '');
-    for (const r of inconclusive) {
-      const figures = r.coverage ? ` (${coverageFigures(r.coverage)})` : ` (${r.cases} cases)`;
-      const blocks = r.blocking ? '' : ' Does not block the verdict.';
-      lines.push(
-        `- \`${escapeMarkdownCell(r.id)}\` §${escapeMarkdownCell(r.section)} ${r.basis}${figures}: ${escapeMarkdownCell(r.reason ?? 'not judged by enough cases', 300)}${blocks}`,
-      );
-    }
-    lines.push('');
+    lines.push(...inconclusiveItems(inconclusive), '');
   }
   lines.push(...contractLines(report));
   lines.push(...leftBehindMarkdown(report));

@@ -209,9 +209,12 @@ function notStarted(facts: Pick<RunFacts, 'noRestore'>): RestoreSummary {
 
 /**
  * The report of a run that could not start (target unreachable, credentials refused, interrupted
- * while connecting): every rule skipped; verdict error, or interrupted with `stopped`.
+ * while connecting): every rule skipped; verdict error, or interrupted with `stopped`. `reason`
+ * (what kept the run from judging, with the target's words) is also `summary.reason`, which every
+ * renderer puts first; `requests`: what the target received before the run gave up (exchanges.har
+ * holds as many).
  */
-export function abortedReport(facts: RunFacts, reason: string, stopped?: Stop): ConformanceReport {
+export function abortedReport(facts: RunFacts, reason: string, stopped?: Stop, requests = 0): ConformanceReport {
   const notJudged = { fixed: 0, random: 0, distinctInputs: 0, minimum: { fixed: 0, random: 0 } };
   const rules = RULES.map((rule: RuleDefinition): ReportRule => {
     const { coverage: _none, ...reported } = toReportRule({ rule, cases: 0, findings: [], crashed: false, coverage: notJudged }, facts);
@@ -220,11 +223,11 @@ export function abortedReport(facts: RunFacts, reason: string, stopped?: Stop): 
   const report = buildReport(facts, rules, {
     startedAt: new Date().toISOString(),
     durationMs: 0,
-    requests: 0,
+    requests,
     undocumentedFields: [],
     ...(stopped ? { stopped } : {}),
   });
-  return stopped ? report : { ...report, summary: { ...report.summary, verdict: 'error' } };
+  return stopped ? report : { ...report, summary: { ...report.summary, verdict: 'error', reason } };
 }
 
 /**

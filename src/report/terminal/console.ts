@@ -3,7 +3,8 @@
  * figure comes from the finished report, the same one every report file is written from, so the
  * console, conformance.json, summary.md, report.html and junit.xml cannot disagree; progress
  * while the run goes is progress.ts (a status line on a terminal). At run-end: a line per failed,
- * crashed or inconclusive rule (with what the target said, or the reason), the table of rules,
+ * crashed or inconclusive rule (with what the target said; a reason shared by several inconclusive
+ * rules once, under them), the table of rules,
  * what the target refused on open points (a few lines, none when it refused none), the verdict, where a stopped run stopped, the seed, and last always `N passed, N failed`
  * counting rules (then `, N inconclusive`, `, N skipped`, `, N errors` when any). `quiet`: the
  * verdict line alone. In a log (no terminal) a `running N rules` line opens the run.
@@ -20,6 +21,7 @@ import { limitLine, openCasesText } from '../model/contract-text.ts';
 import { paintStatus, paintVerdict, palette, type Palette } from './colour.ts';
 import { displayWidth } from './display-width.ts';
 import { leftBehindLines } from './left-behind.ts';
+import { groupShortfalls, reasonGroupText } from '../model/reason-groups.ts';
 
 export interface ConsoleIO {
   /** Writes one line (the newline is added by the writer). */
@@ -67,11 +69,15 @@ export function ruleLine(rule: ReportRule, redactor?: Redactor, paint: Palette =
   return `  ${mark} ${rule.id}  ${line}${more}`;
 }
 
-/** The lines of a rule: its line, and for an inconclusive rule the reason under it. */
-export function ruleLines(rule: ReportRule, redactor?: Redactor, paint: Palette = PLAIN): string[] {
-  const lines = [ruleLine(rule, redactor, paint)];
-  if (rule.status === 'inconclusive' && rule.reason) lines.push(`      ${oneLine(rule.reason, REASON_WIDTH)}`);
-  return lines;
+/**
+ * The lines of inconclusive rules: each rule's line, and under the rules that share a reason the
+ * reason once (`15 rules: …` when several share it), not once per rule.
+ */
+export function inconclusiveLines(rules: readonly ReportRule[], redactor?: Redactor, paint: Palette = PLAIN): string[] {
+  return groupShortfalls(rules, '').flatMap((group) => [
+    ...group.rules.map(({ rule, own }) => `${ruleLine(rule, redactor, paint)}${own.length ? `; ${own.join('; ')}` : ''}`),
+    ...(group.reason ? [`      ${oneLine(reasonGroupText(group), REASON_WIDTH)}`] : []),
+  ]);
 }
 
 /**
@@ -133,14 +139,19 @@ export function contractLines(report: ConformanceReport): string[] {
   ];
 }
 
-/** Rules worth a line of their own above the table: what failed, crashed or was not judged enough. */
-const DETAILED: ReadonlySet<ReportRule['status']> = new Set(['failed', 'error', 'inconclusive']);
-
 /** Every line the console prints when a run ends. */
 export function endLines(report: ConformanceReport, redactor?: Redactor, paint: Palette = PLAIN, ledgerFile?: string): string[] {
   const stopped = stoppedText(report, MESSAGE_WIDTH);
   const reason = reasonText(report);
-  const details = report.rules.filter((r) => DETAILED.has(r.status)).flatMap((r) => ruleLines(r, redactor, paint));
+  // Worth a line of their own above the table: what failed or crashed, then what was not judged enough.
+  const details = [
+    ...report.rules.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => ruleLine(r, redactor, paint)),
+    ...inconclusiveLines(
+      report.rules.filter((r) => r.status === 'inconclusive'),
+      redactor,
+      paint,
+    ),
+  ];
   const contract = contractLines(report);
   const leftBehind = leftBehindLines(report, ledgerFile);
   return [

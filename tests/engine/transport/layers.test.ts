@@ -66,6 +66,16 @@ describe('renewOn401', () => {
     expect(outcome.request.headers.authorization).toBe('Bearer tok-2');
   });
 
+  it('keeps the 401 before the renewal as an earlier attempt, its token redacted once bearerAuth is above', async () => {
+    const next = fakeSend(401, 200);
+    const outcome = await renewOn401(async () => 'tok-2')(next)(own);
+    expect(outcome.earlier?.map((o) => o.response?.status)).toEqual([401]);
+    const renew = vi.fn(async () => 'tok-2');
+    const redacted = await bearerAuth(async () => 'tok-1')(renewOn401(renew)(fakeSend(401, 200)))(request());
+    expect(redacted.earlier?.map((o) => o.request.headers.authorization)).toEqual([REDACTED_BEARER]);
+    expect(JSON.stringify(redacted)).not.toContain('tok-');
+  });
+
   it('does not loop when the new token gets a 401 too', async () => {
     const next = fakeSend(401);
     const outcome = await renewOn401(async () => 'tok-2')(next)(own);

@@ -24,13 +24,37 @@ describe('recording', () => {
         url: 'http://target/v2/transfer/fiat-accounts/acc%201',
         headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT },
         body: '{"metadata":{"k":"v"}}',
+        onWire: expect.any(Function),
       },
     ]);
-    expect(exchange.request).toEqual({ ...next.calls[0], body: { metadata: { k: 'v' } } });
+    const { onWire: _told, ...sent } = next.calls[0];
+    expect(exchange.request).toEqual({ ...sent, body: { metadata: { k: 'v' } } });
     expect(exchange.testCase).toBe(update);
     expect(exchange.response?.status).toBe(200);
     expect(exchange).not.toHaveProperty('error');
     expect(Date.parse(exchange.startedAt)).not.toBeNaN();
+  });
+
+  it('tells the recorder of what went on the wire only: the attempts sent again, then the exchange', async () => {
+    const heard: unknown[] = [];
+    const wire = (status: number) => fakeSend(status);
+    // A copy that went: the layer below says so, as counting.ts does.
+    const went = wire(200);
+    await recording('http://target', (sent) => heard.push(sent))(async (request) => {
+      request.onWire?.();
+      return went(request);
+    })(update);
+    expect(heard).toHaveLength(1);
+    expect(heard[0]).toMatchObject({ testCase: update, response: { status: 200 } });
+    // A 429 waited out, then a last copy that never went (the run was interrupted meanwhile).
+    heard.length = 0;
+    const earlier = { request: { method: 'PUT', url: 'http://target/x', headers: {} }, response: response(429) };
+    const exchange = await recording('http://target', (sent) => heard.push(sent))(async (request) => {
+      request.onWire?.();
+      return { request, error: { kind: 'other', message: 'not sent: the run was interrupted' }, earlier: [earlier] };
+    })(update);
+    expect(exchange.resent).toHaveLength(1);
+    expect(heard).toEqual([expect.objectContaining({ unjudged: 'sent-again', response: expect.objectContaining({ status: 429 }) })]);
   });
 
   it('sends and records rawBody verbatim', async () => {

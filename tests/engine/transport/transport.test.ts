@@ -5,7 +5,8 @@
 import zlib from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { UnreachableError } from '../../../src/core/errors.ts';
-import { createTransport, INVALID_TOKEN, type TransportOptions } from '../../../src/engine/transport/transport.ts';
+import { createTransport, INVALID_TOKEN, REDACTED_BEARER, type TransportOptions } from '../../../src/engine/transport/transport.ts';
+import { harEntries, RESENT_COMMENT } from '../../../src/report/files/har.ts';
 import { toCurl } from '../../../src/report/model/curl.ts';
 import type { TestCase } from '../../../src/core/case.ts';
 import { USER_AGENT } from '../../../src/core/version.ts';
@@ -164,6 +165,19 @@ describe('429 Too Many Requests', () => {
     expect(server.seen).toHaveLength(4);
     expect(exchange.response).toMatchObject({ status: 429, rawBody: 'slow down' });
     expect(exchange.error?.kind).toBe('rate-limited');
+  });
+
+  it('records the 429s it waited out beside the exchange, so exchanges.har holds as many entries as requests were counted', async () => {
+    const server = await serve((_req, res) => (server.seen.length <= 2 ? res.writeHead(429, { 'retry-after': '0' }).end('wait') : json(res, 200, {})));
+    const transport = transportFor(server.url, { maxRetries: 3 });
+    const exchange = await transport.send(create({ ref_id: 'r' }));
+    expect(exchange.response?.status).toBe(200);
+    expect(exchange.resent?.map((a) => a.response?.status)).toEqual([429, 429]);
+    expect(exchange.resent?.every((a) => a.request.headers.authorization === REDACTED_BEARER && a.request.body !== undefined)).toBe(true);
+    const entries = harEntries(exchange);
+    expect(entries).toHaveLength(transport.requestCount);
+    expect(entries.map((e) => e.comment)).toEqual([RESENT_COMMENT, RESENT_COMMENT, undefined]);
+    expect(entries.at(-1)?._case?.label).toBe('create');
   });
 });
 
