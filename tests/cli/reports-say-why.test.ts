@@ -82,8 +82,12 @@ describe('a run that could not judge the target (exit 3)', () => {
     expect(code).toBe(3);
     const result = JSON.parse(stdout) as { summary: { requests: number }; reason?: string };
     const entries = harOf(dir).log.entries;
-    // The reachability check, then the first read of the account (answered 401).
-    expect(entries.map((e) => e.comment ?? e._case?.label)).toEqual([REACHABILITY_COMMENT, 'empty update (reads the current state)']);
+    // The reachability check, the restore's read of the account before the run, then the probe's (both answered 401).
+    expect(entries.map((e) => e.comment ?? e._case?.label)).toEqual([
+      REACHABILITY_COMMENT,
+      'restore: empty update (reads the account before the run)',
+      'empty update (reads the current state)',
+    ]);
     expect(readReport(dir).summary.requests).toBe(entries.length);
     expect(result.summary.requests).toBe(entries.length);
     expect(result.reason).toContain(WORDS);
@@ -118,7 +122,10 @@ describe('a target that dies mid-run (exit 3, a partial report)', () => {
     const entries = harOf(dir).log.entries;
     expect(report.stopped?.kind).toBe('unreachable');
     expect(report.summary.requests).toBe(entries.length);
-    expect(report.stopped?.requests).toBe(entries.length);
+    // After the stop, the restore tries to read the accounts again: those requests follow the count at the stop.
+    const afterStop = entries.filter((e) => e._case?.restore !== undefined && e._case.restore !== 'start-read').length;
+    expect(afterStop).toBeGreaterThan(0);
+    expect(report.stopped?.requests).toBe(entries.length - afterStop);
     expect(shownCounts(dir)).toEqual({ markdown: entries.length, html: entries.length });
   });
 });

@@ -24,7 +24,7 @@ describe('a reason shared by many rules', () => {
   beforeAll(async () => {
     ({ report } = await runEmbedded({ fault: 'fa-500-always', runs: 3, seed: 1, ruleFilter: ['fa.'] }));
     inconclusive = report.rules.filter((r) => r.status === 'inconclusive');
-    cause = /first: (.*?"error":"internal"\})/.exec(inconclusive[0].reason ?? '')?.[1] ?? '';
+    cause = /first: (.*?got HTTP 500: "internal")/.exec(inconclusive[0].reason ?? '')?.[1] ?? '';
   });
 
   it('the run leaves many rules inconclusive for the same cause', () => {
