@@ -18,8 +18,11 @@ export interface PlanSummary {
   /** The base URL, or absent for the embedded server. */
   target?: string;
   rateLimitPerSecond: number | null;
-  /** Requests by phase, in the run's order; `shrinkingAtMost` only if something fails. */
-  phases: { probe: number; fixedCases: number; scenarios: number; randomCases: number; total: number; shrinkingAtMost: number };
+  /**
+   * Requests by phase, in the run's order; `shrinkingAtMost` only if something fails; `restoreAtMost`
+   * reads the accounts before the run and puts them back after (0 under --no-restore).
+   */
+  phases: { probe: number; fixedCases: number; scenarios: number; randomCases: number; total: number; shrinkingAtMost: number; restoreAtMost: number };
   /** Of the phases: valid twins of invalid cases (a faithful target refuses each invalid case). */
   twins: { fixed: number; random: number };
   rules: { rule: string; fixed: number; fixedTwins: number; random: number; randomTwins: number }[];
@@ -51,6 +54,7 @@ export async function planSummary(config: RunConfig): Promise<PlanSummary> {
       randomCases: requests.random + requests.randomTwins,
       total: requests.total,
       shrinkingAtMost: requests.shrinkAtMost,
+      restoreAtMost: config.noRestore ? 0 : requests.restoreAtMost,
     },
     twins: { fixed: requests.fixedTwins, random: requests.randomTwins },
     rules: requests.byFamily.map((f) => ({ rule: f.rule, fixed: f.examples, fixedTwins: f.fixedTwins, random: f.random, randomTwins: f.randomTwins })),
@@ -83,6 +87,9 @@ export function planLines(summary: PlanSummary): string[] {
     row('random cases', phases.randomCases, `${phases.randomCases - twins.random} cases, ${twins.random} valid twins`),
     row('total', phases.total),
     row('shrinking', `<= ${phases.shrinkingAtMost}`, 'at most, only if something fails; 429 retries come on top'),
+    phases.restoreAtMost
+      ? row('restore', `<= ${phases.restoreAtMost}`, 'at most: each account read before the run, then read, written back and read again after it')
+      : row('restore', 0, 'off (--no-restore): the accounts keep what the run wrote'),
     'requests by rule (fixed + twins, random + twins):',
     ...summary.rules.map((r) => `  ${r.rule.padEnd(44)} ${r.fixed} + ${r.fixedTwins}, ${r.random} + ${r.randomTwins}`),
     ...summary.scenarios.map((s) => `  ${`${s.rule} (scenario)`.padEnd(44)} ${s.requests}`),

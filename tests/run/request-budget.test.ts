@@ -131,6 +131,8 @@ describe('conformance plan', () => {
     expect(text).toMatch(/^plan: http:\/\/127\.0\.0\.1:\d+, seed 1, profile quick/);
     expect(text).toMatch(/fiat accounts it would change: 0f8fad5b-d9cb-469f-a165-70867728950e/);
     expect(text).toMatch(/identities it would create: \d+/);
+    // One account: read before the run, then read, written back and read again after it.
+    expect(text).toMatch(/^ {2}restore +<= 4 {2}at most: each account read before the run/m);
     expect(text).toMatch(/^time: about .+ at 10 requests a second$|^time: no rate limit/m);
     expect(text).not.toContain('s3cret');
 
@@ -139,6 +141,10 @@ describe('conformance plan', () => {
     const summary = JSON.parse(json.out.join('\n'));
     expect(summary.phases.total).toBeLessThanOrEqual(250);
     expect(summary.budget).toMatchObject({ maxRequests: 250, reserved: 4 });
+    expect(summary.phases.restoreAtMost).toBe(4);
+    const off = testIO();
+    expect(await main(['plan', '--profile', 'quick', '--seed', '1', '--no-restore', '--json', ...counter.flags], off.io)).toBe(0);
+    expect(JSON.parse(off.out.join('\n')).phases.restoreAtMost).toBe(0);
     expect(counter.seen()).toEqual({ requests: 0, connections: 0 });
   });
 
