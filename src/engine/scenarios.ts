@@ -258,7 +258,8 @@ const concurrentDuplicate: Scenario = {
 };
 
 const HOW: Record<UnauthenticatedKind, string> = {
-  none: 'without Authorization',
+  // Not "without Authorization": followed by ": " in a message, the redaction would take it for the header.
+  none: 'without an Authorization header',
   invalid: 'with a made-up bearer token',
   empty: 'with an empty bearer token',
   'wrong-scheme': 'with Basic instead of Bearer credentials',
