@@ -12,6 +12,10 @@ import { createTransport } from '../../../src/engine/transport/transport.ts';
 const ID = '6f1c2a8e-3b1d-4c55-9a77-0d4a1e2b3c4d';
 const TOKEN = 'test-token-masked';
 
+/** A transport to the test's target: its token, no rate limit, no retries. */
+const transportTo = (baseUrl: string, concurrency: number) =>
+  createTransport({ baseUrl, auth: { kind: 'static', token: TOKEN }, timeoutMs: 5_000, rateLimitPerSecond: null, concurrency, maxRetries: 0 });
+
 interface Stored {
   first_name: string;
   account_number: string;
@@ -73,14 +77,7 @@ describe('restoring on a target that masks account numbers', () => {
   it('puts back the names and the bank, never writes the mask, and names the account number as not restored', async () => {
     const target = await maskingTarget();
     close = target.close;
-    const transport = createTransport({
-      baseUrl: target.baseUrl,
-      auth: { kind: 'static', token: TOKEN },
-      timeoutMs: 5_000,
-      rateLimitPerSecond: null,
-      concurrency: 2,
-      maxRetries: 0,
-    });
+    const transport = transportTo(target.baseUrl, 2);
     const recorded: Exchange[] = [];
     const restore = new AccountRestore({
       ids: [ID],
@@ -140,14 +137,7 @@ describe('restoring on a target that masks account numbers', () => {
   it('a target that stopped answering: the first end read says so, and the other accounts are not tried', async () => {
     const target = await maskingTarget();
     close = target.close;
-    const transport = createTransport({
-      baseUrl: target.baseUrl,
-      auth: { kind: 'static', token: TOKEN },
-      timeoutMs: 5_000,
-      rateLimitPerSecond: null,
-      concurrency: 1,
-      maxRetries: 0,
-    });
+    const transport = transportTo(target.baseUrl, 1);
     const other = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
     const restore = new AccountRestore({
       ids: [ID, other],
