@@ -32,7 +32,10 @@ export interface RestoreParts {
 }
 
 /** A read or a write that did not give a FiatAccount: why, in a few words. */
-type Answer = { state: AccountState } | { failed: string; answerless: boolean };
+type Answer = { state: AccountState } | { failed: string; answerless: boolean; status?: number };
+
+/** Answers that refuse the credentials, not the account. */
+const REFUSED_CREDENTIALS = new Set([401, 403]);
 
 export class AccountRestore {
   /** Each account's state at the start, or why it could not be read. */
@@ -45,10 +48,17 @@ export class AccountRestore {
 
   /** Reads every account before the run changes any. */
   async readStart(): Promise<void> {
+    let refused: string | undefined;
     for (const id of this.parts.ids) {
       if (this.parts.interrupted()) return;
+      // Credentials refused once are refused for every account: the probe says so, a read each would only cost requests.
+      if (refused) {
+        this.starts.set(id, `was not sent: the target refused the credentials on an earlier account (${refused})`);
+        continue;
+      }
       const answer = await this.ask(id, 'start-read', {});
       this.starts.set(id, 'state' in answer ? answer.state : answer.failed);
+      if (!('state' in answer) && answer.status !== undefined && REFUSED_CREDENTIALS.has(answer.status)) refused = `HTTP ${answer.status}`;
     }
   }
 
@@ -107,7 +117,7 @@ const LABELS: Record<RestoreStep, string> = {
 function answerOf(e: Exchange): Answer {
   if (!e.response) return { failed: `got no answer (${e.error?.kind ?? 'other'}: ${e.error?.message ?? 'unknown'})`, answerless: true };
   const said = e.response.rawBody ? `: ${cutText(e.response.rawBody.replace(/\s+/g, ' '), 160)}` : '';
-  if (!is2xx(e)) return { failed: `was answered HTTP ${e.response.status}${said}`, answerless: false };
+  if (!is2xx(e)) return { failed: `was answered HTTP ${e.response.status}${said}`, answerless: false, status: e.response.status };
   const body = e.response.json ? e.response.body : undefined;
   if (!isObject(body)) return { failed: `was answered HTTP ${e.response.status} without a FiatAccount${said}`, answerless: false };
   return { state: accountState(body) };

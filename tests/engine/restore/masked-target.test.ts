@@ -31,7 +31,11 @@ async function maskingTarget() {
     req.on('data', (c) => (text += c));
     req.on('end', () => {
       // Any account id: the accounts share one record (enough for these tests).
-      if (req.headers.authorization !== `Bearer ${TOKEN}` || !req.url?.startsWith('/v2/transfer/fiat-accounts/') || req.method !== 'PUT') {
+      if (req.headers.authorization !== `Bearer ${TOKEN}`) {
+        res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+        return;
+      }
+      if (!req.url?.startsWith('/v2/transfer/fiat-accounts/') || req.method !== 'PUT') {
         res.writeHead(404).end();
         return;
       }
@@ -118,8 +122,9 @@ describe('restoring on a target that masks account numbers', () => {
       concurrency: 1,
       maxRetries: 0,
     });
+    const second = '7a2d3b9f-4c2e-4d66-8b88-1e5b2f3c4d5e';
     const restore = new AccountRestore({
-      ids: [ID],
+      ids: [ID, second],
       send: (c) => transport.sendCleanup(c),
       record: async () => {},
       semantics: () => 'unknown',
@@ -127,8 +132,16 @@ describe('restoring on a target that masks account numbers', () => {
     });
     await restore.readStart();
     const summary = await restore.finish();
+    // Credentials refused on the first account are not tried again on the second.
     expect(summary.accounts).toEqual([
-      { id: ID, outcome: 'not-restored', restored: [], notRestored: [], reason: expect.stringMatching(/^the start read was answered HTTP 404.*not restored/) },
+      { id: ID, outcome: 'not-restored', restored: [], notRestored: [], reason: expect.stringMatching(/^the start read was answered HTTP 401.*not restored/) },
+      {
+        id: second,
+        outcome: 'not-restored',
+        restored: [],
+        notRestored: [],
+        reason: expect.stringMatching(/^the start read was not sent: the target refused the credentials on an earlier account \(HTTP 401\)/),
+      },
     ]);
     expect(transport.requestCount).toBe(1);
     expect(target.writes).toEqual([]);
