@@ -34,7 +34,6 @@ import type { Transport } from './transport/transport.ts';
 import { OpenPointBook } from './open-point-book.ts';
 import { ValidTwins } from './valid-twins.ts';
 import { IdentityLedger } from './identity-ledger.ts';
-import { observedTransport } from './transport/observed-transport.ts';
 import { AccountRestore } from './restore/account-restore.ts';
 
 export interface RunContext {
@@ -78,11 +77,14 @@ export interface RunContext {
   pick<T>(items: readonly T[]): T;
 }
 
-export function createRunContext(target: Transport, settings: RunSettings, listeners: RunListener[]): RunContext {
+export function createRunContext(transport: Transport, settings: RunSettings, listeners: RunListener[]): RunContext {
   const emit = (event: RunEvent) => notifyAll(listeners, event);
   const refIds = new RefIds(settings.seed);
   const identities = new IdentityLedger(refIds.runTag);
-  const transport = observedTransport(target, (e) => identities.observe(e));
+  // Every answer the transport brings back, judged or not (one after an interrupt created what it created).
+  transport.recordSent((sent) => {
+    if ('testCase' in sent) identities.observe(sent);
+  });
   const { selected, share, budget } = settings.plan ?? planRun({ ...settings, accounts: settings.fiatAccountIds.length });
   const { families, scenarios, foreignTwins } = share;
   const selectedIds = new Set<string>(selected.map((r) => r.id));

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Exchange } from '../../../src/core/exchange.ts';
 import { AccountRestore } from '../../../src/engine/restore/account-restore.ts';
-import { createTransport } from '../../../src/engine/transport/transport.ts';
+import { createTransport, type Transport } from '../../../src/engine/transport/transport.ts';
 
 const ID = '6f1c2a8e-3b1d-4c55-9a77-0d4a1e2b3c4d';
 const TOKEN = 'test-token-masked';
@@ -15,6 +15,16 @@ const TOKEN = 'test-token-masked';
 /** A transport to the test's target: its token, no rate limit, no retries. */
 const transportTo = (baseUrl: string, concurrency: number) =>
   createTransport({ baseUrl, auth: { kind: 'static', token: TOKEN }, timeoutMs: 5_000, rateLimitPerSecond: null, concurrency, maxRetries: 0 });
+
+/** A restore of `ids` over the transport, never interrupted, under the given metadata semantics. */
+const restoreOver = (transport: Transport, ids: string[], semantics: 'replace' | 'merge' | 'unknown', record: (e: Exchange) => void = () => {}) =>
+  new AccountRestore({
+    ids,
+    send: (c) => transport.sendCleanup(c),
+    record: async (e) => record(e),
+    semantics: () => semantics,
+    interrupted: () => false,
+  });
 
 interface Stored {
   first_name: string;
@@ -83,15 +93,7 @@ describe('restoring on a target that masks account numbers', () => {
     close = target.close;
     const transport = transportTo(target.baseUrl, 2);
     const recorded: Exchange[] = [];
-    const restore = new AccountRestore({
-      ids: [ID],
-      send: (c) => transport.sendCleanup(c),
-      record: async (e) => {
-        recorded.push(e);
-      },
-      semantics: () => 'replace',
-      interrupted: () => false,
-    });
+    const restore = restoreOver(transport, [ID], 'replace', (e) => recorded.push(e));
     await restore.readStart();
     // What a run does to the account.
     Object.assign(target.stored, { first_name: 'Zoë 😀', account_number: '9999995678', bank_name: 'Other Bank' });
@@ -123,13 +125,7 @@ describe('restoring on a target that masks account numbers', () => {
       maxRetries: 0,
     });
     const second = '7a2d3b9f-4c2e-4d66-8b88-1e5b2f3c4d5e';
-    const restore = new AccountRestore({
-      ids: [ID, second],
-      send: (c) => transport.sendCleanup(c),
-      record: async () => {},
-      semantics: () => 'unknown',
-      interrupted: () => false,
-    });
+    const restore = restoreOver(transport, [ID, second], 'unknown');
     await restore.readStart();
     const summary = await restore.finish();
     // Credentials refused on the first account are not tried again on the second.
@@ -152,13 +148,7 @@ describe('restoring on a target that masks account numbers', () => {
     close = target.close;
     const transport = transportTo(target.baseUrl, 1);
     const other = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
-    const restore = new AccountRestore({
-      ids: [ID, other],
-      send: (c) => transport.sendCleanup(c),
-      record: async () => {},
-      semantics: () => 'replace',
-      interrupted: () => false,
-    });
+    const restore = restoreOver(transport, [ID, other], 'replace');
     await restore.readStart();
     await target.close();
     const summary = await restore.finish();
