@@ -60,6 +60,13 @@ export const describeOperation = (op: Operation): string => `${OPERATIONS[op].me
 /** True when the operation's path names a fiat account of the pool. */
 export const usesFiatAccount = (op: Operation): boolean => Object.values(OPERATIONS[op].pathParameters).includes('fiatAccountId');
 
+/**
+ * A case sent on purpose to a fiat account the run was not given (the unknown-id cases, which
+ * expect 404): no valid request refused, and judged by the unknown-id rules alone.
+ */
+export const sentToUnknownAccount = (c: TestCase, accounts: readonly string[]): boolean =>
+  usesFiatAccount(c.operation) && c.fiatAccountId !== undefined && !accounts.includes(c.fiatAccountId);
+
 /** encodeURIComponent throws on a lone surrogate: it goes out as U+FFFD, as any UTF-8 client sends it. */
 function wellFormed(text: string): string {
   return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');

@@ -7,8 +7,8 @@ import type { RuleDefinition, RuleId } from '../core/catalogue.ts';
 import { SCENARIOS } from './scenarios.ts';
 import type { Exchange, RecordedResponse } from '../core/exchange.ts';
 import { bodyOf, reasonIn } from '../core/target-reason.ts';
-import { isAround, type TestCase } from '../core/case.ts';
-import { describeOperation } from '../core/operations.ts';
+import { isAround } from '../core/case.ts';
+import { describeOperation, sentToUnknownAccount } from '../core/operations.ts';
 import { oneLine } from '../core/text.ts';
 import type { Coverage } from './events.ts';
 import type { CaseFamily } from './generators/family.ts';
@@ -71,7 +71,8 @@ export class Refusals {
     const c = e.testCase;
     // An open case may be refused: that is a limit of the target, not a shortfall's cause.
     if (c.auth || c.open || isAround(c) || (c.mode !== 'valid' && c.mode !== 'boundary') || !e.response) return;
-    if (this.sentToUnknownAccount(c)) return;
+    // With no account known (a unit's own tally) no case can be told apart as one.
+    if (this.accounts.length > 0 && sentToUnknownAccount(c, this.accounts)) return;
     const entry = this.byOperation.get(c.operation) ?? { expected: 0, refused: 0 };
     entry.expected += 1;
     if (e.response.status < 200 || e.response.status >= 300) {
@@ -90,11 +91,6 @@ export class Refusals {
     // A long label is cut, so the status and the target's words stay near the start of the line.
     const label = oneLine(first.testCase.label, CITED_LABEL_WIDTH);
     return `${entry.refused} of ${entry.expected} ${describeOperation(first.testCase.operation)} requests that should be accepted were refused; first: "${label}" got HTTP ${first.response?.status}${body ? `: "${body}"` : ''}`;
-  }
-
-  /** A case of a well-formed account id the run was not given: the unknown-id cases, which expect 404. */
-  private sentToUnknownAccount(c: TestCase): boolean {
-    return c.fiatAccountId !== undefined && this.accounts.length > 0 && !this.accounts.includes(c.fiatAccountId);
   }
 }
 

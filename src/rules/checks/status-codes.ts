@@ -3,7 +3,7 @@
  * cases must be accepted, invalid ones must not be, rejections should be 4xx, nothing should be 5xx.
  */
 import type { Check, Problem } from '../check.ts';
-import { OPERATIONS, usesFiatAccount } from '../../core/operations.ts';
+import { OPERATIONS, sentToUnknownAccount, usesFiatAccount } from '../../core/operations.ts';
 import { pass, problem } from '../check.ts';
 import { oneLine } from '../../core/text.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
@@ -153,7 +153,7 @@ export function unknownIdCheck(rule: RuleId): Check {
     judge(e, context) {
       const c = e.testCase;
       if (!usesFiatAccount(c.operation) || c.mode !== 'valid' || c.auth || !answered(e)) return null;
-      if (context.fiatAccountIds.includes(c.fiatAccountId ?? '') || c.fiatAccountId === undefined) return null;
+      if (!sentToUnknownAccount(c, context.fiatAccountIds)) return null;
       return statusOf(e) === 404 ? pass : problem(`${c.label}: expected 404 for an unknown id, got ${describeStatus(e)}`);
     },
   };
