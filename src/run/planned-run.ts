@@ -31,7 +31,8 @@ export function plannedRunLine(config: RunConfig, plan: RequestPlan, accounts: r
   const parts = `${plan.fixed} fixed cases, ${plan.random} random, ${plan.twins} valid twins, ${plan.scenarios} in scenarios, ${plan.probes} to check the target and read the accounts`;
   const rate = config.rateLimitPerSecond ? `at most ${config.rateLimitPerSecond} requests a second` : 'no rate limit';
   const budget = config.maxRequests !== undefined ? `, within ${budgetName(config.maxRequests)}` : '';
-  return `planned: about ${plan.total} requests${budget} (${parts}; shrinking adds at most ${plan.shrinkAtMost} if something fails): about ${formatDuration(estimateMs(plan, pace))} with ${rate}, ${config.concurrency} in flight, ${Math.round(roundTripMs)} ms a round trip`;
+  const restore = config.noRestore ? '' : `, restoring the accounts at most ${plan.restoreAtMost}`;
+  return `planned: about ${plan.total} requests${budget} (${parts}; shrinking adds at most ${plan.shrinkAtMost} if something fails${restore}): about ${formatDuration(estimateMs(plan, pace))} with ${rate}, ${config.concurrency} in flight, ${Math.round(roundTripMs)} ms a round trip`;
 }
 
 /** What --max-requests made the plan leave out, one line (`conformance plan` lists it in full). */

@@ -105,7 +105,7 @@ describe('conformance run against a foreign implementation', () => {
     const { code, report, stdout } = await runAgainst('none');
     // A remote target: what the run will cost is said before the first case.
     expect(stdout).toMatch(
-      /^planned: about \d+ requests \(\d+ fixed cases, \d+ random, .*\): about [\d.]+ (s|min) with no rate limit, 8 in flight, \d+ ms a round trip$/m,
+      /^planned: about \d+ requests \(\d+ fixed cases, \d+ random, .*; shrinking adds at most \d+ if something fails, restoring the accounts at most \d+\): about [\d.]+ (s|min) with no rate limit, 8 in flight, \d+ ms a round trip$/m,
     );
     const failed = report.rules.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failures[0]?.message}`);
     expect(failed, stdout).toEqual([]);
