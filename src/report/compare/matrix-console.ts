@@ -41,7 +41,7 @@ function ruleLines(m: ReportMatrix, paint: Palette): string[] {
     const cells = row.cells.map((c) => paintStatus(paint, c.status, c.status.padEnd(STATUS_WIDTH))).join(' ');
     lines.push(`${row.differs ? paint.bold('≠') : ' '} ${row.id.padEnd(width)}  ${`§${row.section}`.padEnd(sectionWidth)}  ${cells}`.trimEnd());
     for (const [i, cell] of row.cells.entries()) {
-      if (cell.status !== 'passed' && cell.message) lines.push(`      ${columnLetter(i)}: ${oneLine(cell.message, MESSAGE_WIDTH)}`);
+      if (cell.status !== 'passed' && cell.message) lines.push(`      ${columnLetter(i)}: ${cell.message}`);
     }
   }
   const verdicts = m.targets.map((t) => paintVerdict(paint, t.verdict, t.verdict.padEnd(STATUS_WIDTH))).join(' ');

@@ -69,7 +69,7 @@ function contractsTable(m: ReportMatrix): string {
 
 function breaksList(m: ReportMatrix): string {
   if (!m.breaks.length) return '<p class="empty">Nothing: no target refused a value another accepted.</p>';
-  return `<ul class="breaks">${m.breaks.map((b) => `<li class="bidi" data-client="${e(b.client)}" data-refused-by="${e(b.target)}">${e(b.text)}</li>`).join('')}</ul>`;
+  return `<ul class="breaks">${m.breaks.map((b) => `<li class="bidi" data-refused-by="${e(b.target)}">${e(b.text)}</li>`).join('')}</ul>`;
 }
 
 /** The HTML page of a matrix. */

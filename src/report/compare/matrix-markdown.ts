@@ -8,15 +8,12 @@
  */
 import type { RuleStatus } from '../model/model.ts';
 import { escapeMarkdownCell } from '../files/escape.ts';
-import type { MatrixCell, MatrixPoint, MatrixTarget, ReportMatrix } from './matrix.ts';
+import { MATRIX_MESSAGE_WIDTH, type MatrixCell, type MatrixPoint, type MatrixTarget, type ReportMatrix } from './matrix.ts';
 
 const ICON: Record<RuleStatus, string> = { passed: '✅', failed: '❌', error: '💥', inconclusive: '🟡', skipped: '⏭️' };
 
-/** A cell's failure line in a table cell: short, the rest is in the report. */
-const CELL_MESSAGE = 120;
-
 const cell = (c: MatrixCell): string =>
-  `${ICON[c.status]} ${c.status}${c.status !== 'passed' && c.message ? `: ${escapeMarkdownCell(c.message, CELL_MESSAGE)}` : ''}`;
+  `${ICON[c.status]} ${c.status}${c.status !== 'passed' && c.message ? `: ${escapeMarkdownCell(c.message, MATRIX_MESSAGE_WIDTH)}` : ''}`;
 
 const header = (targets: readonly MatrixTarget[]): string => targets.map((t) => escapeMarkdownCell(t.name, 80)).join(' | ');
 

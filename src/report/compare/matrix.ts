@@ -21,7 +21,11 @@ import { contractOf } from '../model/report-contract.ts';
 import { compareSections } from '../model/sections.ts';
 import { runDifferences } from './report-diff.ts';
 
-/** A cell's message, in code points: the first failure with the target's words, or the reason. */
+/**
+ * A cell's message, in code points: the first failure with the target's words, or the reason. Cut
+ * here, where failureLine shortens the harness's sentence before the quote, so no renderer has to
+ * cut the target's words off the end.
+ */
 export const MATRIX_MESSAGE_WIDTH = 160;
 
 /** One report given to the matrix: where it was read from, and the name the user gave it. */
@@ -91,11 +95,12 @@ export interface MatrixPoint {
 }
 
 /**
- * What a client written against `client` would break on `target`: the values `client` accepted
- * and `target` refused on one open point, as both runs observed them.
+ * What a client written against one of `clients` would break on `target`: the values each of
+ * `clients` accepted and `target` refused on one open point, as both runs observed them.
  */
 export interface ContractBreak {
-  client: string;
+  /** The targets that accepted the values (several when they accepted the same ones). */
+  clients: string[];
   target: string;
   operation: Operation;
   field: string;
@@ -286,32 +291,44 @@ function brokenValues(accepting: ObservedLimit, refusing: ObservedLimit): { valu
   return exact.length ? { values: exact, refusal: refused.get(exact[0])! } : undefined;
 }
 
+/** The sentence of a break: `a client written against A or B may send <field> (<operation>, <kind>) 255 characters, which they accepted: C refuses it (400: …)`. */
+function breakText(b: Omit<ContractBreak, 'text'>): string {
+  const clients = b.clients.join(' or ');
+  const answer = `${b.status}${b.said ? `: ${oneLine(b.said, 120)}` : ''}`;
+  const which = b.clients.length > 1 ? 'they' : b.clients[0];
+  return `a client written against ${clients} may send ${b.field} (${b.operation}, ${b.kind}) ${b.values.join(', ')}, which ${which} accepted: ${b.target} refuses it (${answer})`;
+}
+
+/** Per open point and refusing target, the values other targets accepted; clients that accepted the same values share one break. */
 function breaksOf(names: readonly string[], contracts: readonly Map<string, ObservedLimit>[]): ContractBreak[] {
   const breaks: ContractBreak[] = [];
   const keys = [...new Map(contracts.flatMap((c) => [...c])).values()].sort(compareLimits).map(limitKey);
   for (const key of keys) {
-    for (const [a, client] of names.entries()) {
-      for (const [b, target] of names.entries()) {
+    for (const [b, target] of names.entries()) {
+      const refusing = contracts[b].get(key);
+      const byValues = new Map<string, Omit<ContractBreak, 'text'>>();
+      for (const [a, client] of names.entries()) {
         const accepting = contracts[a].get(key);
-        const refusing = contracts[b].get(key);
-        if (a === b || !accepting || !refusing) continue;
-        const broken = brokenValues(accepting, refusing);
-        if (!broken) continue;
-        const { status, said } = broken.refusal;
-        const where = `${accepting.field} (${accepting.operation}, ${accepting.kind})`;
-        const answer = `${status}${said ? `: ${oneLine(said, 120)}` : ''}`;
-        breaks.push({
-          client,
-          target,
-          operation: accepting.operation,
-          field: accepting.field,
-          kind: accepting.kind,
-          values: broken.values,
-          status,
-          ...(said ? { said } : {}),
-          text: `a client written against ${client} may send ${where} ${broken.values.join(', ')}, which ${client} accepted: ${target} refuses it (${answer})`,
-        });
+        const broken = a !== b && accepting && refusing ? brokenValues(accepting, refusing) : undefined;
+        if (!accepting || !broken) continue;
+        const same = byValues.get(broken.values.join('\n'));
+        if (same) same.clients.push(client);
+        else {
+          const { status, said } = broken.refusal;
+          const { operation, field, kind } = accepting;
+          byValues.set(broken.values.join('\n'), {
+            clients: [client],
+            target,
+            operation,
+            field,
+            kind,
+            values: broken.values,
+            status,
+            ...(said ? { said } : {}),
+          });
+        }
       }
+      breaks.push(...[...byValues.values()].map((found) => ({ ...found, text: breakText(found) })));
     }
   }
   return breaks;
