@@ -23,18 +23,24 @@ tr.differs .mark { color: var(--warn); font-weight: 700; }
 tr.verdict td { font-weight: 600; background: var(--panel); }
 .warning { margin: 10px 0; padding: 8px 12px; border-radius: 6px; border: 1px solid var(--warn); background: var(--warn-bg); color: #633c01; overflow-wrap: anywhere; }
 ul.breaks li { margin: 4px 0; overflow-wrap: anywhere; }
+details.passed-everywhere { margin: 12px 0; }
+details.passed-everywhere > summary { color: var(--muted); font-weight: 600; }
 `;
 
 const badge = (status: RuleStatus): string => `<span class="badge s-${status}">${e(status)}</span>`;
 
-const verdictStatus = (verdict: MatrixTarget['verdict']): RuleStatus =>
-  verdict === 'conformant' ? 'passed' : verdict === 'non-conformant' ? 'failed' : verdict === 'inconclusive' ? 'inconclusive' : 'error';
+/** A verdict in the colour of the rule status it resembles. */
+const verdictBadge = (verdict: MatrixTarget['verdict']): string => {
+  const status: RuleStatus =
+    verdict === 'conformant' ? 'passed' : verdict === 'non-conformant' ? 'failed' : verdict === 'inconclusive' ? 'inconclusive' : 'error';
+  return `<span class="badge s-${status}">${e(verdict)}</span>`;
+};
 
 function targetsTable(m: ReportMatrix): string {
   const rows = m.targets
     .map(
       (t) =>
-        `<tr data-target="${e(t.name)}"><td class="bidi">${e(t.name)}${t.name === t.baseUrl ? '' : `<div class="muted mono">${e(t.baseUrl)}</div>`}</td><td class="mono bidi">${e(t.file)}</td><td class="num">${t.seed}</td><td>${badge(verdictStatus(t.verdict))} ${e(t.verdict)}${t.reason ? `<div class="muted bidi">${e(t.reason)}</div>` : ''}</td><td>${t.counts.passed} passed, ${t.counts.failed} failed${t.counts.inconclusive ? `, ${t.counts.inconclusive} inconclusive` : ''}</td></tr>`,
+        `<tr data-target="${e(t.name)}"><td class="bidi">${e(t.name)}${t.name === t.baseUrl ? '' : `<div class="muted mono">${e(t.baseUrl)}</div>`}</td><td class="mono bidi">${e(t.file)}</td><td class="num">${t.seed}</td><td>${verdictBadge(t.verdict)}${t.reason ? `<div class="muted bidi">${e(t.reason)}</div>` : ''}</td><td>${t.counts.passed} passed, ${t.counts.failed} failed${t.counts.inconclusive ? `, ${t.counts.inconclusive} inconclusive` : ''}</td></tr>`,
     )
     .join('');
   return `<table class="targets"><thead><tr><th>Target</th><th>Report</th><th class="num">Seed</th><th>Verdict</th><th>Rules</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -46,10 +52,19 @@ const matrixCell = (c: MatrixCell, target: MatrixTarget): string =>
 const ruleRow = (r: MatrixRow, m: ReportMatrix): string =>
   `<tr data-rule="${e(r.id)}"${r.differs ? ' class="differs" data-differs="true"' : ''}><td class="mono">${r.differs ? '<span class="mark" title="the targets differ">≠</span> ' : ''}${e(r.id)}<div class="muted">${e(r.title)}</div></td><td>§${e(r.section)}<div class="basis">${e(r.basis)}</div></td>${r.cells.map((c, i) => matrixCell(c, m.targets[i])).join('')}</tr>`;
 
+/**
+ * The rules that differ or did not pass somewhere, then the verdict row; the rules every target
+ * passed are one collapsed table under them, so the page stays short however many rules pass.
+ */
 function rulesTable(m: ReportMatrix): string {
-  const heads = m.targets.map((t) => `<th class="bidi">${e(t.name)}</th>`).join('');
-  const verdicts = m.targets.map((t) => `<td data-target="${e(t.name)}">${badge(verdictStatus(t.verdict))} ${e(t.verdict)}</td>`).join('');
-  return `<table class="matrix"><thead><tr><th>Rule</th><th>§</th>${heads}</tr></thead><tbody>${m.rows.map((r) => ruleRow(r, m)).join('')}<tr class="verdict"><td>Verdict</td><td></td>${verdicts}</tr></tbody></table>`;
+  const heads = `<thead><tr><th>Rule</th><th>§</th>${m.targets.map((t) => `<th class="bidi">${e(t.name)}</th>`).join('')}</tr></thead>`;
+  const verdicts = m.targets.map((t) => `<td data-target="${e(t.name)}">${verdictBadge(t.verdict)}</td>`).join('');
+  const passedEverywhere = m.rows.filter((r) => r.cells.every((c) => c.status === 'passed'));
+  const shown = m.rows.filter((r) => !passedEverywhere.includes(r));
+  const main = `<table class="matrix">${heads}<tbody>${shown.map((r) => ruleRow(r, m)).join('')}<tr class="verdict"><td>Verdict</td><td></td>${verdicts}</tr></tbody></table>`;
+  if (!passedEverywhere.length) return main;
+  const rest = `<table class="matrix passed-everywhere">${heads}<tbody>${passedEverywhere.map((r) => ruleRow(r, m)).join('')}</tbody></table>`;
+  return `${main}<details class="passed-everywhere"><summary>${passedEverywhere.length} ${passedEverywhere.length === 1 ? 'rule' : 'rules'} passed on every target</summary>${rest}</details>`;
 }
 
 const pointRow = (p: MatrixPoint, m: ReportMatrix): string =>
