@@ -8,20 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { buildMatrix } from '../../src/report/compare/matrix.ts';
 import { renderMatrixHtml } from '../../src/report/compare/matrix-html.ts';
 import { HOSTILE } from '../report/sample-report.ts';
+import { available, MISSING, openOffline, REPORTS, runHere } from './offline-chromium.ts';
 import { FAULT_RULE, MATRIX_NAMES, type MatrixRuns, matrixRuns } from '../report/matrix-runs.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const MISSING = `${CHROMIUM} is missing: install it with .ci/install-chromium (apt-get install -y chromium)`;
-const available = existsSync(CHROMIUM);
-// In CI a missing browser is a failure, not a skip; on a workstation the test may skip.
-const runHere = available || Boolean(process.env.CI);
-
-const REPORTS = fileURLToPath(new URL('../../reports/', import.meta.url));
 const PAGE = path.join(REPORTS, 'browser-test-matrix', 'matrix.html');
 const SCREENSHOT = path.join(REPORTS, 'matrix-html.png');
 /** The faulty column's name carries a script: it must show as text. */
@@ -30,9 +23,9 @@ const FAULTY = `faulty ${HOSTILE.script}`;
 let browser: Browser | undefined;
 let page: Page;
 let runs: MatrixRuns;
-const pageErrors: string[] = [];
-const consoleErrors: string[] = [];
-const requested: string[] = [];
+let pageErrors: string[] = [];
+let consoleErrors: string[] = [];
+let requested: string[] = [];
 
 describe.runIf(runHere)('the matrix HTML page in chromium', () => {
   beforeAll(async () => {
@@ -42,19 +35,7 @@ describe.runIf(runHere)('the matrix HTML page in chromium', () => {
     const matrix = buildMatrix(MATRIX_NAMES.map((name, i) => ({ report: runs[name], file: `${name}/conformance.json`, name: names[i] })));
     await mkdir(path.dirname(PAGE), { recursive: true });
     await writeFile(PAGE, renderMatrixHtml(matrix));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    const context = await browser.newContext({ offline: true, viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    page.on('request', (request) => requested.push(request.url()));
-    await page.goto(pathToFileURL(PAGE).href);
+    ({ browser, page, pageErrors, consoleErrors, requested } = await openOffline(PAGE));
   });
 
   afterAll(async () => {

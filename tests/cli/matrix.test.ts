@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.ts';
-import type { CliIO } from '../../src/cli/io.ts';
+import { testIO } from './test-io.ts';
 import type { ReportMatrix } from '../../src/report/compare/matrix.ts';
 import { conformance } from './binary.ts';
 import { FAULT_RULE, MATRIX_NAMES, type MatrixRuns, matrixRuns, writeMatrixRuns } from '../report/matrix-runs.ts';
@@ -25,13 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-function testIO() {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { out: (l) => out.push(l), err: (l) => err.push(l), env: {}, isTTY: false, readStdin: async () => '' };
-  return { io, out, err };
-}
 
 /** The strict server's summary of an open point, as its report wrote it. */
 const strictSummary = (field: string) =>

@@ -10,6 +10,7 @@
 import type { RuleStatus } from '../model/model.ts';
 import { escapeHtml as e } from '../files/escape.ts';
 import { HTML_STYLE } from '../files/html-assets.ts';
+import { htmlHead } from '../files/html-page.ts';
 import type { MatrixCell, MatrixPoint, MatrixRow, MatrixTarget, ReportMatrix } from './matrix.ts';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
@@ -92,15 +93,7 @@ export function renderMatrixHtml(m: ReportMatrix): string {
   const failing = m.targets.filter((t) => t.verdict !== 'conformant').length;
   const title = failing ? `${failing} of ${m.targets.length} targets not conformant` : `All ${m.targets.length} targets conformant`;
   const differing = m.rows.filter((r) => r.differs).length;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<title>${e(`Conformance matrix: ${title}`)}</title>
-<style>${HTML_STYLE}${MATRIX_STYLE}</style>
-</head>
+  return `${htmlHead(`Conformance matrix: ${title}`, CSP, HTML_STYLE + MATRIX_STYLE)}
 <body>
 <header class="banner verdict-${failing ? 'non-conformant' : 'conformant'}" id="verdict" data-conformant="${failing ? 'false' : 'true'}">
 <div class="inner"><div class="kicker">Conformance matrix · Fiat Account Update and Identity Creation API</div>

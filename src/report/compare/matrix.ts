@@ -225,17 +225,9 @@ function cellOf(rule: ReportRule): MatrixCell {
 
 function rowsOf(reports: readonly ConformanceReport[]): MatrixRow[] {
   const byTarget = reports.map((r) => new Map(r.rules.map((rule) => [rule.id, rule])));
-  const rows = reports[0].rules.map((rule): MatrixRow => {
-    const cells = byTarget.map((rules) => cellOf(rules.get(rule.id)!));
-    return {
-      id: rule.id,
-      operation: rule.operation,
-      section: rule.section,
-      basis: rule.basis,
-      title: rule.title,
-      cells,
-      differs: new Set(cells.map((c) => c.status)).size > 1,
-    };
+  const rows = reports[0].rules.map(({ id, operation, section, basis, title }): MatrixRow => {
+    const cells = byTarget.map((rules) => cellOf(rules.get(id)!));
+    return { id, operation, section, basis, title, cells, differs: new Set(cells.map((c) => c.status)).size > 1 };
   });
   return rows.sort((a, b) => Number(b.differs) - Number(a.differs) || compareSections(a.section, b.section) || a.id.localeCompare(b.id));
 }
