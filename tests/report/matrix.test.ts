@@ -8,7 +8,7 @@ import { renderMatrixHtml } from '../../src/report/compare/matrix-html.ts';
 import { renderMatrixMarkdown } from '../../src/report/compare/matrix-markdown.ts';
 import type { ConformanceReport } from '../../src/report/model/model.ts';
 import { palette } from '../../src/report/terminal/colour.ts';
-import { HOSTILE, sampleReport } from './sample-report.ts';
+import { HOSTILE, legacyReport, sampleReport } from './sample-report.ts';
 import { FAULT_RULE, MATRIX_NAMES, type MatrixRuns, matrixRuns } from './matrix-runs.ts';
 
 const inputsOf = (runs: MatrixRuns): MatrixInput[] => MATRIX_NAMES.map((name) => ({ report: runs[name], file: `${name}.json`, name }));
@@ -166,6 +166,28 @@ describe('the columns', () => {
     expect(m.points.some((p) => p.differs)).toBe(false);
     expect(m.breaks).toEqual([]);
     expect(m.conformant).toBe(false);
+  });
+});
+
+describe('the cells', () => {
+  it('say when a failure does not block its verdict, and when a report records no observed contract', () => {
+    const fixed = variant((r) => {
+      const rule = r.rules.find((x) => x.id === 'id.answers')!;
+      Object.assign(rule, { status: 'passed', failures: [] });
+    });
+    const m = buildMatrix([
+      { report: sampleReport(), file: 'a.json', name: 'convention failing' },
+      { report: fixed, file: 'b.json', name: 'answering' },
+      { report: legacyReport(), file: 'c.json', name: 'legacy' },
+    ]);
+    const row = m.rows.find((r) => r.id === 'id.answers')!;
+    expect(row.differs).toBe(true);
+    expect(row.cells[0]).toMatchObject({ status: 'failed', blocking: false });
+    expect(row.cells[0].message).toMatch(/^not blocking \(a convention rule, fatal only with --strict\): /);
+    expect(row.cells[2].message).toMatch(/^not blocking/);
+    expect(m.targets.map((t) => t.contractRecorded)).toEqual([true, true, false]);
+    expect(m.points.every((p) => p.cells[2] === null)).toBe(true);
+    expect(renderMatrixHtml(m)).toContain('<span class="empty">not recorded (report before 1.7.0)</span>');
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import { oneLine } from '../../core/text.ts';
 import { paintStatus, paintVerdict, type Palette } from '../terminal/colour.ts';
-import type { MatrixPoint, MatrixTarget, ReportMatrix } from './matrix.ts';
+import { type MatrixPoint, type MatrixTarget, NOT_RECORDED, type ReportMatrix } from './matrix.ts';
 
 /** Wide enough for `inconclusive`, the longest status. */
 const STATUS_WIDTH = 12;
@@ -54,7 +54,7 @@ function pointLines(point: MatrixPoint, m: ReportMatrix): string[] {
     `  ${point.operation} ${point.field}, ${point.kind}`,
     ...point.cells.map(
       (c, i) =>
-        `      ${columnLetter(i)}: ${c ? oneLine(`${c.summary}${c.firstRefusal ? ` (${c.firstRefusal})` : ''}`, MESSAGE_WIDTH) : `not tried by ${m.targets[i].name}`}`,
+        `      ${columnLetter(i)}: ${c ? oneLine(`${c.summary}${c.firstRefusal ? ` (${c.firstRefusal})` : ''}`, MESSAGE_WIDTH) : m.targets[i].contractRecorded ? `not tried by ${m.targets[i].name}` : NOT_RECORDED}`,
     ),
   ];
 }

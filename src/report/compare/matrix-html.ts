@@ -11,7 +11,7 @@ import type { RuleStatus } from '../model/model.ts';
 import { escapeHtml as e } from '../files/escape.ts';
 import { HTML_STYLE } from '../files/html-assets.ts';
 import { htmlHead } from '../files/html-page.ts';
-import type { MatrixCell, MatrixPoint, MatrixRow, MatrixTarget, ReportMatrix } from './matrix.ts';
+import { type MatrixCell, type MatrixPoint, type MatrixRow, type MatrixTarget, NOT_RECORDED, type ReportMatrix } from './matrix.ts';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
@@ -72,7 +72,7 @@ const pointRow = (p: MatrixPoint, m: ReportMatrix): string =>
   `<tr data-point="${e(`${p.operation} ${p.field} ${p.kind}`)}"${p.differs ? ' class="differs" data-differs="true"' : ''}><td class="mono bidi">${p.differs ? '<span class="mark" title="the targets differ">≠</span> ' : ''}${e(p.field)}<div class="muted">${e(p.operation)}, ${e(p.kind)}</div></td>${p.cells
     .map(
       (c, i) =>
-        `<td data-target="${e(m.targets[i].name)}" class="bidi">${c ? `${e(c.summary)}${c.firstRefusal ? `<div class="said muted">${e(c.firstRefusal)}</div>` : ''}` : '<span class="empty">not tried</span>'}</td>`,
+        `<td data-target="${e(m.targets[i].name)}" class="bidi">${c ? `${e(c.summary)}${c.firstRefusal ? `<div class="said muted">${e(c.firstRefusal)}</div>` : ''}` : `<span class="empty">${m.targets[i].contractRecorded ? 'not tried' : NOT_RECORDED}</span>`}</td>`,
     )
     .join('')}</tr>`;
 

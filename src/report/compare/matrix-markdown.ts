@@ -8,7 +8,7 @@
  */
 import type { RuleStatus } from '../model/model.ts';
 import { escapeMarkdownCell } from '../files/escape.ts';
-import { MATRIX_MESSAGE_WIDTH, type MatrixCell, type MatrixPoint, type MatrixTarget, type ReportMatrix } from './matrix.ts';
+import { MATRIX_MESSAGE_WIDTH, NOT_RECORDED, type MatrixCell, type MatrixPoint, type MatrixTarget, type ReportMatrix } from './matrix.ts';
 
 const ICON: Record<RuleStatus, string> = { passed: '✅', failed: '❌', error: '💥', inconclusive: '🟡', skipped: '⏭️' };
 
@@ -37,16 +37,21 @@ function ruleRows(m: ReportMatrix): string[] {
   ];
 }
 
-const pointRow = (p: MatrixPoint): string =>
+const pointRow = (p: MatrixPoint, m: ReportMatrix): string =>
   `| \`${escapeMarkdownCell(p.field, 120)}\` (${p.operation}), ${p.kind} | ${p.cells
-    .map((c) => (c ? `${escapeMarkdownCell(c.summary, 120)}${c.firstRefusal ? ` (${escapeMarkdownCell(c.firstRefusal, 120)})` : ''}` : '_not tried_'))
+    .map((c, i) =>
+      c
+        ? `${escapeMarkdownCell(c.summary, 120)}${c.firstRefusal ? ` (${escapeMarkdownCell(c.firstRefusal, 120)})` : ''}`
+        : `_${m.targets[i].contractRecorded ? 'not tried' : NOT_RECORDED}_`,
+    )
     .join(' | ')} |`;
 
 function contractRows(m: ReportMatrix): string[] {
   if (!m.points.length) return ['No run tried an open point.', ''];
   const differing = m.points.filter((p) => p.differs);
   const lines = ['_Open points the document leaves to the target: a difference is information, not a failure._', ''];
-  if (differing.length) lines.push(`| Open point | ${header(m.targets)} |`, `|---|${m.targets.map(() => '---|').join('')}`, ...differing.map(pointRow), '');
+  if (differing.length)
+    lines.push(`| Open point | ${header(m.targets)} |`, `|---|${m.targets.map(() => '---|').join('')}`, ...differing.map((p) => pointRow(p, m)), '');
   const alike = m.points.length - differing.length;
   lines.push(
     `${differing.length ? '' : 'The targets differ on no open point. '}${alike} open ${alike === 1 ? 'point' : 'points'} alike on every target that tried ${alike === 1 ? 'it' : 'them'}.`,

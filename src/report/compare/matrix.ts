@@ -28,6 +28,9 @@ import { runDifferences } from './report-diff.ts';
  */
 export const MATRIX_MESSAGE_WIDTH = 160;
 
+/** What a column says of an open point when its report predates the observed contract (1.7.0). */
+export const NOT_RECORDED = 'not recorded (report before 1.7.0)';
+
 /** One report given to the matrix: where it was read from, and the name the user gave it. */
 export interface MatrixInput {
   report: ConformanceReport;
@@ -54,6 +57,8 @@ export interface MatrixTarget {
   counts: { rules: number; passed: number; failed: number; inconclusive: number; skipped: number; errors: number; requests: number };
   /** `summary.reason`, or the stop's message, when the report has one. */
   reason?: string;
+  /** False for a report before 1.7.0: it records no observed contract, so its column has none. */
+  contractRecorded: boolean;
 }
 
 /** One target's outcome of one rule. */
@@ -77,7 +82,7 @@ export interface MatrixRow {
   differs: boolean;
 }
 
-/** What one target observed on one open point; null in `MatrixPoint.cells` when its run did not try it. */
+/** What one target observed on one open point; null in `MatrixPoint.cells` when its run did not try it (or its report records no contract). */
 export interface MatrixPointCell {
   summary: string;
   /** The first refusal, `400: <the target's words>`, when something was refused. */
@@ -209,18 +214,24 @@ function targetOf(input: MatrixInput, name: string): MatrixTarget {
       requests: s.requests,
     },
     ...(reason ? { reason } : {}),
+    contractRecorded: contractOf(r).recorded,
   };
 }
+
+/** Opens the message of a failure that does not block its run's verdict (a convention rule without --strict). */
+const NOT_BLOCKING = 'not blocking (a convention rule, fatal only with --strict): ';
 
 /** A rule's cell: its status, and what its first failure says (with the target's words) or why it was not judged. */
 function cellOf(rule: ReportRule): MatrixCell {
   const first = rule.failures[0];
+  const blocking = rule.blocking ?? false;
+  const opening = rule.status === 'failed' && !blocking ? NOT_BLOCKING : '';
   const message = first
-    ? failureLine(first, rule.id, { width: MATRIX_MESSAGE_WIDTH })
+    ? opening + failureLine(first, rule.id, { width: MATRIX_MESSAGE_WIDTH - opening.length })
     : rule.status !== 'passed' && rule.reason
       ? oneLine(rule.reason, MATRIX_MESSAGE_WIDTH)
       : undefined;
-  return { status: rule.status, blocking: rule.blocking ?? false, ...(message ? { message } : {}) };
+  return { status: rule.status, blocking, ...(message ? { message } : {}) };
 }
 
 function rowsOf(reports: readonly ConformanceReport[]): MatrixRow[] {
