@@ -230,6 +230,20 @@ describe('what a client written against one target would break on another', () =
     expect(m.points.find((p) => p.field === 'person_details.address.address1')?.differs).toBe(true);
   });
 
+  it('lists only the lengths both sent when the refusing target refused a length shorter than one it accepted (no limit there)', () => {
+    const stray = variant((r) => {
+      const limit = address1(r);
+      Object.assign(limit, { accepted: ['12 characters', '100 characters'], longestAccepted: 100 });
+      limit.summary = summarizeLimit(limit);
+    });
+    const m = buildMatrix([
+      { report: lenient(200), file: 'a.json', name: 'lenient' },
+      { report: stray, file: 'b.json', name: 'stray' },
+    ]);
+    // stray refused 36 and 200 characters but accepted 100: only 200, which both sent, breaks.
+    expect(m.breaks.find((b) => b.field === 'person_details.address.address1')?.values).toEqual(['200 characters']);
+  });
+
   it('renders the target words as text: hostile names and refusals are escaped in HTML and Markdown', () => {
     const m = buildMatrix([
       { report: lenient(200), file: 'a.json', name: HOSTILE.script },

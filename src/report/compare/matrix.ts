@@ -148,7 +148,7 @@ function columnNames(inputs: readonly MatrixInput[]): string[] {
   });
 }
 
-const sample = (ids: readonly string[]): string => (ids.length > 3 ? `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more` : ids.join(', '));
+const someIds = (ids: readonly string[]): string => (ids.length > 3 ? `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more` : ids.join(', '));
 
 /** Refuses reports judged by different rules or schemas, and (unless allowed) runs of different seeds: one line each. */
 function checkComparable(inputs: readonly MatrixInput[], options: MatrixOptions): void {
@@ -160,8 +160,8 @@ function checkComparable(inputs: readonly MatrixInput[], options: MatrixOptions)
     const onlyOther = [...theirs].filter((id) => !ids.has(id));
     if (onlyFirst.length || onlyOther.length) {
       const parts = [
-        onlyFirst.length ? `only in ${first.file}: ${sample(onlyFirst)}` : '',
-        onlyOther.length ? `only in ${other.file}: ${sample(onlyOther)}` : '',
+        onlyFirst.length ? `only in ${first.file}: ${someIds(onlyFirst)}` : '',
+        onlyOther.length ? `only in ${other.file}: ${someIds(onlyOther)}` : '',
       ];
       throw new UsageError(
         oneLine(
@@ -243,9 +243,12 @@ function rowsOf(reports: readonly ConformanceReport[]): MatrixRow[] {
   return rows.sort((a, b) => Number(b.differs) - Number(a.differs) || compareSections(a.section, b.section) || a.id.localeCompare(b.id));
 }
 
+/** Every open point any of the contracts holds, once, in the contract's order. */
+const allPoints = (contracts: readonly Map<string, ObservedLimit>[]): ObservedLimit[] =>
+  [...new Map(contracts.flatMap((c) => [...c])).values()].sort(compareLimits);
+
 function pointsOf(contracts: readonly Map<string, ObservedLimit>[]): MatrixPoint[] {
-  const all = [...new Map(contracts.flatMap((c) => [...c])).values()].sort(compareLimits);
-  return all.map((point) => {
+  return allPoints(contracts).map((point) => {
     const cells = contracts.map((c): MatrixPointCell | null => {
       const limit = c.get(limitKey(point));
       if (!limit) return null;
@@ -274,8 +277,9 @@ const characters = (from: number, to: number): string => (from === to ? `${from}
 /**
  * What `accepting` accepted and `refusing` refused on one point: the values both tried, and for a
  * length, the lengths from the shortest `refusing` refused up to the longest `accepting` accepted
- * (both observed); a date the one accepted as its earliest or latest and the other refused. Never
- * a value neither run sent.
+ * (both observed), when `refusing` accepted nothing as long as the first (its refusals lie above
+ * its acceptances: a limit, not a stray refusal); a date the one accepted as its earliest or latest
+ * and the other refused. Never a value neither run sent.
  */
 function brokenValues(accepting: ObservedLimit, refusing: ObservedLimit): { values: string[]; refusal: ObservedAnswer } | undefined {
   const refused = new Map(refusing.refused.map((r) => [r.value, r]));
@@ -283,7 +287,8 @@ function brokenValues(accepting: ObservedLimit, refusing: ObservedLimit): { valu
   const exact = [...new Set([...accepting.accepted, ...(accepting.kind === 'date' ? bounds : [])])].filter((v) => refused.has(v));
   const longest = accepting.longestAccepted;
   const shortest = refusing.shortestRefused;
-  if (accepting.kind === 'length' && longest !== undefined && shortest !== undefined && shortest <= longest) {
+  const aLimit = shortest !== undefined && (refusing.longestAccepted === undefined || refusing.longestAccepted < shortest);
+  if (accepting.kind === 'length' && longest !== undefined && shortest !== undefined && aLimit && shortest <= longest) {
     const inRange = (v: string) => {
       const n = lengthOf(v);
       return n !== undefined && n >= shortest && n <= longest;
@@ -305,8 +310,7 @@ function breakText(b: Omit<ContractBreak, 'text'>): string {
 /** Per open point and refusing target, the values other targets accepted; clients that accepted the same values share one break. */
 function breaksOf(names: readonly string[], contracts: readonly Map<string, ObservedLimit>[]): ContractBreak[] {
   const breaks: ContractBreak[] = [];
-  const keys = [...new Map(contracts.flatMap((c) => [...c])).values()].sort(compareLimits).map(limitKey);
-  for (const key of keys) {
+  for (const key of allPoints(contracts).map(limitKey)) {
     for (const [b, target] of names.entries()) {
       const refusing = contracts[b].get(key);
       const byValues = new Map<string, Omit<ContractBreak, 'text'>>();
