@@ -75,9 +75,17 @@ describe('the matrix of the embedded server, its strict variant and a fault', ()
       `  createIdentity person_details.address.address1, length\n      A: ${limitOf(runs.embedded, LENGTH_POINTS[1]).summary}\n      B: ${strictSummary}`,
     );
     expect(text.split('\n').at(-1)).toBe('3 targets: 1 not conformant (faulty: non-conformant)');
+    const passedEverywhere = matrix.rows.filter((r) => r.cells.every((c) => c.status === 'passed')).length;
+    expect(text).toContain(`\n  + ${passedEverywhere} rules passed on every target\n  verdict `);
+    expect(text).not.toMatch(/^ {2}id\.valid-accepted /m);
     const markdown = renderMatrixMarkdown(matrix);
     expect(markdown).toMatch(/\| ≠ `fa\.valid-accepted` \| 4\.1 \| ✅ passed \| ✅ passed \| ❌ failed: .*last_name/);
     expect(markdown).toContain(`| **Verdict** | | **conformant** | **conformant** | **non-conformant** |`);
+    // The rules every target passed come after the verdict, collapsed.
+    const collapsed = markdown.slice(markdown.indexOf('| **Verdict**'));
+    expect(collapsed).toMatch(
+      /\n<details>\n<summary>\d+ rules passed on every target<\/summary>\n\n\| Rule \|[\s\S]*\| `id\.valid-accepted` \| 4\.2 \| ✅ passed \| ✅ passed \| ✅ passed \|[\s\S]*\n<\/details>\n/,
+    );
     expect(markdown).toMatch(
       new RegExp(`\\| \`person_details\\.address\\.address1\` \\(createIdentity\\), length \\| [^|]+ \\| ${strictSummary.replace(/[()]/g, '\\$&')}`),
     );

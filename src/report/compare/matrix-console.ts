@@ -1,7 +1,8 @@
 /**
  * `conformance matrix` on the console: the targets under letters (A, B, C: names are often long
- * URLs), one line per rule with each target's status in its colour (`≠` where they differ) and,
- * under a rule not passed everywhere, each such target's first failure in its words; the verdicts;
+ * URLs), one line per rule not passed on every target with each target's status in its colour
+ * (`≠` where they differ) and each failing target's first failure in its words under it, a count
+ * of the rules every target passed; the verdicts;
  * the open points where the observed contracts differ; what a client of one target would break on
  * another; a closing line.
  */
@@ -37,13 +38,17 @@ function ruleLines(m: ReportMatrix, paint: Palette): string[] {
   const sectionWidth = Math.max(1, ...m.rows.map((r) => r.section.length)) + 1;
   const header = `  ${'rule'.padEnd(width)}  ${'§'.padEnd(sectionWidth)}  ${m.targets.map((_, i) => columnLetter(i).padEnd(STATUS_WIDTH)).join(' ')}`;
   const lines = ['rules by target (≠: the targets differ; those rules first)', paint.dim(header.trimEnd())];
-  for (const row of m.rows) {
+  // The rules every target passed are counted, not listed: --json, --markdown and --html list them.
+  const passedEverywhere = m.rows.filter((r) => r.cells.every((c) => c.status === 'passed'));
+  for (const row of m.rows.filter((r) => !passedEverywhere.includes(r))) {
     const cells = row.cells.map((c) => paintStatus(paint, c.status, c.status.padEnd(STATUS_WIDTH))).join(' ');
     lines.push(`${row.differs ? paint.bold('≠') : ' '} ${row.id.padEnd(width)}  ${`§${row.section}`.padEnd(sectionWidth)}  ${cells}`.trimEnd());
     for (const [i, cell] of row.cells.entries()) {
       if (cell.status !== 'passed' && cell.message) lines.push(`      ${columnLetter(i)}: ${cell.message}`);
     }
   }
+  if (passedEverywhere.length)
+    lines.push(`  ${paint.dim(`+ ${passedEverywhere.length} ${passedEverywhere.length === 1 ? 'rule' : 'rules'} passed on every target`)}`);
   const verdicts = m.targets.map((t) => paintVerdict(paint, t.verdict, t.verdict.padEnd(STATUS_WIDTH))).join(' ');
   lines.push(`  ${'verdict'.padEnd(width)}  ${''.padEnd(sectionWidth)}  ${verdicts}`.trimEnd(), '');
   return lines;

@@ -2,13 +2,13 @@
  * `conformance matrix --markdown`: the matrix as Markdown for a pull-request comment or a wiki:
  * a headline, the targets with their verdicts, the warnings, one table of rules by target (the
  * rows where the targets differ first, marked ≠; a cell is the status and the first failure in
- * the target's words) closed by a verdict row, then the open points where the observed contracts
+ * the target's words) closed by a verdict row, the rules every target passed collapsed under it, then the open points where the observed contracts
  * differ and what a client of one target would break on another. Cells are escaped (a failure
  * message quotes what the target said).
  */
 import type { RuleStatus } from '../model/model.ts';
 import { escapeMarkdownCell } from '../files/escape.ts';
-import { MATRIX_MESSAGE_WIDTH, NOT_RECORDED, type MatrixCell, type MatrixPoint, type MatrixTarget, type ReportMatrix } from './matrix.ts';
+import { MATRIX_MESSAGE_WIDTH, NOT_RECORDED, type MatrixCell, type MatrixPoint, type MatrixRow, type MatrixTarget, type ReportMatrix } from './matrix.ts';
 
 const ICON: Record<RuleStatus, string> = { passed: '✅', failed: '❌', error: '💥', inconclusive: '🟡', skipped: '⏭️' };
 
@@ -28,13 +28,21 @@ function targetRows(m: ReportMatrix): string[] {
   ];
 }
 
+const ruleRow = (r: MatrixRow): string =>
+  `| ${r.differs ? '≠ ' : ''}\`${escapeMarkdownCell(r.id)}\` | ${escapeMarkdownCell(r.section)} | ${r.cells.map(cell).join(' | ')} |`;
+
+/** The rules that differ or did not pass somewhere and the verdict row; the rules every target passed collapsed under one line (GitHub renders `<details>`). */
 function ruleRows(m: ReportMatrix): string[] {
-  return [
-    `| Rule | § | ${header(m.targets)} |`,
-    `|---|---|${m.targets.map(() => '---|').join('')}`,
-    ...m.rows.map((r) => `| ${r.differs ? '≠ ' : ''}\`${escapeMarkdownCell(r.id)}\` | ${escapeMarkdownCell(r.section)} | ${r.cells.map(cell).join(' | ')} |`),
+  const head = [`| Rule | § | ${header(m.targets)} |`, `|---|---|${m.targets.map(() => '---|').join('')}`];
+  const passedEverywhere = m.rows.filter((r) => r.cells.every((c) => c.status === 'passed'));
+  const lines = [
+    ...head,
+    ...m.rows.filter((r) => !passedEverywhere.includes(r)).map(ruleRow),
     `| **Verdict** | | ${m.targets.map((t) => `**${t.verdict}**`).join(' | ')} |`,
   ];
+  if (!passedEverywhere.length) return lines;
+  const summary = `${passedEverywhere.length} ${passedEverywhere.length === 1 ? 'rule' : 'rules'} passed on every target`;
+  return [...lines, '', '<details>', `<summary>${summary}</summary>`, '', ...head, ...passedEverywhere.map(ruleRow), '', '</details>'];
 }
 
 const pointRow = (p: MatrixPoint, m: ReportMatrix): string =>
