@@ -3,8 +3,8 @@
  * document of the API's two operations, built from schemas/ (src/schema/openapi.ts), on stdout or
  * into a file. One kind today; the first argument names it so that others can follow.
  */
-import { writeFile } from 'node:fs/promises';
 import type { CliIO } from './io.ts';
+import { printOrWrite } from './out-file.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { checkUrl } from '../run/run-config.ts';
 import { UsageError } from '../core/errors.ts';
@@ -46,17 +46,6 @@ export async function exportCommand(argv: string[], io: CliIO): Promise<number> 
     ...(values['base-url'] ? { baseUrl: values['base-url'].replace(/\/+$/, '') } : {}),
     ...(values['auth-url'] ? { tokenUrl: values['auth-url'] } : {}),
   });
-  const text = JSON.stringify(document, null, 2) + '\n';
-  if (values.out === undefined) {
-    io.out(text.trimEnd());
-    return 0;
-  }
-  if (!values.out.trim()) throw new UsageError('--out is empty: give a file, or leave the flag out for stdout');
-  try {
-    await writeFile(values.out, text, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot write ${values.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  io.err(`wrote ${values.out}`);
+  await printOrWrite(JSON.stringify(document, null, 2) + '\n', values.out, io);
   return 0;
 }

@@ -25,6 +25,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   },
   replay: { summary: 're-send the failing cases of a report and say whether they still fail', load: async () => (await import('./replay.ts')).replay },
   diff: { summary: 'compare two reports: newly failing, newly passing, still failing', load: async () => (await import('./diff.ts')).diff },
+  matrix: {
+    summary: 'put the reports of several targets side by side: rules by target, observed contracts, what a client of one breaks on another',
+    load: async () => (await import('./matrix.ts')).matrix,
+  },
   export: { summary: 'export the API as an OpenAPI 3.1 document built from the schemas', load: async () => (await import('./export.ts')).exportCommand },
   merge: {
     summary: 'join the reports of the shards of one run (run --shard i/n) into the report of the whole run',

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { writeReports } from '../../src/report/files/write-reports.ts';
 import {
@@ -24,22 +24,16 @@ import {
 import { RULES } from '../../src/core/catalogue.ts';
 import { runEmbedded } from '../../src/run/embedded-run.ts';
 import { collectExchanges } from '../engine/collect-exchanges.ts';
+import { available, MISSING, openOffline, REPORTS, runHere, CHROMIUM } from './offline-chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const MISSING = `${CHROMIUM} is missing: install it with .ci/install-chromium (apt-get install -y chromium)`;
-const available = existsSync(CHROMIUM);
-// In CI a missing browser is a failure, not a skip; on a workstation the test may skip.
-const runHere = available || Boolean(process.env.CI);
-
-const REPORTS = fileURLToPath(new URL('../../reports/', import.meta.url));
 const OUT_DIR = path.join(REPORTS, 'browser-test');
 export const SCREENSHOT = path.join(REPORTS, 'html-report.png');
 
 let browser: Browser | undefined;
 let page: Page;
-const pageErrors: string[] = [];
-const consoleErrors: string[] = [];
-const requested: string[] = [];
+let pageErrors: string[] = [];
+let consoleErrors: string[] = [];
+let requested: string[] = [];
 
 describe.runIf(runHere)('report.html in chromium', () => {
   beforeAll(async () => {
@@ -47,20 +41,7 @@ describe.runIf(runHere)('report.html in chromium', () => {
     await mkdir(OUT_DIR, { recursive: true });
     const { errors } = await writeReports(OUT_DIR, sampleReport(), sampleExchanges(), { secrets: [] });
     if (errors.length) throw new Error(`writeReports failed: ${JSON.stringify(errors)}`);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    // Offline: the page must not need the network for anything.
-    const context = await browser.newContext({ offline: true, viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    page.on('request', (request) => requested.push(request.url()));
-    await page.goto(pathToFileURL(path.join(OUT_DIR, 'report.html')).href);
+    ({ browser, page, pageErrors, consoleErrors, requested } = await openOffline(path.join(OUT_DIR, 'report.html')));
   });
 
   afterAll(async () => {

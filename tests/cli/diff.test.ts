@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { diff } from '../../src/cli/diff.ts';
 import { main } from '../../src/cli/main.ts';
-import type { CliIO } from '../../src/cli/io.ts';
+import { testIO } from './test-io.ts';
 import { UsageError } from '../../src/core/errors.ts';
 import type { ConformanceReport, ReportRule } from '../../src/report/model/model.ts';
 import { inconclusiveReport, legacyReport, nextReleaseReport, sampleReport, stoppedReport } from '../report/sample-report.ts';
@@ -16,13 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-function testIO() {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { out: (l) => out.push(l), err: (l) => err.push(l), env: {}, isTTY: false, readStdin: async () => '' };
-  return { io, out, err };
-}
 
 async function save(name: string, report: unknown): Promise<string> {
   const file = path.join(dir, name);

@@ -108,15 +108,19 @@ const filterName = (r: ConformanceReport): string => (r.ruleFilter?.length ? [..
 const profileName = (r: ConformanceReport): string => `${r.profile}${r.runs !== undefined ? `, ${r.runs} random cases per rule` : ''}`;
 const shardText = (r: ConformanceReport): string => (r.shard ? `shard ${r.shard.index}/${r.shard.count}` : 'the whole run');
 
+/** What two runs can differ in, as runDifferences names it; a caller may leave some out. */
+export type RunAspect = 'target' | 'seed' | 'profile' | 'strict' | 'rule-filter' | 'shard';
+
 /**
  * Why comparing two reports may mislead: they come from different targets (the embedded server
  * counts as one target whatever its port, unless its reading or fault differ), seeds, profiles or
  * runs, strict modes, rule filters or shards. One sentence each; empty when the runs match.
+ * `ignore`: aspects the caller compares on purpose or judges itself (the matrix: the targets).
  */
-export function runDifferences(older: ConformanceReport, newer: ConformanceReport): string[] {
+export function runDifferences(older: ConformanceReport, newer: ConformanceReport, ignore: readonly RunAspect[] = []): string[] {
   const warnings: string[] = [];
-  const differ = (what: string, a: string, b: string, consequence: string) => {
-    if (a !== b) warnings.push(`the reports come from different ${what} (${a} → ${b}): ${consequence}`);
+  const differ = (aspect: RunAspect, what: string, a: string, b: string, consequence: string) => {
+    if (a !== b && !ignore.includes(aspect)) warnings.push(`the reports come from different ${what} (${a} → ${b}): ${consequence}`);
   };
   if (older.target.embedded && newer.target.embedded) {
     // One embedded server whatever its port: only its reading and fault tell two apart.
@@ -124,23 +128,31 @@ export function runDifferences(older: ConformanceReport, newer: ConformanceRepor
     const b = newer.target.reading ?? {};
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort().filter((k) => a[k] !== b[k]);
     const side = (r: Record<string, string>) => keys.map((k) => `${k}=${r[k] ?? 'none'}`).join(', ');
-    if (keys.length) differ('embedded servers', side(a), side(b), 'a changed rule may be the other reading or fault, not a change of the target');
-  } else differ('targets', targetName(older), targetName(newer), 'a changed rule may be the other target, not a change of this one');
+    if (keys.length) differ('target', 'embedded servers', side(a), side(b), 'a changed rule may be the other reading or fault, not a change of the target');
+  } else differ('target', 'targets', targetName(older), targetName(newer), 'a changed rule may be the other target, not a change of this one');
   differ(
+    'seed',
     'seeds',
     String(older.seed),
     String(newer.seed),
     'the random cases differ, so a rule may pass or fail for the cases alone; compare runs of one seed (--seed)',
   );
-  differ('profiles', profileName(older), profileName(newer), 'the runs sent different numbers of cases');
+  differ('profile', 'profiles', profileName(older), profileName(newer), 'the runs sent different numbers of cases');
   differ(
+    'strict',
     'strict modes',
     older.strict ? 'strict' : 'not strict',
     newer.strict ? 'strict' : 'not strict',
     'convention rules block one verdict and not the other',
   );
-  differ('rule filters', filterName(older), filterName(newer), 'rules outside one filter show as added or removed');
-  differ('shares of the run', shardText(older), shardText(newer), 'a shard judges only its share of the cases; merge the shards (conformance merge) first');
+  differ('rule-filter', 'rule filters', filterName(older), filterName(newer), 'rules outside one filter show as added or removed');
+  differ(
+    'shard',
+    'shares of the run',
+    shardText(older),
+    shardText(newer),
+    'a shard judges only its share of the cases; merge the shards (conformance merge) first',
+  );
   return warnings;
 }
 

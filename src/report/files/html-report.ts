@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import type { ConformanceReport, ReportRule, RuleStatus } from '../model/model.ts';
 import { escapeHtml as e } from './escape.ts';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.ts';
+import { htmlHead } from './html-page.ts';
 import { compareSections } from '../model/sections.ts';
 import { rerunCommand } from '../model/rerun-command.ts';
 import { inconclusiveForAnswers, reasonText, stoppedText } from '../model/rule-text.ts';
@@ -164,15 +165,7 @@ export function renderHtmlReport(report: ConformanceReport): string {
     reason ? `<p class="stopped bidi" id="reason" role="alert"><strong>Reason:</strong> ${e(reason)}</p>` : '',
     stopped ? `<p class="stopped bidi" id="stopped" role="alert"><strong>Stopped:</strong> ${e(stopped)}</p>` : '',
   ].join('');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<title>${e(`${title}: conformance of ${report.target.baseUrl}`)}</title>
-<style>${HTML_STYLE}</style>
-</head>
+  return `${htmlHead(`${title}: conformance of ${report.target.baseUrl}`, csp, HTML_STYLE)}
 <body>
 <header class="banner verdict-${s.verdict}" id="verdict" data-verdict="${s.verdict}">
 <div class="inner"><div class="kicker">Conformance report · Fiat Account Update and Identity Creation API</div>
