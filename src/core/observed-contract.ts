@@ -30,6 +30,8 @@ const characters = (n: number): string => `${n} ${n === 1 ? 'character' : 'chara
 
 /** What was accepted, in the kind's terms: a longest length, a range of dates, else the values. */
 function acceptedPart(limit: Omit<ObservedLimit, 'summary'>): string | undefined {
+  // Only the empty text accepted: "up to 0 characters" would read as a limit.
+  if (limit.kind === 'length' && limit.longestAccepted === 0) return 'accepted empty';
   if (limit.kind === 'length' && limit.longestAccepted !== undefined) return `accepted up to ${characters(limit.longestAccepted)}`;
   if (limit.kind === 'date' && limit.earliestAccepted && limit.latestAccepted) {
     const range = limit.earliestAccepted === limit.latestAccepted ? limit.earliestAccepted : `${limit.earliestAccepted} to ${limit.latestAccepted}`;
