@@ -25,6 +25,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   },
   replay: { summary: 're-send the failing cases of a report and say whether they still fail', load: async () => (await import('./replay.ts')).replay },
   diff: { summary: 'compare two reports: newly failing, newly passing, still failing', load: async () => (await import('./diff.ts')).diff },
+  drift: {
+    summary: 'compare an OpenAPI document (JSON or YAML) with the schemas of the document: contradictions, tightenings of open points',
+    load: async () => (await import('./drift.ts')).drift,
+  },
   export: { summary: 'export the API as an OpenAPI 3.1 document built from the schemas', load: async () => (await import('./export.ts')).exportCommand },
   merge: {
     summary: 'join the reports of the shards of one run (run --shard i/n) into the report of the whole run',

@@ -31,6 +31,7 @@ export interface FindingParts {
   openapi: string;
   reason: string;
   openKinds?: OpenKind[];
+  constraint?: unknown;
 }
 
 export function findingAt(node: DriftNode, kind: DriftKind, parts: FindingParts): DriftFinding {
@@ -46,6 +47,7 @@ export function findingAt(node: DriftNode, kind: DriftKind, parts: FindingParts)
     document: parts.document,
     openapi: parts.openapi,
     reason: parts.reason,
+    ...(parts.constraint !== undefined ? { constraint: parts.constraint } : {}),
     ...(parts.openKinds?.length ? { openKinds: parts.openKinds } : {}),
   };
 }

@@ -41,6 +41,8 @@ export interface DriftFinding {
   openapi: string;
   /** Why it is of its kind, one line: `refuses "" (address2), which the document guarantees`. */
   reason: string;
+  /** The OpenAPI's value of the keyword (a bound, a pattern, a list), when it states one: to test observed values against it. */
+  constraint?: unknown;
   /** A tightening: the kinds of open value it refuses, to match a run's observed contract. */
   openKinds?: OpenKind[];
   /** With a report (`--report`), for a tightening: what the run saw. */

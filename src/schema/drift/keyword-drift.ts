@@ -72,6 +72,7 @@ function keywordDrift(node: DriftNode, keyword: string): DriftFinding | undefine
     theirs: t?.pointer ?? node.theirsAt,
     document: inWords(keyword, o?.value),
     openapi: inWords(keyword, t?.value),
+    ...(t ? { constraint: t.value } : {}),
   };
   const refused = t ? node.shown.filter((v) => accepts(keyword, t.value, v) === false) : [];
   if (refused.length) return findingAt(node, 'contradiction', { ...parts, reason: `refuses ${quote(refused[0])}, ${shownWords(node)}` });
