@@ -82,8 +82,10 @@ function keywordDrift(node: DriftNode, keyword: string): DriftFinding | undefine
     return findingAt(node, 'tightening', { ...parts, reason: `restricts a point the document leaves open (${parts.openapi})`, openKinds: OPEN_KINDS[keyword] ?? [] });
   }
   if (o && !t) {
+    // What the OpenAPI could not be read for (an external $ref) is not compared, not missing.
+    if (node.theirs.unreadable.length) return undefined;
     if (LIMITS.has(keyword)) return findingAt(node, 'contradiction', { ...parts, reason: `accepts what the document forbids: it does not keep "${parts.document}"` });
-    return findingAt(node, 'other', { ...parts, reason: `does not state the document's ${parts.document}` });
+    return findingAt(node, 'other', { ...parts, reason: `does not state the document's ${keyword} (${parts.document})` });
   }
   return bothStated(node, keyword, o!, t!);
 }
