@@ -11,7 +11,7 @@ import type { DriftFinding } from './drift-finding.ts';
 import type { GuaranteedValues } from './guaranteed-values.ts';
 import { keywordDrifts } from './keyword-drift.ts';
 import { requiredDrifts } from './required-drift.ts';
-import { type Fragment, flatten, marked, propertiesOf, type RefResolver, sectionOf, subschemaOf } from './schema-view.ts';
+import { type Fragment, flatten, marked, propertiesOf, type RefResolver, type SchemaView, sectionOf, subschemaOf } from './schema-view.ts';
 
 export interface WalkSides {
   operation: Operation;
@@ -38,6 +38,10 @@ interface Place {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const member = (field: string, name: string) => (field ? `${field}.${name}` : name);
+
+/** Where a node is defined: its first fragment that is not only a reference (a component rather than the member that refers to it). */
+const definition = (view: SchemaView): string | undefined =>
+  (view.fragments.find((f) => typeof f.schema.$ref !== 'string' && !Array.isArray(f.schema.allOf)) ?? view.fragments[0])?.pointer;
 
 /** The members of both sides: those both list are walked, the others are one finding per side. */
 function memberDrifts(sides: WalkSides, node: DriftNode, walk: (p: Place) => void): DriftFinding[] {
@@ -96,8 +100,8 @@ export function walkBody(sides: WalkSides, ours: Fragment, theirs: Fragment): Dr
       section: sectionOf(oursView) ?? place.section,
       ours: oursView,
       theirs: theirsView,
-      oursAt: place.ours[0]?.pointer ?? place.oursAt ?? '',
-      theirsAt: place.theirs[0]?.pointer ?? place.theirsAt,
+      oursAt: definition(oursView) ?? place.oursAt ?? '',
+      theirsAt: definition(theirsView) ?? place.theirsAt,
       shown: place.shown ?? sides.shown.at(oursView),
       ourResolver: sides.ours,
       theirResolver: sides.theirs,

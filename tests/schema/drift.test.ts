@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors.ts';
+import type { DriftFinding, DriftResult } from '../../src/schema/drift/drift-finding.ts';
+import { compareWithOpenApi } from '../../src/schema/drift/openapi-drift.ts';
+import { parseOpenApi } from '../../src/schema/drift/openapi-source.ts';
+import { buildOpenApiDocument } from '../../src/schema/openapi.ts';
+import { registry } from '../../src/schema/registry.ts';
+
+const FIXTURES = new URL('../fixtures/drift/', import.meta.url);
+const load = (name: string) => parseOpenApi(readFileSync(new URL(name, FIXTURES), 'utf8'), name);
+const drift = (name: string): DriftResult => compareWithOpenApi(load(name), registry());
+
+const find = (result: DriftResult, kind: DriftFinding['kind'], operation: string, direction: string, field: string, keyword: string) =>
+  result.findings.filter((f) => f.kind === kind && f.operation === operation && f.direction === direction && f.field === field && f.keyword === keyword);
+
+describe('drift of the vendor-like stand-in (JSON, OpenAPI 3.0)', () => {
+  const result = drift('vendor-like.openapi.json');
+
+  it('matches both operations by operationId and path without the v2 segment', () => {
+    expect(result.operations).toEqual([
+      { operation: 'updateFiatAccount', openapi: 'PUT /transfer/fiat-accounts/{id}' },
+      { operation: 'createIdentity', openapi: 'POST /identity/identities' },
+    ]);
+  });
+
+  // Every contradiction the stand-in carries, with the OpenAPI pointer that holds it and the section.
+  const CONTRADICTIONS: [string, string, string, string, string, string][] = [
+    ['updateFiatAccount', 'request', 'fiat_account_owner.person_details.first_name', 'required', '#/components/schemas/OwnerPersonDetails/required/0', '2.3'],
+    ['updateFiatAccount', 'request', 'fiat_account_owner.person_details.last_name', 'required', '#/components/schemas/OwnerPersonDetails/required/1', '2.3'],
+    ['updateFiatAccount', 'request', 'fiat_network_instructions.wire.fiat_account_owner_address.address2', 'pattern', '#/components/schemas/MailingAddress/properties/address2/pattern', '2.4'],
+    ['updateFiatAccount', 'request', 'fiat_network_instructions.wire.fiat_account_owner_address.country', 'required', '#/components/schemas/MailingAddress/required/0', '2.2'],
+    ['updateFiatAccount', 'request', 'fiat_network_instructions.wire.routing_details.bank_address.address2', 'pattern', '#/components/schemas/MailingAddress/properties/address2/pattern', '2.4'],
+    ['updateFiatAccount', 'request', 'metadata', 'maxProperties', '#/components/schemas/StringMap', '4.1'],
+    ['updateFiatAccount', 'request', 'metadata.*', 'maxLength', '#/components/schemas/StringMap/additionalProperties', '8'],
+    ['updateFiatAccount', 'request', 'metadata (keys)', 'maxLength', '#/components/schemas/StringMap/propertyNames', '8'],
+    ['updateFiatAccount', 'response', 'status', 'required', '#/components/schemas/FiatAccount/allOf/1/required/1', '2.1'],
+    ['updateFiatAccount', 'response', 'fiat_network_instructions', 'required', '#/components/schemas/FiatAccount/allOf/1/required/2', '2.1'],
+    ['updateFiatAccount', 'response', 'metadata', 'maxProperties', '#/components/schemas/StringMap', '2.1'],
+    ['createIdentity', 'request', 'person_details.address.address2', 'pattern', '#/components/schemas/MailingAddress/properties/address2/pattern', '2.4'],
+    ['createIdentity', 'request', 'person_details.address.country', 'required', '#/components/schemas/MailingAddress/required/0', '2.6'],
+    ['createIdentity', 'request', 'person_details.address.address1', 'required', '#/components/schemas/PersonMailingAddress/allOf/1/required/0', '2.6'],
+    ['createIdentity', 'request', 'tax_details', 'required', '#/components/schemas/CreateIdentityRequest', '4.2'],
+    ['createIdentity', 'response', 'person_details.date_of_birth', 'pattern', '#/components/schemas/PersonDetails/properties/date_of_birth/pattern', '2.6'],
+  ];
+
+  it.each(CONTRADICTIONS)('contradiction: %s %s %s (%s)', (operation, direction, field, keyword, theirs, section) => {
+    const [finding] = find(result, 'contradiction', operation, direction, field, keyword);
+    expect(finding, `${field} ${keyword}`).toBeDefined();
+    expect(finding.theirs).toBe(theirs);
+    expect(finding.section).toBe(section);
+    expect(finding.ours).toMatch(/^[a-z-]+\.schema\.json#/);
+    expect(finding.reason).not.toBe('');
+  });
+
+  it('quotes the value the document shows where a pattern refuses it', () => {
+    const [address2] = find(result, 'contradiction', 'createIdentity', 'request', 'person_details.address.address2', 'pattern');
+    expect(address2.reason).toContain('refuses ""');
+    const [dob] = find(result, 'contradiction', 'createIdentity', 'response', 'person_details.date_of_birth', 'pattern');
+    expect(dob.reason).toContain('"1990-05-17T00:00:00Z"');
+    expect(dob.ours).toBe('identity-person-details.schema.json#/properties/date_of_birth/pattern');
+  });
+
+  // The restrictions of the strict server (src/server/strict-open-points.ts): names, addresses, nationality, kinds.
+  const TIGHTENINGS: [string, string, string][] = [
+    ['createIdentity', 'person_details.first_name', 'pattern'],
+    ['createIdentity', 'person_details.first_name', 'maxLength'],
+    ['createIdentity', 'person_details.last_name', 'pattern'],
+    ['createIdentity', 'person_details.address.address1', 'maxLength'],
+    ['createIdentity', 'person_details.address.city', 'pattern'],
+    ['createIdentity', 'person_details.nationality', 'pattern'],
+    ['createIdentity', 'person_details.cip_id_type', 'enum'],
+    ['createIdentity', 'person_details.verifier_type', 'enum'],
+    ['createIdentity', 'tax_details[].tax_payer_id', 'maxLength'],
+    ['updateFiatAccount', 'fiat_network_instructions.wire.fiat_account_owner_address.address1', 'maxLength'],
+    ['updateFiatAccount', 'fiat_network_instructions.wire.routing_details.routing_number_type', 'enum'],
+  ];
+
+  it.each(TIGHTENINGS)('tightening: %s request %s (%s)', (operation, field, keyword) => {
+    const [finding] = find(result, 'tightening', operation, 'request', field, keyword);
+    expect(finding, `${field} ${keyword}`).toBeDefined();
+    expect(finding.openKinds?.length).toBeGreaterThan(0);
+    expect(finding.theirs).toMatch(/^#\/components\/schemas\//);
+  });
+
+  it('never calls a documented value or a guaranteed absence a tightening: address2 "" and the required members are contradictions only', () => {
+    const tightened = result.findings.filter((f) => f.kind === 'tightening');
+    expect(tightened.some((f) => f.keyword === 'required')).toBe(false);
+    expect(tightened.some((f) => f.field.endsWith('address2') && f.keyword === 'pattern')).toBe(false);
+  });
+
+  it('counts each kind', () => {
+    for (const [kind, count] of Object.entries(result.counts)) expect(result.findings.filter((f) => f.kind === kind).length).toBe(count);
+    expect(result.counts['not-compared']).toBe(0);
+  });
+});
+
+describe('drift of the YAML stand-in (identity only, nullable, format date, an external $ref)', () => {
+  const result = drift('vendor-like-identity.openapi.yaml');
+
+  it('reads YAML: the same contradictions of the identity as the JSON form', () => {
+    for (const field of ['person_details.address.address2', 'person_details.date_of_birth']) {
+      expect(result.findings.some((f) => f.kind === 'contradiction' && f.field === field)).toBe(true);
+    }
+    const [dob] = result.findings.filter((f) => f.kind === 'contradiction' && f.field === 'person_details.date_of_birth');
+    expect(dob.keyword).toBe('format');
+    expect(dob.openapi).toBe('format date');
+  });
+
+  it('reports the operation it lacks and the external $ref as not compared, with pointers', () => {
+    const notCompared = result.findings.filter((f) => f.kind === 'not-compared');
+    expect(notCompared.filter((f) => f.operation === 'updateFiatAccount')).toHaveLength(2);
+    const [external] = notCompared.filter((f) => f.field === 'person_details.metadata' && f.direction === 'request');
+    expect(external.theirs).toBe('#/components/schemas/PersonDetails/properties/metadata/$ref');
+    // Not compared is not missing: the node's type is not held against the OpenAPI.
+    expect(result.findings.some((f) => f.kind === 'contradiction' && f.field === 'person_details.metadata')).toBe(false);
+  });
+
+  it('reads nullable (3.0) as null allowed: a wrong type the document forbids in a request', () => {
+    const [email] = result.findings.filter((f) => f.field === 'person_details.email' && f.direction === 'request');
+    expect(email.kind).toBe('contradiction');
+    expect(email.reason).toContain('null');
+  });
+});
+
+describe('drift of our own export', () => {
+  it('finds nothing but the anyOf placements it does not compare', () => {
+    const own = JSON.parse(JSON.stringify(buildOpenApiDocument(registry())));
+    const result = compareWithOpenApi(own, registry());
+    expect(result.counts.contradiction).toBe(0);
+    expect(result.counts.tightening).toBe(0);
+    expect(result.counts.other).toBe(0);
+    expect(result.findings.every((f) => f.kind === 'not-compared' && f.keyword === 'anyOf')).toBe(true);
+  });
+});
+
+describe('reading an OpenAPI document', () => {
+  it.each([
+    ['', /is empty/],
+    ['{"swagger": "2.0", "paths": {}}', /Swagger 2\.0/],
+    ['{"openapi": "2.5.0", "paths": {}}', /not an OpenAPI 3\.0 or 3\.1 document/],
+    ['{"openapi": "3.1.0"}', /has no paths/],
+    ['{"openapi": ', /is not JSON/],
+    ['openapi: 3.1.0\npaths: [\n', /neither JSON nor YAML/],
+  ])('%j is a usage error', (text, message) => {
+    expect(() => parseOpenApi(text, 'x.yaml')).toThrow(UsageError);
+    expect(() => parseOpenApi(text, 'x.yaml')).toThrow(message);
+  });
+});
