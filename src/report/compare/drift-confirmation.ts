@@ -8,12 +8,17 @@
 import type { ObservedContract, ObservedLimit } from '../../core/open-point.ts';
 import type { DriftFinding, DriftObservation } from '../../schema/drift/drift-finding.ts';
 import { accepts } from '../../schema/drift/constraint-check.ts';
+import { ALPHABETS, type Alphabet } from '../../engine/generators/open-values.ts';
 
-/** A limit's values as the tightening judges them: true refused by it, false accepted, undefined cannot tell (a description such as "cjk"). */
+/**
+ * A value of a limit as the tightening judges it: true when the tightening refuses it, false when
+ * it passes, undefined when the contract describes rather than quotes it ("upper case", "no
+ * dashes"). Codes are quoted; an alphabet is named, and judged by the text the run sends in it.
+ */
 function refusedByTightening(finding: DriftFinding, limit: ObservedLimit, value: string): boolean | undefined {
-  const literal = limit.kind === 'code' || limit.kind === 'letter-case';
-  if (!literal || !finding.constraint) return undefined;
-  const verdict = accepts(finding.keyword, finding.constraint, value);
+  const text = limit.kind === 'code' || limit.kind === 'letter-case' ? value : limit.kind === 'alphabet' ? ALPHABETS[value as Alphabet] : undefined;
+  if (text === undefined || finding.constraint === undefined) return undefined;
+  const verdict = accepts(finding.keyword, finding.constraint, text);
   return verdict === undefined ? undefined : !verdict;
 }
 
@@ -25,9 +30,7 @@ function observationOf(finding: DriftFinding, limit: ObservedLimit): DriftObserv
     return limit.shortestRefused !== undefined && limit.shortestRefused > bound ? 'confirmed' : 'not observed';
   }
   if (limit.accepted.some((v) => refusedByTightening(finding, limit, v) === true)) return 'not enforced by the target';
-  if (limit.refused.some((r) => refusedByTightening(finding, limit, r.value) !== false)) return 'confirmed';
-  // Values described, not quoted (an alphabet, a format): accepted ones of the kind are read as the tightening not kept.
-  if (limit.accepted.length && limit.accepted.every((v) => refusedByTightening(finding, limit, v) === undefined)) return 'not enforced by the target';
+  if (limit.refused.some((r) => refusedByTightening(finding, limit, r.value) === true)) return 'confirmed';
   return 'not observed';
 }
 

@@ -19,7 +19,7 @@ const LIMITS = new Set(['type', 'enum', 'const', 'minLength', 'maxLength', 'minP
 const OPEN_KINDS: Record<string, OpenKind[]> = {
   maxLength: ['length'],
   minLength: ['length'],
-  pattern: ['alphabet', 'length', 'format', 'code', 'letter-case'],
+  pattern: ['alphabet', 'code', 'letter-case'],
   enum: ['code', 'letter-case'],
   const: ['code', 'letter-case'],
   format: ['format', 'date'],
