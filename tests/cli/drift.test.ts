@@ -46,7 +46,9 @@ describe('conformance drift', () => {
   it('exit 1 on the stand-in: its contradictions listed with both pointers, then the counts', async () => {
     const { code, stdout } = await conformance(['drift', '--openapi', STAND_IN]);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/contradictions: .*\n {2}updateFiatAccount request fiat_account_owner\.person_details\.first_name \(§2\.3\): refuses a body without first_name/);
+    expect(stdout).toMatch(
+      /contradictions: .*\n {2}updateFiatAccount request fiat_account_owner\.person_details\.first_name \(§2\.3\): refuses a body without first_name/,
+    );
     expect(stdout).toContain('      openapi #/components/schemas/MailingAddress/properties/address2/pattern: matches');
     expect(stdout).toMatch(/\n\d+ contradictions, \d+ tightenings, \d+ other differences, 0 not compared\n$/);
   });
@@ -56,7 +58,9 @@ describe('conformance drift', () => {
     expect(code).toBe(0);
     const result = json(stdout);
     expect(result.counts.contradiction).toBe(0);
-    expect(tightening(result, 'createIdentity', 'person_details.address.address1', 'maxLength')?.theirs).toBe('#/components/schemas/Address/properties/address1/maxLength');
+    expect(tightening(result, 'createIdentity', 'person_details.address.address1', 'maxLength')?.theirs).toBe(
+      '#/components/schemas/Address/properties/address1/maxLength',
+    );
   });
 
   it('reads YAML and says what it could not compare', async () => {

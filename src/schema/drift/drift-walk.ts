@@ -56,17 +56,33 @@ function memberDrifts(sides: WalkSides, node: DriftNode, walk: (p: Place) => voi
     if (other) walk({ field: member(node.field, name), ours: fragments, theirs: other, theirsAt: other[0].pointer });
     else if (closed) {
       const parts = { keyword: 'additionalProperties', document: `lists ${name}`, openapi: 'no other members' };
-      findings.push(findingAt({ ...node, field: member(node.field, name) }, 'contradiction', { ...parts, reason: `refuses ${name}, a member the document lists` }));
+      findings.push(
+        findingAt({ ...node, field: member(node.field, name) }, 'contradiction', { ...parts, reason: `refuses ${name}, a member the document lists` }),
+      );
     } else unlisted.push(name);
   }
   if (unlisted.length && theirs.size) {
     const list = unlisted.join(', ');
-    findings.push(findingAt(node, 'other', { keyword: 'properties', document: `lists ${list}`, openapi: `does not list ${list}`, reason: `does not describe ${list} (its object is open: they pass unchecked)` }));
+    findings.push(
+      findingAt(node, 'other', {
+        keyword: 'properties',
+        document: `lists ${list}`,
+        openapi: `does not list ${list}`,
+        reason: `does not describe ${list} (its object is open: they pass unchecked)`,
+      }),
+    );
   }
   const extra = [...theirs.keys()].filter((name) => !ours.has(name));
   if (extra.length && ours.size) {
     const list = extra.join(', ');
-    findings.push(findingAt(node, 'other', { keyword: 'properties', document: `does not list ${list}`, openapi: `lists ${list}`, reason: `describes members the document does not list: ${list}` }));
+    findings.push(
+      findingAt(node, 'other', {
+        keyword: 'properties',
+        document: `does not list ${list}`,
+        openapi: `lists ${list}`,
+        reason: `describes members the document does not list: ${list}`,
+      }),
+    );
   }
   return findings;
 }
@@ -79,11 +95,24 @@ function nestedPlaces(node: DriftNode): Place[] {
     const theirs = subschemaOf(node.theirs, keyword);
     // Walked where either side states it: our limits the OpenAPI lacks, its restrictions of an open map.
     if (!ours || !theirs || (!ours.length && !theirs.length)) return;
-    places.push({ field, ours, theirs, section: node.section, oursAt: `${node.oursAt}/${keyword}`, theirsAt: `${node.theirsAt}/${keyword}`, keys: keyword === 'propertyNames', ...(shown ? { shown } : {}) });
+    places.push({
+      field,
+      ours,
+      theirs,
+      section: node.section,
+      oursAt: `${node.oursAt}/${keyword}`,
+      theirsAt: `${node.theirsAt}/${keyword}`,
+      keys: keyword === 'propertyNames',
+      ...(shown ? { shown } : {}),
+    });
   };
   nested('items', `${node.field}[]`);
   nested('additionalProperties', member(node.field, '*'));
-  nested('propertyNames', `${node.field} (keys)`, node.shown.filter(isObject).flatMap((o) => Object.keys(o)));
+  nested(
+    'propertyNames',
+    `${node.field} (keys)`,
+    node.shown.filter(isObject).flatMap((o) => Object.keys(o)),
+  );
   return places;
 }
 
@@ -108,7 +137,9 @@ export function walkBody(sides: WalkSides, ours: Fragment, theirs: Fragment): Dr
       ...(place.keys ? { keys: true } : {}),
     };
     for (const u of theirsView.unreadable) {
-      findings.push(findingAt(node, 'not-compared', { keyword: u.pointer.split('/').at(-1) ?? '', theirs: u.pointer, document: '', openapi: u.problem, reason: u.problem }));
+      findings.push(
+        findingAt(node, 'not-compared', { keyword: u.pointer.split('/').at(-1) ?? '', theirs: u.pointer, document: '', openapi: u.problem, reason: u.problem }),
+      );
     }
     findings.push(...keywordDrifts(node), ...requiredDrifts(node), ...memberDrifts(sides, node, walk));
     for (const nested of nestedPlaces(node)) walk(nested);

@@ -10,7 +10,21 @@ import { type DriftNode, findingAt, shownWords } from './drift-context.ts';
 import type { DriftFinding } from './drift-finding.ts';
 import { keywordOf, typesOf } from './schema-view.ts';
 
-const KEYWORDS = ['type', 'enum', 'const', 'pattern', 'format', 'minLength', 'maxLength', 'minProperties', 'maxProperties', 'minItems', 'maxItems', 'minimum', 'maximum'];
+const KEYWORDS = [
+  'type',
+  'enum',
+  'const',
+  'pattern',
+  'format',
+  'minLength',
+  'maxLength',
+  'minProperties',
+  'maxProperties',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+];
 
 /** Keywords whose absence lets through what the document's limit forbids. */
 const LIMITS = new Set(['type', 'enum', 'const', 'minLength', 'maxLength', 'minProperties', 'maxProperties', 'minItems', 'maxItems', 'minimum', 'maximum']);
@@ -52,7 +66,8 @@ function bothStated(node: DriftNode, keyword: string, o: NonNullable<Side>, t: N
     const theirs = (Array.isArray(t.value) ? t.value : [t.value]).map((v) => JSON.stringify(v));
     const missing = ours.filter((v) => !theirs.includes(v) && !(keyword === 'type' && v === '"integer"' && theirs.includes('"number"')));
     const extra = theirs.filter((v) => !ours.includes(v) && !(keyword === 'type' && v === '"integer"' && ours.includes('"number"')));
-    if (missing.length) return findingAt(node, keyword === 'enum' ? 'contradiction' : 'other', { ...parts, reason: `refuses ${missing.join(', ')}, which the document allows` });
+    if (missing.length)
+      return findingAt(node, keyword === 'enum' ? 'contradiction' : 'other', { ...parts, reason: `refuses ${missing.join(', ')}, which the document allows` });
     if (extra.length && (keyword === 'enum' || node.direction === 'request')) {
       return findingAt(node, 'contradiction', { ...parts, reason: `accepts ${extra.join(', ')}, which the document does not allow` });
     }
@@ -78,13 +93,19 @@ function keywordDrift(node: DriftNode, keyword: string): DriftFinding | undefine
   if (refused.length) return findingAt(node, 'contradiction', { ...parts, reason: `refuses ${quote(refused[0])}, ${shownWords(node)}` });
   if (t && !o) {
     // A pattern where the document states a format (a date) is another spelling of it, not a restriction.
-    if (keyword === 'pattern' && keywordOf(node.ours, 'format')) return findingAt(node, 'other', { ...parts, reason: 'states a pattern where the document states a format' });
-    return findingAt(node, 'tightening', { ...parts, reason: `restricts a point the document leaves open (${parts.openapi})`, openKinds: OPEN_KINDS[keyword] ?? [] });
+    if (keyword === 'pattern' && keywordOf(node.ours, 'format'))
+      return findingAt(node, 'other', { ...parts, reason: 'states a pattern where the document states a format' });
+    return findingAt(node, 'tightening', {
+      ...parts,
+      reason: `restricts a point the document leaves open (${parts.openapi})`,
+      openKinds: OPEN_KINDS[keyword] ?? [],
+    });
   }
   if (o && !t) {
     // What the OpenAPI could not be read for (an external $ref) is not compared, not missing.
     if (node.theirs.unreadable.length) return undefined;
-    if (LIMITS.has(keyword)) return findingAt(node, 'contradiction', { ...parts, reason: `accepts what the document forbids: it does not keep "${parts.document}"` });
+    if (LIMITS.has(keyword))
+      return findingAt(node, 'contradiction', { ...parts, reason: `accepts what the document forbids: it does not keep "${parts.document}"` });
     return findingAt(node, 'other', { ...parts, reason: `does not state the document's ${keyword} (${parts.document})` });
   }
   return bothStated(node, keyword, o!, t!);
@@ -93,5 +114,6 @@ function keywordDrift(node: DriftNode, keyword: string): DriftFinding | undefine
 /** Every keyword difference of one node. */
 export function keywordDrifts(node: DriftNode): DriftFinding[] {
   return KEYWORDS.filter((k) => !(node.keys && k === 'type'))
-    .map((k) => keywordDrift(node, k)).filter((f): f is DriftFinding => f !== undefined);
+    .map((k) => keywordDrift(node, k))
+    .filter((f): f is DriftFinding => f !== undefined);
 }

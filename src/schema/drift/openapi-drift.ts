@@ -37,8 +37,7 @@ function findOperation(document: Json, op: Operation): Found | undefined {
   const byId = candidates.find((c) => typeof c.operation.operationId === 'string' && c.operation.operationId.toLowerCase() === op.toLowerCase());
   const theirs = (c: Found) => template(c.path);
   return (
-    byId ??
-    candidates.find((c) => c.method === spec.method.toLowerCase() && theirs(c).length > 1 && (ours.endsWith(theirs(c)) || theirs(c).endsWith(ours)))
+    byId ?? candidates.find((c) => c.method === spec.method.toLowerCase() && theirs(c).length > 1 && (ours.endsWith(theirs(c)) || theirs(c).endsWith(ours)))
   );
 }
 
@@ -87,14 +86,25 @@ export function compareWithOpenApi(document: Json, registry: Pick<SchemaRegistry
       findings.push({ kind: 'not-compared', operation, direction, field: '(body)', keyword: '', ours, theirs, document: '', openapi: why, reason: why });
     };
     if (!found) {
-      for (const direction of ['request', 'response'] as const) notCompared(direction, '#/paths', `no operation ${spec.method} ${spec.pathTemplate} (operationId ${operation})`);
+      for (const direction of ['request', 'response'] as const)
+        notCompared(direction, '#/paths', `no operation ${spec.method} ${spec.pathTemplate} (operationId ${operation})`);
       continue;
     }
     const bodies = [
-      { direction: 'request' as const, ours: spec.requestSchema, theirs: jsonSchemaOf(document, found.operation.requestBody, `${found.pointer}/requestBody`), at: `${found.pointer}/requestBody` },
+      {
+        direction: 'request' as const,
+        ours: spec.requestSchema,
+        theirs: jsonSchemaOf(document, found.operation.requestBody, `${found.pointer}/requestBody`),
+        at: `${found.pointer}/requestBody`,
+      },
       (() => {
         const success = successResponse(found);
-        return { direction: 'response' as const, ours: spec.responseSchema, theirs: success && jsonSchemaOf(document, success.value, success.pointer), at: `${found.pointer}/responses` };
+        return {
+          direction: 'response' as const,
+          ours: spec.responseSchema,
+          theirs: success && jsonSchemaOf(document, success.value, success.pointer),
+          at: `${found.pointer}/responses`,
+        };
       })(),
     ];
     for (const body of bodies) {

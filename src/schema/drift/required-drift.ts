@@ -46,14 +46,31 @@ export function requiredDrifts(node: DriftNode): DriftFinding[] {
     const parts = { keyword: 'required', theirs: pointer, openapi: `requires ${name}` };
     const rule = conditional.find((c) => c.name === name);
     if (rule) {
-      findings.push(findingAt(at(name), 'contradiction', { ...parts, ours: rule.pointer, document: `requires ${name} ${rule.unless}`, reason: `requires ${name} even when the document does not (${rule.unless})` }));
+      findings.push(
+        findingAt(at(name), 'contradiction', {
+          ...parts,
+          ours: rule.pointer,
+          document: `requires ${name} ${rule.unless}`,
+          reason: `requires ${name} even when the document does not (${rule.unless})`,
+        }),
+      );
     } else if (node.direction === 'request') {
-      findings.push(findingAt(at(name), 'contradiction', { ...parts, document: `${name} optional`, reason: `refuses a body without ${name}, which the document leaves optional` }));
+      findings.push(
+        findingAt(at(name), 'contradiction', {
+          ...parts,
+          document: `${name} optional`,
+          reason: `refuses a body without ${name}, which the document leaves optional`,
+        }),
+      );
     } else {
       const lacking = node.shown.filter((v) => isObject(v) && !Object.hasOwn(v, name));
       findings.push(
         lacking.length
-          ? findingAt(at(name), 'contradiction', { ...parts, document: `${name} optional here`, reason: `refuses the document's sample, which has no ${name} here` })
+          ? findingAt(at(name), 'contradiction', {
+              ...parts,
+              document: `${name} optional here`,
+              reason: `refuses the document's sample, which has no ${name} here`,
+            })
           : findingAt(at(name), 'other', { ...parts, document: `${name} optional`, reason: `promises ${name}, which the document leaves optional` }),
       );
     }
@@ -61,14 +78,28 @@ export function requiredDrifts(node: DriftNode): DriftFinding[] {
   const verb = node.direction === 'request' ? 'a body' : 'a response';
   for (const [name, pointer] of ours) {
     if (theirs.has(name)) continue;
-    findings.push(findingAt(at(name), 'contradiction', { keyword: 'required', ours: pointer, document: `requires ${name}`, openapi: `${name} optional`, reason: `accepts ${verb} without ${name}, which the document requires` }));
+    findings.push(
+      findingAt(at(name), 'contradiction', {
+        keyword: 'required',
+        ours: pointer,
+        document: `requires ${name}`,
+        openapi: `${name} optional`,
+        reason: `accepts ${verb} without ${name}, which the document requires`,
+      }),
+    );
   }
   // A condition the OpenAPI states otherwise (a oneOf, a then) is not compared, and reported as such.
   if (node.theirs.unreadable.length) return findings;
   for (const rule of conditional) {
     if (theirs.has(rule.name) || theirConditions.some((c) => c.name === rule.name && c.unless === rule.unless)) continue;
     findings.push(
-      findingAt(at(rule.name), 'contradiction', { keyword: 'required', ours: rule.pointer, document: `requires ${rule.name} ${rule.unless}`, openapi: `${rule.name} optional`, reason: `accepts ${verb} without ${rule.name} (${rule.unless}), which the document forbids` }),
+      findingAt(at(rule.name), 'contradiction', {
+        keyword: 'required',
+        ours: rule.pointer,
+        document: `requires ${rule.name} ${rule.unless}`,
+        openapi: `${rule.name} optional`,
+        reason: `accepts ${verb} without ${rule.name} (${rule.unless}), which the document forbids`,
+      }),
     );
   }
   return findings;
