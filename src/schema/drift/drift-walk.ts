@@ -11,7 +11,7 @@ import type { DriftFinding } from './drift-finding.ts';
 import type { GuaranteedValues } from './guaranteed-values.ts';
 import { keywordDrifts } from './keyword-drift.ts';
 import { requiredDrifts } from './required-drift.ts';
-import { type Fragment, flatten, marked, propertiesOf, type RefResolver, type SchemaView, sectionOf, subschemaOf } from './schema-view.ts';
+import { type Fragment, flatten, marked, propertiesOf, type RefResolver, type SchemaView, sectionOf, subschemaOf, isObject } from './schema-view.ts';
 
 export interface WalkSides {
   operation: Operation;
@@ -36,7 +36,6 @@ interface Place {
   shown?: unknown[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const member = (field: string, name: string) => (field ? `${field}.${name}` : name);
 
 /** Where a node is defined: its first fragment that is not only a reference (a component rather than the member that refers to it). */

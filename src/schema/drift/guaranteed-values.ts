@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { SchemaRegistry } from '../registry.ts';
 import { ourResolver, ourRoot } from './resolvers.ts';
-import { type Fragment, flatten, propertiesOf, type SchemaView, subschemaOf } from './schema-view.ts';
+import { type Fragment, flatten, propertiesOf, type SchemaView, subschemaOf, isObject } from './schema-view.ts';
 
 const SAMPLES = new URL('../../../fixtures/samples/', import.meta.url);
 
@@ -17,8 +17,6 @@ function readSample(name: string): unknown {
   const text = readFileSync(new URL(`${name}.json`, SAMPLES), 'utf8');
   return JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' && /^<[^>]+>$/.test(value) ? undefined : value));
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface GuaranteedValues {
   /** The values shown at a node (every fragment's values, without repeats). */

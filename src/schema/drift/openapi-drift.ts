@@ -10,10 +10,9 @@ import { DRIFT_KINDS, type DriftFinding, type DriftKind, type DriftOperation, ty
 import { walkBody } from './drift-walk.ts';
 import { guaranteedValues } from './guaranteed-values.ts';
 import { atPointer, openApiResolver, ourResolver, ourRoot } from './resolvers.ts';
-import { childPointer, type Fragment, type Json } from './schema-view.ts';
+import { childPointer, type Fragment, type Json, isObject } from './schema-view.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const template = (path: string) => path.replace(/\{[^}]*\}/g, '{}').replace(/\/$/, '');
 
 interface Found {

@@ -8,9 +8,7 @@
  */
 import { type DriftNode, findingAt } from './drift-context.ts';
 import type { DriftFinding } from './drift-finding.ts';
-import { childPointer, flatten, type Json, type RefResolver, requiredOf, type SchemaView } from './schema-view.ts';
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { childPointer, flatten, type Json, type RefResolver, requiredOf, type SchemaView, isObject } from './schema-view.ts';
 
 interface Conditional {
   name: string;

@@ -5,7 +5,7 @@
  * or to nothing is reported as not compared, with its pointer.
  */
 import type { SchemaRegistry } from '../registry.ts';
-import type { Fragment, Json, RefResolver, Unreadable } from './schema-view.ts';
+import { type Fragment, isObject, type Json, type RefResolver, type Unreadable } from './schema-view.ts';
 
 const SUFFIX = '.schema.json';
 
@@ -20,8 +20,6 @@ export function atPointer(root: unknown, fragment: string): unknown {
   }
   return node;
 }
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Our schemas: pointers read `<file>#<pointer>`. */
 export function ourResolver(registry: Pick<SchemaRegistry, 'schema' | 'has'>): RefResolver {
