@@ -144,6 +144,70 @@ describe('drift of the YAML stand-in (identity only, nullable, format date, an e
   });
 });
 
+describe('drift of OpenAPI 3.1 constructs', () => {
+  // A minimal document of the create operation, built here: type arrays, readOnly, oneOf, a keyword not weighed.
+  const document = {
+    openapi: '3.1.0',
+    paths: {
+      '/v2/identity/identities': {
+        post: {
+          requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Create' } } } },
+          responses: { '201': { content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } } } } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Create: {
+          type: 'object',
+          required: ['tax_details'],
+          properties: {
+            ref_id: { type: ['string', 'null'] },
+            is_merchant: { type: 'boolean', readOnly: true },
+            created_by: { type: 'string', readOnly: true },
+            person_details: { oneOf: [{ type: 'object' }, { type: 'null' }] },
+            tax_details: { type: 'array', uniqueItems: true, items: { type: 'object' } },
+          },
+        },
+      },
+    },
+  };
+  const result = compareWithOpenApi(document, registry());
+  const at = (field: string) => result.findings.filter((f) => f.operation === 'createIdentity' && f.direction === 'request' && f.field === field);
+
+  it('matches the operation by method and path when it has no operationId', () => {
+    expect(result.operations.find((o) => o.operation === 'createIdentity')?.openapi).toBe('POST /v2/identity/identities');
+  });
+
+  it('reads a type array: null accepted where the document says string is a contradiction', () => {
+    expect(at('ref_id').map((f) => [f.kind, f.keyword])).toEqual([['contradiction', 'type']]);
+  });
+
+  it('leaves readOnly members out of the request', () => {
+    expect(at('is_merchant')).toEqual([]);
+    expect(result.findings.some((f) => f.direction === 'request' && f.reason.includes('created_by'))).toBe(false);
+  });
+
+  it('names oneOf and a keyword it does not weigh as not compared, with their pointers', () => {
+    expect(
+      at('person_details')
+        .filter((f) => f.kind === 'not-compared')
+        .map((f) => f.theirs),
+    ).toEqual(['#/components/schemas/Create/properties/person_details/oneOf']);
+    expect(
+      at('tax_details')
+        .filter((f) => f.kind === 'not-compared')
+        .map((f) => f.theirs),
+    ).toEqual(['#/components/schemas/Create/properties/tax_details/uniqueItems']);
+  });
+
+  it('a tax_details required always refuses what the tax rule allows (tax_details_not_required true alone)', () => {
+    const [required] = at('tax_details').filter((f) => f.keyword === 'required');
+    expect(required.kind).toBe('contradiction');
+    expect(required.reason).toContain('unless tax_details_not_required is true');
+  });
+});
+
 describe('drift of our own export', () => {
   it('finds nothing but the anyOf placements it does not compare', () => {
     const own = JSON.parse(JSON.stringify(buildOpenApiDocument(registry())));

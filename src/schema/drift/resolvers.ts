@@ -40,13 +40,34 @@ export function ourResolver(registry: Pick<SchemaRegistry, 'schema' | 'has'>): R
 /** The root of one of our schemas as a fragment. */
 export const ourRoot = (registry: Pick<SchemaRegistry, 'schema'>, name: string): Fragment => ({ schema: registry.schema(name), pointer: `${name}${SUFFIX}#` });
 
-/** Alternatives and conditions the comparison does not follow in an OpenAPI document (if/else: required-drift.ts reads its required members). */
-const ALTERNATIVES = ['oneOf', 'anyOf', 'not', 'then', 'discriminator'];
+/**
+ * What the comparison does not read in an OpenAPI document: alternatives and conditions (if/else:
+ * required-drift.ts reads its required members), and constraints it does not weigh. Each is
+ * reported as not compared, so that none is skipped silently.
+ */
+const NOT_READ = [
+  'oneOf',
+  'anyOf',
+  'not',
+  'then',
+  'discriminator',
+  'multipleOf',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'uniqueItems',
+  'patternProperties',
+  'dependentRequired',
+  'dependentSchemas',
+  'prefixItems',
+  'contains',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
 
 /** An OpenAPI document: local references only. */
 export function openApiResolver(document: Json): RefResolver {
   return {
-    unreadableKeywords: ALTERNATIVES,
+    unreadableKeywords: NOT_READ,
     resolve(ref: string, from: Fragment): Fragment | Unreadable {
       const problem = (why: string): Unreadable => ({ pointer: `${from.pointer}/$ref`, problem: `$ref ${ref} ${why}` });
       if (!ref.startsWith('#')) return problem('points outside the document (only local references are followed)');
