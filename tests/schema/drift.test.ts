@@ -209,6 +209,17 @@ describe('drift of OpenAPI 3.1 constructs', () => {
 });
 
 describe('drift of our own export', () => {
+  it('a limit below a guaranteed length is a contradiction, at the guaranteed length a tightening (address lines of 35 characters)', () => {
+    const limited = (max: number) => {
+      const own = JSON.parse(JSON.stringify(buildOpenApiDocument(registry())));
+      own.components.schemas.Address.properties.address1.maxLength = max;
+      const result = compareWithOpenApi(own, registry());
+      return result.findings.filter((f) => f.field === 'person_details.address.address1' && f.direction === 'request').map((f) => [f.kind, f.keyword]);
+    };
+    expect(limited(20)).toEqual([['contradiction', 'maxLength']]);
+    expect(limited(35)).toEqual([['tightening', 'maxLength']]);
+  });
+
   it('finds nothing but the anyOf placements it does not compare', () => {
     const own = JSON.parse(JSON.stringify(buildOpenApiDocument(registry())));
     const result = compareWithOpenApi(own, registry());
