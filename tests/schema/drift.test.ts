@@ -74,6 +74,45 @@ describe('drift of the vendor-like stand-in (JSON, OpenAPI 3.0)', () => {
     expect(finding.reason).not.toBe('');
   });
 
+  it('lists exactly the contradictions the stand-in was written with, and nothing else as one', () => {
+    const listed = result.findings.filter((f) => f.kind === 'contradiction').map((f) => `${f.operation} ${f.direction} ${f.field} ${f.keyword}`);
+    const wire = 'fiat_network_instructions.wire';
+    expect(listed.sort()).toEqual(
+      [
+        // A required member of an optional object (the owner's names, an address's members).
+        'updateFiatAccount request fiat_account_owner.person_details.first_name required',
+        'updateFiatAccount request fiat_account_owner.person_details.last_name required',
+        `updateFiatAccount request ${wire}.fiat_account_owner_address.country required`,
+        `updateFiatAccount request ${wire}.routing_details.bank_address.country required`,
+        'createIdentity request person_details.address.country required',
+        'createIdentity request person_details.address.address1 required',
+        'createIdentity request person_details.address.city required',
+        'createIdentity request person_details.address.province required',
+        // A pattern refusing address2 "", in every address of both operations.
+        `updateFiatAccount request ${wire}.fiat_account_owner_address.address2 pattern`,
+        `updateFiatAccount request ${wire}.routing_details.bank_address.address2 pattern`,
+        `updateFiatAccount response ${wire}.fiat_account_owner_address.address2 pattern`,
+        `updateFiatAccount response ${wire}.routing_details.bank_address.address2 pattern`,
+        'createIdentity request person_details.address.address2 pattern',
+        'createIdentity response person_details.address.address2 pattern',
+        // Metadata without its limits (6 pairs, 100 characters), and strings only where the sample returns an integer.
+        'updateFiatAccount request metadata maxProperties',
+        'updateFiatAccount request metadata.* maxLength',
+        'updateFiatAccount request metadata (keys) maxLength',
+        'updateFiatAccount response metadata maxProperties',
+        'updateFiatAccount response metadata.* maxLength',
+        'updateFiatAccount response metadata (keys) maxLength',
+        'updateFiatAccount response metadata.* type',
+        // Top-level fields the sample nests.
+        'updateFiatAccount response status required',
+        'updateFiatAccount response fiat_network_instructions required',
+        // The tax rule not stated; a date where a timestamp is returned.
+        'createIdentity request tax_details required',
+        'createIdentity response person_details.date_of_birth pattern',
+      ].sort(),
+    );
+  });
+
   it('quotes the value the document shows where a pattern refuses it', () => {
     const [address2] = find(result, 'contradiction', 'createIdentity', 'request', 'person_details.address.address2', 'pattern');
     expect(address2.reason).toContain('refuses ""');
