@@ -240,6 +240,19 @@ describe('drift of OpenAPI 3.1 constructs', () => {
     ).toEqual(['#/components/schemas/Create/properties/tax_details/uniqueItems']);
   });
 
+  it('ends on a recursive schema: our schema leads the walk', () => {
+    const recursive = structuredClone(document);
+    recursive.components.schemas.Create.properties.person_details = { $ref: '#/components/schemas/Node' } as never;
+    // A map whose values are maps of the same kind, without end.
+    (recursive.components.schemas as Record<string, unknown>).Node = {
+      type: 'object',
+      properties: { metadata: { $ref: '#/components/schemas/Map' } },
+    };
+    (recursive.components.schemas as Record<string, unknown>).Map = { type: 'object', additionalProperties: { $ref: '#/components/schemas/Map' } };
+    const findings = compareWithOpenApi(recursive, registry()).findings;
+    expect(findings.some((f) => f.field === 'person_details.metadata.*' && f.kind === 'tightening')).toBe(true);
+  });
+
   it('a tax_details required always refuses what the tax rule allows (tax_details_not_required true alone)', () => {
     const [required] = at('tax_details').filter((f) => f.keyword === 'required');
     expect(required.kind).toBe('contradiction');

@@ -89,6 +89,8 @@ function memberDrifts(sides: WalkSides, node: DriftNode, walk: (p: Place) => voi
 /** Entries of arrays, values and keys of maps: walked where our schema states them. */
 function nestedPlaces(node: DriftNode): Place[] {
   const places: Place[] = [];
+  // Our schema leads the walk: below a node it does not state, a recursive OpenAPI schema would never end.
+  if (!node.ours.fragments.length) return places;
   const nested = (keyword: string, field: string, shown?: unknown[]) => {
     const ours = subschemaOf(node.ours, keyword);
     const theirs = subschemaOf(node.theirs, keyword);
