@@ -29,6 +29,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'put the reports of several targets side by side: rules by target, observed contracts, what a client of one breaks on another',
     load: async () => (await import('./matrix.ts')).matrix,
   },
+  drift: {
+    summary: 'compare an OpenAPI document (JSON or YAML) with the schemas of the document: contradictions, tightenings of open points',
+    load: async () => (await import('./drift.ts')).drift,
+  },
   export: { summary: 'export the API as an OpenAPI 3.1 document built from the schemas', load: async () => (await import('./export.ts')).exportCommand },
   merge: {
     summary: 'join the reports of the shards of one run (run --shard i/n) into the report of the whole run',
