@@ -25,6 +25,9 @@ export interface VerifyResult {
   key: 'given' | 'bundled' | 'none';
 }
 
+/** What a signature that does not match means, said once. */
+const CHANGED = `${MANIFEST_FILE} or ${SIGNATURE_FILE} changed, or another key signed it`;
+
 type Step = { problem: string } | { notes: string[]; key: VerifyResult['key'] };
 
 /** Checks the signature (or its absence) of the manifest's bytes. */
@@ -38,7 +41,8 @@ function checkSignature(manifest: Manifest, members: Map<string, Buffer>, public
   }
   if (!signature) return { problem: `${SIGNATURE_FILE} is missing, but ${MANIFEST_FILE} says the bundle is signed` };
   if (publicKey) {
-    if (!signatureMatches(bytes, signature, publicKey)) return { problem: `signature does not match the public key given (${keyFingerprint(publicKey)})` };
+    if (!signatureMatches(bytes, signature, publicKey))
+      return { problem: `signature does not match the public key given (${keyFingerprint(publicKey)}): ${CHANGED}` };
     return { notes: [`signed by the public key given (${keyFingerprint(publicKey)})`], key: 'given' };
   }
   const carried = members.get(BUNDLED_KEY_FILE);
@@ -47,7 +51,7 @@ function checkSignature(manifest: Manifest, members: Map<string, Buffer>, public
   if (sha256(carried) !== listed.sha256) return { problem: `${BUNDLED_KEY_FILE}: SHA-256 differs from the manifest` };
   const bundled = publicKeyOfPem(carried.toString('utf8'));
   if (!bundled) return { problem: `${BUNDLED_KEY_FILE} is not a PEM Ed25519 public key` };
-  if (!signatureMatches(bytes, signature, bundled)) return { problem: 'signature does not match the public key inside the bundle' };
+  if (!signatureMatches(bytes, signature, bundled)) return { problem: `signature does not match the public key inside the bundle: ${CHANGED}` };
   return {
     notes: [
       `signed by the key inside the bundle (${keyFingerprint(bundled)}): this proves integrity only; give --public-key with the signer's key to prove origin`,
