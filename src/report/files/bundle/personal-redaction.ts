@@ -1,11 +1,142 @@
 /**
- * --redact-personal: replaces the personal values of a bundle's files with stand-ins. Placeholder
- * until the redaction lands: refuses, so no bundle claims a redaction it did not make.
+ * --redact-personal: the personal values of exchanges.har's bodies (personal-values.ts) replaced
+ * by stand-ins of the same shape (stand-ins.ts) in every file of the bundle, in every spelling a
+ * file gives them: raw, JSON-escaped (once, and twice for a body inside the HAR's JSON), with
+ * `\uXXXX` escapes, HTML- and XML-escaped, in a markdown cell, single-quoted for the shell in a
+ * curl line, URL-encoded. One pass per file over a trie of every spelling, so a stand-in is never
+ * replaced again. A value shorter than SHORT_VALUE is replaced only where it stands alone (a name
+ * "Al" must not mangle "Alert"). Then every file is searched for every original spelling again:
+ * one that remains stops the bundle (a UsageError, no bundle written), naming the file, never the value.
  */
 import { UsageError } from '../../../core/errors.ts';
+import { HAR_FILE } from '../har-file.ts';
+import { personalValuesOfHar } from './personal-values.ts';
+import { hasLettersOrDigits, StandIns } from './stand-ins.ts';
 import type { ArchiveMember } from './tar-archive.ts';
 
-/** The members with every personal value replaced, and how many distinct values were. */
-export function redactPersonalValues(_members: readonly ArchiveMember[]): { members: ArchiveMember[]; values: number } {
-  throw new UsageError('--redact-personal is not available yet');
+/** Shorter values are replaced only where no letter or digit touches them. */
+const SHORT_VALUE = 6;
+
+const jsonEscaped = (s: string): string => JSON.stringify(s).slice(1, -1);
+const unicodeEscaped = (s: string, upper: boolean): string =>
+  jsonEscaped(s).replace(/[^\x00-\x7f]/g, (ch) => {
+    const hex = ch.charCodeAt(0).toString(16).padStart(4, '0');
+    return `\\u${upper ? hex.toUpperCase() : hex}`;
+  });
+const html = (s: string, apostrophe: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, apostrophe);
+const markdownCell = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/`/g, '\\`').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Every spelling a report file can give a value (escapings of escapings where a file nests them). */
+const SPELLINGS: ((s: string) => string)[] = [
+  (s) => s,
+  jsonEscaped,
+  (s) => jsonEscaped(jsonEscaped(s)),
+  (s) => unicodeEscaped(s, false),
+  (s) => unicodeEscaped(s, true),
+  (s) => jsonEscaped(unicodeEscaped(s, false)),
+  ...[(s: string) => s, jsonEscaped, (s: string) => jsonEscaped(jsonEscaped(s))].flatMap((inner) => [
+    (s: string) => html(inner(s), '&#39;'),
+    (s: string) => html(inner(s), '&apos;'),
+  ]),
+  markdownCell,
+  (s) => markdownCell(jsonEscaped(s)),
+  (s) => jsonEscaped(s).replace(/'/g, `'\\''`),
+  encodeURIComponent,
+  (s) => encodeURIComponent(s).replace(/%20/g, '+'),
+];
+
+const escapeRegExp = (s: string): string => s.replace(/[\^$\\.*+?()[\]{}|/]/g, '\\$&');
+
+type Trie = Map<string, Trie> & { end?: boolean };
+
+/** A regular expression matching any of `words`, the longest at each position, built as a trie (fast over a large HAR). */
+function trieRegExp(words: Iterable<string>): RegExp | undefined {
+  const root: Trie = new Map();
+  let any = false;
+  for (const word of words) {
+    if (!word) continue;
+    any = true;
+    let node = root;
+    for (const ch of word) {
+      let next = node.get(ch);
+      if (!next) node.set(ch, (next = new Map()));
+      node = next;
+    }
+    node.end = true;
+  }
+  if (!any) return undefined;
+  const source = (node: Trie): string => {
+    const alternatives = [...node.entries()].map(([ch, child]) => escapeRegExp(ch) + source(child));
+    if (!alternatives.length) return '';
+    if (alternatives.length === 1 && !node.end) return alternatives[0];
+    return `(?:${alternatives.join('|')})${node.end ? '?' : ''}`;
+  };
+  return new RegExp(source(root), 'gu');
+}
+
+const LETTER_OR_DIGIT_BEFORE = /[\p{L}\p{N}]$/u;
+const LETTER_OR_DIGIT_AFTER = /^[\p{L}\p{N}]/u;
+
+/** Finds the spellings of the personal values in a text, standing alone where a value is short. */
+class SpellingMatcher {
+  private readonly regExp: RegExp | undefined;
+
+  /** @param spellings spelling -> whether its value is short (replaced only where it stands alone) */
+  constructor(private readonly spellings: ReadonlyMap<string, boolean>) {
+    this.regExp = trieRegExp(spellings.keys());
+  }
+
+  private standsAlone(match: string, offset: number, text: string): boolean {
+    if (!this.spellings.get(match)) return true;
+    const end = offset + match.length;
+    return !LETTER_OR_DIGIT_BEFORE.test(text.slice(Math.max(0, offset - 2), offset)) && !LETTER_OR_DIGIT_AFTER.test(text.slice(end, end + 2));
+  }
+
+  /** `text` with each spelling found replaced by `replace(spelling)`. */
+  replace(text: string, replace: (spelling: string) => string): { text: string; count: number } {
+    if (!this.regExp) return { text, count: 0 };
+    let count = 0;
+    const out = text.replace(this.regExp, (match: string, offset: number, whole: string) => {
+      if (!this.spellings.has(match) || !this.standsAlone(match, offset, whole)) return match;
+      count++;
+      return replace(match);
+    });
+    return { text: out, count };
+  }
+
+  /** Whether a spelling stands in `text`. */
+  foundIn(text: string): boolean {
+    return this.replace(text, (m) => m).count > 0;
+  }
+}
+
+/** The members with every personal value of their HAR replaced, and how many distinct values were. */
+export function redactPersonalValues(members: readonly ArchiveMember[], standIns: StandIns = new StandIns()): { members: ArchiveMember[]; values: number } {
+  const har = members.find((m) => m.name === HAR_FILE);
+  const values = har ? [...personalValuesOfHar(har.data.toString('utf8'))].filter(hasLettersOrDigits) : [];
+  const originals = new Map<string, boolean>();
+  for (const value of values) for (const spell of SPELLINGS) originals.set(spell(value), [...value].length < SHORT_VALUE);
+  const matcher = new SpellingMatcher(originals);
+  const rawMatcher = new SpellingMatcher(new Map(values.map((v) => [v, [...v].length < SHORT_VALUE])));
+  const replacement = new Map<string, string>();
+  for (const value of values) {
+    const standIn = standIns.of(value, (candidate) => !rawMatcher.foundIn(candidate));
+    if (standIn === undefined)
+      throw new UsageError('--redact-personal: a personal value has no stand-in that differs from every other value; no bundle written');
+    for (const spell of SPELLINGS) {
+      const from = spell(value);
+      if (!replacement.has(from)) replacement.set(from, spell(standIn));
+    }
+  }
+  const redacted = members.map((member) => ({
+    name: member.name,
+    data: Buffer.from(matcher.replace(member.data.toString('utf8'), (spelling) => replacement.get(spelling)!).text, 'utf8'),
+  }));
+  for (const member of redacted) {
+    if (matcher.foundIn(member.data.toString('utf8'))) {
+      throw new UsageError(`--redact-personal: a personal value remains in ${member.name} after redaction; no bundle written`);
+    }
+  }
+  return { members: redacted, values: values.length };
 }
