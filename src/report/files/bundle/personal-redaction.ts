@@ -59,8 +59,8 @@ function trieRegExp(words: Iterable<string>): RegExp | undefined {
     any = true;
     let node = root;
     for (const ch of word) {
-      let next = node.get(ch);
-      if (!next) node.set(ch, (next = new Map()));
+      const next: Trie = node.get(ch) ?? new Map();
+      node.set(ch, next);
       node = next;
     }
     node.end = true;
