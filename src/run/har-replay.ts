@@ -24,6 +24,9 @@ import type { Problem } from '../rules/check.ts';
 import { CreatedIdentities } from '../rules/created-identities.ts';
 import { judge } from '../rules/judge.ts';
 import { comparesWithRequest } from '../rules/rule-facts.ts';
+import { is2xx } from '../rules/checks/exchange-facts.ts';
+import { refusesOpenPoint } from '../rules/checks/status-codes.ts';
+import { type NeighbourFinding, OpenPointBook } from '../engine/open-point-book.ts';
 import type { RunConfig } from './run-config.ts';
 import { UsageError } from '../core/errors.ts';
 import { targetTransport } from './prepare-run.ts';
@@ -122,14 +125,83 @@ function accountMap(entries: readonly HarEntry[], targetIds: readonly string[]):
   return new Map(pool.map((id, i) => [id, targetIds[i]]));
 }
 
-/** Judges one re-sent exchange as the run's exchange judge does, minus twins and open points (see the file's comment). */
-function judgeEntry(exchange: Exchange, context: { fiatAccountIds: readonly string[]; metadata: MetadataState; created: CreatedIdentities }) {
-  let judgements = judge(exchange, { fiatAccountIds: context.fiatAccountIds, mergeMayExceedLimit: (e) => context.metadata.mergeMayExceedLimit(e) });
-  const distinct = exchange.testCase.around === undefined ? context.created.observe(exchange) : null;
-  if (distinct) judgements.push({ rule: 'id.distinct-identities', problems: distinct });
-  if (distinct?.length) judgements = judgements.filter((j) => !comparesWithRequest(j.rule));
-  context.metadata.observe(exchange);
-  return judgements;
+/** What judging the re-sent exchanges in order keeps: the state the run's judge keeps, and each rule's tally. */
+class ReplayJudge {
+  private readonly metadata = new MetadataState();
+  private readonly created = new CreatedIdentities();
+  private readonly openPoints = new OpenPointBook();
+  readonly tallies = new Map<RuleId, Tally>();
+
+  /**
+   * @param fiatAccountIds the target's pool
+   * @param twinAccepted whether the valid twin of a case was accepted on replay; undefined when the HAR holds none
+   */
+  constructor(
+    private readonly fiatAccountIds: readonly string[],
+    private readonly twinAccepted: (at: number) => boolean | undefined,
+  ) {}
+
+  /** Judges one exchange as the run's exchange judge (engine/exchange-judge.ts) does, with the twins' verdicts from the replay. */
+  judge(exchange: Exchange, at: number): void {
+    const c = exchange.testCase;
+    let judgements = judge(exchange, { fiatAccountIds: this.fiatAccountIds, mergeMayExceedLimit: (e) => this.metadata.mergeMayExceedLimit(e) });
+    const distinct = c.around === undefined ? this.created.observe(exchange) : null;
+    if (distinct) judgements.push({ rule: 'id.distinct-identities', problems: distinct });
+    if (distinct?.length) judgements = judgements.filter((j) => !comparesWithRequest(j.rule));
+    // A refusal judges its rule only when its valid twin was accepted (else the target refuses something else).
+    const own = c.violates ?? c.exercises;
+    if (own && !c.open && exchange.response && !is2xx(exchange) && this.twinAccepted(at) === false) judgements = judgements.filter((j) => j.rule !== own);
+    for (const j of judgements) this.tally(j.rule, j.problems, j.crashed === true);
+    if (c.open) this.learnOpenPoint(exchange, at);
+    this.metadata.observe(exchange);
+  }
+
+  /** An open case adds to the observed contract; what no limit explains fails the rule of valid requests, as in the run. */
+  private learnOpenPoint(exchange: Exchange, at: number): void {
+    const c = exchange.testCase;
+    let findings: NeighbourFinding[] = [];
+    if (is2xx(exchange)) findings = this.openPoints.accepted(exchange);
+    else if (refusesOpenPoint(exchange) && this.twinAccepted(at) === true && !this.metadata.mergeMayExceedLimit(exchange))
+      findings = this.openPoints.refused(exchange);
+    for (const f of findings) this.tally(OPERATIONS[c.operation].validAcceptedRule, f.problems, false, false);
+  }
+
+  private tally(rule: RuleId, problems: readonly Problem[], crashed: boolean, counts = true): void {
+    const tally = this.tallies.get(rule) ?? { cases: 0, problems: [], crashed: false };
+    if (counts) tally.cases++;
+    tally.problems.push(...problems);
+    tally.crashed ||= crashed;
+    this.tallies.set(rule, tally);
+  }
+}
+
+/**
+ * Whether the valid twin of the case at `at` was accepted on replay: the entry its `_case.twin`
+ * links to (twin-link.ts), the nearest after the case, else the last before (a twin asked once
+ * serves every case that repeats it, as in the run); undefined when the HAR links none.
+ */
+function twinVerdicts(sent: readonly Sent[]): (at: number) => boolean | undefined {
+  const byInput = new Map<string, { at: number; accepted: boolean }[]>();
+  const twinOf = new Map<number, string>();
+  for (const { exchange, at, links } of sent) {
+    if (links.twin) twinOf.set(at, links.twin);
+    if (!links.input) continue;
+    const list = byInput.get(links.input) ?? [];
+    list.push({ at, accepted: is2xx(exchange) });
+    byInput.set(links.input, list);
+  }
+  return (at) => {
+    const twins = byInput.get(twinOf.get(at) ?? '') ?? [];
+    return (twins.find((t) => t.at > at) ?? twins.filter((t) => t.at < at).at(-1))?.accepted;
+  };
+}
+
+/** A re-sent entry: its exchange, its place in the HAR, whether a rule judges it, its twin links. */
+interface Sent {
+  exchange: Exchange;
+  at: number;
+  judged: boolean;
+  links: { twin?: string; input?: string };
 }
 
 /** Sends the HAR's entries again, in order, to the target of `config` (none: a fresh embedded server) and judges them. */
@@ -138,35 +210,31 @@ export async function replayHar(entries: readonly HarEntry[], config: RunConfig)
   try {
     const transport = targetTransport({ ...config, rateLimitPerSecond: config.rateLimitPerSecond, concurrency: 1 }, target);
     await transport.authenticate();
-    const tallies = new Map<RuleId, Tally>();
-    const context = { fiatAccountIds: target.fiatAccountIds, metadata: new MetadataState(), created: new CreatedIdentities() };
     const leftOut: HarReplay['leftOut'] = [];
     const accounts = accountMap(entries, target.fiatAccountIds);
-    let sent = 0;
-    for (const [index, entry] of entries.entries()) {
+    // Sent first, judged after: a refused case's twin goes after it, and its verdict decides the case.
+    const sent: Sent[] = [];
+    for (const [at, entry] of entries.entries()) {
       const rebuilt = caseOfEntry(entry);
       if ('why' in rebuilt) {
-        leftOut.push({ index, why: rebuilt.why });
+        leftOut.push({ index: at, why: rebuilt.why });
         continue;
       }
       const recorded = rebuilt.testCase;
       const mapped = recorded.fiatAccountId !== undefined ? accounts.get(recorded.fiatAccountId) : undefined;
       const testCase = mapped ? { ...recorded, fiatAccountId: mapped } : recorded;
       const exchange = await transport.send(testCase, testCase.auth ? { auth: testCase.auth } : undefined);
-      sent++;
-      if (!rebuilt.judged) continue;
-      for (const j of judgeEntry(exchange, context)) {
-        const tally = tallies.get(j.rule) ?? { cases: 0, problems: [], crashed: false };
-        tally.cases++;
-        tally.problems.push(...j.problems);
-        tally.crashed ||= j.crashed === true;
-        tallies.set(j.rule, tally);
-      }
+      const { twin, input } = entry._case ?? {};
+      sent.push({ exchange, at, judged: rebuilt.judged, links: { ...(twin ? { twin } : {}), ...(input ? { input } : {}) } });
     }
+    const judged = sent.filter((s) => s.judged);
+    const replayJudge = new ReplayJudge(target.fiatAccountIds, twinVerdicts(judged));
+    for (const { exchange, at } of judged) replayJudge.judge(exchange, at);
+    const tallies = replayJudge.tallies;
     const rules = [...tallies.entries()].map(
       ([id, t]): ReplayedRule => ({ id, status: t.crashed ? 'error' : t.problems.length ? 'failed' : 'passed', cases: t.cases, problems: t.problems }),
     );
-    return { rules: rules.sort((a, b) => a.id.localeCompare(b.id)), notRejudged: [...NOT_REJUDGED], sent, leftOut };
+    return { rules: rules.sort((a, b) => a.id.localeCompare(b.id)), notRejudged: [...NOT_REJUDGED], sent: sent.length, leftOut };
   } finally {
     await target.close();
   }

@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import { bodyText, type Exchange, type UnjudgedExchange } from '../../core/exchange.ts';
 import { caseIntent, type CaseIntent, type UnauthenticatedKind } from '../../core/case.ts';
+import { type TwinLinker, twinLinks } from './twin-link.ts';
 
 export interface HarHeader {
   name: string;
@@ -47,9 +48,10 @@ export interface HarEntry {
   /**
    * The case this request carried, so an entry can be traced to its rule; absent on a request no
    * rule judged. `auth`: the credentials the case sent instead of the run's (the Authorization
-   * header is redacted), so a replay of the HAR sends the same.
+   * header is redacted), so a replay of the HAR sends the same. `twin` and `input` link a case
+   * refused with a valid twin to that twin's request (twin-link.ts).
    */
-  _case?: CaseIntent & { auth?: UnauthenticatedKind };
+  _case?: CaseIntent & { auth?: UnauthenticatedKind; twin?: string; input?: string };
 }
 
 export interface Har {
@@ -109,7 +111,7 @@ export function harEntries(exchange: Exchange): HarEntry[] {
  * One request as a HAR entry; a request no rule judged (the reachability check, an attempt sent
  * again) carries a `comment` that says which instead of `_case`.
  */
-export function harEntry(exchange: Exchange | UnjudgedExchange): HarEntry {
+export function harEntry(exchange: Exchange | UnjudgedExchange, link?: TwinLinker): HarEntry {
   const { request, response, error } = exchange;
   const testCase = 'testCase' in exchange ? exchange.testCase : undefined;
   const body = bodyText(exchange.request);
@@ -161,7 +163,7 @@ export function harEntry(exchange: Exchange | UnjudgedExchange): HarEntry {
     timings: { send: 0, wait: time, receive: 0 },
     ...(error ? { _error: { kind: error.kind, message: error.message } } : !response ? { _error: { kind: 'other', message: 'no response recorded' } } : {}),
     ...(testCase
-      ? { _case: { ...caseIntent(testCase), ...(testCase.auth ? { auth: testCase.auth } : {}) } }
+      ? { _case: { ...caseIntent(testCase), ...(testCase.auth ? { auth: testCase.auth } : {}), ...twinLinks(testCase, link) } }
       : { comment: UNJUDGED_COMMENT[(exchange as UnjudgedExchange).unjudged] }),
   };
 }
