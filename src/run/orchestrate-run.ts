@@ -17,7 +17,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
-import { ConformanceError, EXIT } from '../core/errors.ts';
+import { ConformanceError, EXIT, UsageError } from '../core/errors.ts';
 import { RunInterrupted, untilInterrupted } from '../engine/run-stop.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model/model.ts';
 import type { ReportListener } from '../report/model/report-events.ts';
@@ -90,6 +90,7 @@ export async function orchestrateRun(config: RunConfig, options: OrchestrateOpti
   // report files go, so no old verdict stays beside what this run writes (or fails to).
   if (options.reports) await prepareReportDir(config.reportDir, REPORT_DIR_FILES);
   // A bad --sign-key is a usage error before any request; a bundle needs the report files.
+  if (config.bundle && !options.reports) throw new UsageError('a bundle holds the report files: give a report folder (reportDir) with the bundle');
   const bundle = options.reports ? await prepareRunBundle(config) : undefined;
   const interruption = followed(options.signal);
   try {
