@@ -1,4 +1,5 @@
 /** `conformance keygen`, `run --bundle --sign-key`, `conformance bundle` and `conformance verify`, as a user runs them. */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,5 +72,24 @@ describe('signed evidence on the command line', () => {
     const again = await conformance(['keygen', '--out', dir]);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/private\.pem exists; keygen never overwrites a key/);
+  });
+
+  it('the environment twins make a redacted bundle; its HAR, extracted with tar, replays to the report statuses', async () => {
+    const dir = reportDir();
+    const bundle = path.join(dir, 'redacted.tar.gz');
+    const ran = await conformance(['run', '--runs', '3', '--seed', '8', '--fault', 'id-govt-id-differs', '--report-dir', path.join(dir, 'reports')], {
+      CONFORMANCE_BUNDLE: bundle,
+      CONFORMANCE_REDACT_PERSONAL: 'true',
+    });
+    expect(ran.code, ran.stderr).toBe(1);
+    execFileSync('tar', ['-xzf', bundle, '-C', dir]);
+    const folder = path.join(dir, 'conformance-bundle');
+    expect(JSON.parse(readFileSync(path.join(folder, 'manifest.json'), 'utf8')).redacted.personal).toBe(true);
+    expect(readFileSync(path.join(folder, 'exchanges.har'), 'utf8')).not.toContain('Lovelace');
+    const replayed = await conformance(['replay', path.join(folder, 'exchanges.har')]);
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+    expect(replayed.stdout).toMatch(/^ {2}id\.govt-id\.mirrors-cip +failed /m);
+    expect(replayed.stdout).toMatch(/^not re-judged: .*id\.ref-id\.sequential-duplicate/m);
+    expect(replayed.stdout).toMatch(/^every rule re-judged has the status the report gives it$/m);
   });
 });
