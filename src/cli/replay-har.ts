@@ -54,7 +54,9 @@ function lines(result: HarReplay): string[] {
       (r) =>
         `  ${r.id.padEnd(width)}  ${r.status.padEnd(6)}  ${r.cases} cases${r.problems[0] ? `  ${r.problems[0].message.split('\n')[0].slice(0, 120)}` : ''}`,
     ),
-    `not re-judged: ${result.notRejudged.map((r) => r.id).join(', ')} (judged by their scenarios across several answers)`,
+    result.notRejudged.length
+      ? `not re-judged: ${result.notRejudged.map((r) => `${r.id} (${r.why})`).join(', ')}`
+      : 'every rule judged in the HAR was judged again',
   ];
 }
 

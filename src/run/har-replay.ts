@@ -1,27 +1,30 @@
 /**
  * Replaying exchanges.har: every entry's request sent again, in the HAR's order, to a target (by
- * default a fresh embedded server, whose seeded fiat accounts have the ids the HAR's URLs hold),
- * and judged by the rules as the run judged it: every check (src/rules/judge.ts), the identities
- * created so far (id.distinct-identities, with the same precedence over the checks that compare
- * an answer with its request), the metadata state. Entries of the restore (`_case.restore`) and
- * the attempts sent again are re-sent but judged by no rule; the reachability check is not sent.
- *
- * Not re-judged, and said so: the rules their scenarios judge across several answers
- * (fa.sequence.*, id.ref-id.*-duplicate); the valid-twin precedence (a refusal whose twin was
- * refused too is judged here as a refusal); the open points' observed contract. A redacted HAR
- * (bundle --redact-personal) replays the same way: its stand-ins have the shape of the values.
+ * default a fresh embedded server: the run's pool accounts, named by the restore's start reads,
+ * stand for its own), and judged by the rules as the run judged it: every check
+ * (src/rules/judge.ts), the identities created so far (id.distinct-identities, with its
+ * precedence over the checks that compare an answer with its request), a refusal only when its
+ * valid twin (linked by `_case.twin`, report/files/twin-link.ts) was accepted, the open points'
+ * observed contract, the metadata state; the scenarios' rules from their entries: each ref_id
+ * repeat against the identity its ref_id made, each concurrent round (sent together again) by the
+ * identities it made, each update sequence against the model of what it stored. Entries of the
+ * restore (`_case.restore`) and attempts sent again are re-sent but judged by no rule; the
+ * reachability check is not sent. A redacted HAR (bundle --redact-personal) replays the same way:
+ * its stand-ins have the shape of the values.
  */
 import type { TestCase, UnauthenticatedKind } from '../core/case.ts';
 import { getRule, type RuleId } from '../core/catalogue.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { matchOperationPath, OPERATIONS, type Operation } from '../core/operations.ts';
 import { MetadataState } from '../engine/metadata-state.ts';
-import { SCENARIOS, scenarioRules } from '../engine/scenarios.ts';
+import { AccountModel, SEQUENCE_RULES, type SequenceRule } from '../engine/sequences/account-model.ts';
+import { SEQUENCE_ACCOUNTS } from '../engine/sequences/account-sequences.ts';
+import { raceOutcome, repeatOutcome, SCENARIOS, scenarioRules } from '../engine/scenarios.ts';
 import type { HarEntry } from '../report/files/har.ts';
 import type { ReportFailure } from '../report/model/model.ts';
 import { recordedCase } from '../report/model/recorded-case.ts';
 import type { Problem } from '../rules/check.ts';
-import { CreatedIdentities } from '../rules/created-identities.ts';
+import { CreatedIdentities, createdId, sentRefId } from '../rules/created-identities.ts';
 import { judge } from '../rules/judge.ts';
 import { comparesWithRequest } from '../rules/rule-facts.ts';
 import { is2xx } from '../rules/checks/exchange-facts.ts';
@@ -30,6 +33,7 @@ import { type NeighbourFinding, OpenPointBook } from '../engine/open-point-book.
 import type { RunConfig } from './run-config.ts';
 import { UsageError } from '../core/errors.ts';
 import { targetTransport } from './prepare-run.ts';
+import type { Transport } from '../engine/transport/transport.ts';
 import { startTarget } from './target.ts';
 
 /** The status of a rule from a replay: failed, passed (judged, no problem), error (a check crashed), or not judged by any entry. */
@@ -51,10 +55,22 @@ export interface HarReplay {
   leftOut: { index: number; why: string }[];
 }
 
-/** Rules judged by their scenario across several answers: a HAR entry alone does not judge them. */
-export const NOT_REJUDGED: readonly { id: RuleId; why: string }[] = SCENARIOS.filter((s) => s.judgesItsRule).flatMap((s) =>
-  scenarioRules(s).map((id) => ({ id, why: `judged by the scenario of ${s.rule} across several answers, not by one entry` })),
-);
+/** The ref_id scenarios' rules, re-judged from their entries: each repeat against the identity its ref_id made, each race by its round. */
+const SEQUENTIAL: RuleId = 'id.ref-id.sequential-duplicate';
+const CONCURRENT: RuleId = 'id.ref-id.concurrent-duplicate';
+/** `sequence step 3, account 2: …`: a step of an update sequence (engine/sequences/update-commands.ts runStep). */
+const SEQUENCE_STEP = /^sequence step (\d+), account (\d+): /;
+/** The scenarios' rules a replay judges from their entries. */
+const REJUDGED_SCENARIO_RULES: readonly RuleId[] = [SEQUENTIAL, CONCURRENT, ...SEQUENCE_RULES];
+
+/**
+ * Rules a HAR's entries cannot judge again, with why. None today: the scenarios' rules are
+ * re-judged from their entries (the ref_id repeats and races, the update sequences' steps); a
+ * scenario added later that judges from something a HAR does not hold belongs here.
+ */
+export const NOT_REJUDGED: readonly { id: RuleId; why: string }[] = SCENARIOS.filter((s) => s.judgesItsRule)
+  .flatMap((s) => scenarioRules(s).map((id) => ({ id, why: `judged by the scenario of ${s.rule}, which a replay does not know` })))
+  .filter((r) => !REJUDGED_SCENARIO_RULES.includes(r.id));
 
 interface Tally {
   cases: number;
@@ -130,6 +146,10 @@ class ReplayJudge {
   private readonly metadata = new MetadataState();
   private readonly created = new CreatedIdentities();
   private readonly openPoints = new OpenPointBook();
+  /** The update sequence under way: its model, the rules it judged, the contradictions of its last answer. */
+  private sequence: { model: AccountModel; judged: Set<SequenceRule>; problems: Map<SequenceRule, Problem[]>; over: boolean } | undefined;
+  /** The creates of each concurrent round, by their shared ref_id. */
+  private readonly rounds = new Map<string, Exchange[]>();
   readonly tallies = new Map<RuleId, Tally>();
 
   /**
@@ -153,7 +173,58 @@ class ReplayJudge {
     if (own && !c.open && exchange.response && !is2xx(exchange) && this.twinAccepted(at) === false) judgements = judgements.filter((j) => j.rule !== own);
     for (const j of judgements) this.tally(j.rule, j.problems, j.crashed === true);
     if (c.open) this.learnOpenPoint(exchange, at);
+    if (c.mode === 'duplicate') this.judgeRepeat(exchange);
+    this.judgeSequenceStep(exchange);
     this.metadata.observe(exchange);
+  }
+
+  /**
+   * A step of an update sequence (engine/sequences/), against the model of what its sequence
+   * stored, as the scenario judges it; a sequence starts again at its step 1 and ends at its first
+   * contradiction.
+   */
+  private judgeSequenceStep(exchange: Exchange): void {
+    const step = SEQUENCE_STEP.exec(exchange.testCase.label);
+    if (!step) return;
+    if (step[1] === '1') this.closeSequence();
+    this.sequence ??= { model: new AccountModel(SEQUENCE_ACCOUNTS, () => this.metadata.semantics), judged: new Set(), problems: new Map(), over: false };
+    const sequence = this.sequence;
+    if (sequence.over) return;
+    const judgement = sequence.model.observe(Number(step[2]) - 1, exchange);
+    for (const rule of judgement.judged) sequence.judged.add(rule);
+    sequence.problems = judgement.problems;
+    sequence.over = judgement.problems.size > 0;
+  }
+
+  /** The rules a sequence judged: each passed in it unless its last answer contradicted it. */
+  private closeSequence(): void {
+    const sequence = this.sequence;
+    this.sequence = undefined;
+    if (!sequence) return;
+    for (const rule of new Set([...sequence.judged, ...sequence.problems.keys()])) this.tally(rule, sequence.problems.get(rule) ?? [], false);
+  }
+
+  /** A repeat of a used ref_id, as its scenario judges it: against the identity the ref_id made (engine/scenarios.ts). */
+  private judgeRepeat(exchange: Exchange): void {
+    const refId = sentRefId(exchange);
+    if (refId === undefined) return;
+    if (exchange.testCase.exercises === CONCURRENT) {
+      this.rounds.set(refId, [...(this.rounds.get(refId) ?? []), exchange]);
+      return;
+    }
+    const original = this.created.get(refId);
+    // An accepted repeat without an id to compare judges nothing, as in the scenario.
+    if (exchange.testCase.exercises !== SEQUENTIAL || !original || (is2xx(exchange) && createdId(exchange) === undefined)) return;
+    this.tally(SEQUENTIAL, repeatOutcome(exchange, original).problems, false);
+  }
+
+  /** The concurrent rounds, each judged once all its creates are in, and the last sequence. */
+  finish(): void {
+    this.closeSequence();
+    for (const [refId, results] of this.rounds) {
+      const outcome = raceOutcome(results, refId);
+      if (outcome) this.tally(CONCURRENT, outcome.problems, false);
+    }
   }
 
   /** An open case adds to the observed contract; what no limit explains fails the rule of valid requests, as in the run. */
@@ -204,34 +275,62 @@ interface Sent {
   links: { twin?: string; input?: string };
 }
 
+/** A burst of the concurrent ref_id scenario: this entry's ref_id when it is one of the race's creates. */
+function raceRefId(entry: HarEntry): string | undefined {
+  if (entry._case?.exercises !== CONCURRENT) return undefined;
+  const refId = (bodyOf(entry.request.postData?.text).body as { ref_id?: unknown } | undefined)?.ref_id;
+  return typeof refId === 'string' ? refId : undefined;
+}
+
+/**
+ * Sends every entry that can be sent again, in the HAR's order, one at a time; the creates of one
+ * concurrent round (consecutive, one ref_id) go out together, as the run sent them: a race needs them at once.
+ */
+async function sendAll(
+  entries: readonly HarEntry[],
+  transport: Transport,
+  accounts: ReadonlyMap<string, string>,
+): Promise<{ sent: Sent[]; leftOut: HarReplay['leftOut'] }> {
+  const sent: Sent[] = [];
+  const leftOut: HarReplay['leftOut'] = [];
+  const ready: { at: number; entry: HarEntry; testCase: TestCase; judged: boolean }[] = [];
+  for (const [at, entry] of entries.entries()) {
+    const rebuilt = caseOfEntry(entry);
+    if ('why' in rebuilt) leftOut.push({ index: at, why: rebuilt.why });
+    else {
+      const recorded = rebuilt.testCase;
+      const mapped = recorded.fiatAccountId !== undefined ? accounts.get(recorded.fiatAccountId) : undefined;
+      ready.push({ at, entry, testCase: mapped ? { ...recorded, fiatAccountId: mapped } : recorded, judged: rebuilt.judged });
+    }
+  }
+  const sendOne = async ({ at, entry, testCase, judged }: (typeof ready)[number]): Promise<Sent> => {
+    const exchange = await transport.send(testCase, testCase.auth ? { auth: testCase.auth } : undefined);
+    const { twin, input } = entry._case ?? {};
+    return { exchange, at, judged, links: { ...(twin ? { twin } : {}), ...(input ? { input } : {}) } };
+  };
+  for (let i = 0; i < ready.length; ) {
+    const refId = raceRefId(ready[i].entry);
+    let end = i + 1;
+    while (refId !== undefined && end < ready.length && raceRefId(ready[end].entry) === refId) end++;
+    sent.push(...(await Promise.all(ready.slice(i, end).map(sendOne))));
+    i = end;
+  }
+  return { sent, leftOut };
+}
+
 /** Sends the HAR's entries again, in order, to the target of `config` (none: a fresh embedded server) and judges them. */
 export async function replayHar(entries: readonly HarEntry[], config: RunConfig): Promise<HarReplay> {
   const target = await startTarget(config);
   try {
-    const transport = targetTransport({ ...config, rateLimitPerSecond: config.rateLimitPerSecond, concurrency: 1 }, target);
+    const transport = targetTransport(config, target);
     await transport.authenticate();
-    const leftOut: HarReplay['leftOut'] = [];
-    const accounts = accountMap(entries, target.fiatAccountIds);
     // Sent first, judged after: a refused case's twin goes after it, and its verdict decides the case.
-    const sent: Sent[] = [];
-    for (const [at, entry] of entries.entries()) {
-      const rebuilt = caseOfEntry(entry);
-      if ('why' in rebuilt) {
-        leftOut.push({ index: at, why: rebuilt.why });
-        continue;
-      }
-      const recorded = rebuilt.testCase;
-      const mapped = recorded.fiatAccountId !== undefined ? accounts.get(recorded.fiatAccountId) : undefined;
-      const testCase = mapped ? { ...recorded, fiatAccountId: mapped } : recorded;
-      const exchange = await transport.send(testCase, testCase.auth ? { auth: testCase.auth } : undefined);
-      const { twin, input } = entry._case ?? {};
-      sent.push({ exchange, at, judged: rebuilt.judged, links: { ...(twin ? { twin } : {}), ...(input ? { input } : {}) } });
-    }
+    const { sent, leftOut } = await sendAll(entries, transport, accountMap(entries, target.fiatAccountIds));
     const judged = sent.filter((s) => s.judged);
     const replayJudge = new ReplayJudge(target.fiatAccountIds, twinVerdicts(judged));
     for (const { exchange, at } of judged) replayJudge.judge(exchange, at);
-    const tallies = replayJudge.tallies;
-    const rules = [...tallies.entries()].map(
+    replayJudge.finish();
+    const rules = [...replayJudge.tallies.entries()].map(
       ([id, t]): ReplayedRule => ({ id, status: t.crashed ? 'error' : t.problems.length ? 'failed' : 'passed', cases: t.cases, problems: t.problems }),
     );
     return { rules: rules.sort((a, b) => a.id.localeCompare(b.id)), notRejudged: [...NOT_REJUDGED], sent: sent.length, leftOut };
