@@ -4,6 +4,9 @@
  * the reports are, for every run that wrote them (non-conformant, stopped and aborted ones too).
  */
 import type { KeyObject } from 'node:crypto';
+import path from 'node:path';
+import { UsageError } from '../core/errors.ts';
+import { REPORT_DIR_FILES } from '../report/files/write-reports.ts';
 import { readPrivateKey } from '../report/files/bundle/signature.ts';
 import { bundleReportFolder, writeBundleFile } from '../report/files/bundle/write-bundle.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
@@ -19,6 +22,9 @@ export interface RunBundle {
 export async function prepareRunBundle(config: RunConfig): Promise<RunBundle | undefined> {
   const settings = config.bundle;
   if (!settings) return undefined;
+  // The bundle is written after the reports: over one of them it would replace the evidence it holds.
+  if (REPORT_DIR_FILES.some((name) => path.resolve(config.reportDir, name) === path.resolve(settings.file)))
+    throw new UsageError(`--bundle ${settings.file} is a file of the report folder; give another path, e.g. evidence.tar.gz`);
   const signKey: KeyObject | undefined = settings.signKeyFile !== undefined ? await readPrivateKey(settings.signKeyFile) : undefined;
   return {
     async write(report) {

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conformance, reportDir } from './binary.ts';
+import { readTarGz } from '../../src/report/files/bundle/tar-archive.ts';
 
 describe('signed evidence on the command line', () => {
   it('keygen, run --bundle --sign-key, verify: 0 with the right key, 1 with another, unsigned says so', async () => {
@@ -61,13 +62,35 @@ describe('signed evidence on the command line', () => {
       conformance(['verify', path.join(dir, 'missing.tar.gz')]),
       conformance(['run', '--bundle', path.join(dir, 'b.tar.gz'), '--sign-key', badKey, '--report-dir', path.join(dir, 'r')]),
       conformance(['run', '--sign-key', badKey]),
+      conformance(['run', '--report-dir', path.join(dir, 'r'), '--bundle', path.join(dir, 'r', 'summary.md')]),
     ]);
-    expect(results.map((r) => r.code)).toEqual([2, 2, 2, 2]);
+    expect(results.map((r) => r.code)).toEqual([2, 2, 2, 2, 2]);
+    expect(results[4].stderr).toMatch(/--bundle .*summary\.md is a file of the report folder/);
     expect(results[0].stderr).toMatch(/is not a bundle/);
     expect(results[1].stderr).toMatch(/cannot read .*missing\.tar\.gz: ENOENT/);
     expect(results[2].stderr).toMatch(/--sign-key .*bad\.pem is not a PEM private key/);
     expect(results[3].stderr).toMatch(/--sign-key and --redact-personal apply to the bundle: add --bundle FILE/);
     for (const r of results) expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    // A run that could not judge its target still leaves a bundle, and it verifies (verdict error).
+    const bundle = path.join(dir, 'aborted.tar.gz');
+    const aborted = await conformance([
+      'run',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--token',
+      'secret-token-123',
+      '--fiat-account-id',
+      '0f8fad5b-d9cb-469f-a165-70867728950e',
+      '--report-dir',
+      path.join(dir, 'a'),
+      '--bundle',
+      bundle,
+    ]);
+    expect(aborted.code).toBe(3);
+    const verified = await conformance(['verify', bundle]);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.stdout).toMatch(/verdict error recomputed from the rules/);
+    for (const member of readTarGz(readFileSync(bundle))) expect(member.data.toString('utf8'), member.name).not.toContain('secret-token-123');
     await conformance(['keygen', '--out', dir]);
     const again = await conformance(['keygen', '--out', dir]);
     expect(again.code).toBe(2);
