@@ -12,7 +12,7 @@
  * reachability check is not sent. A redacted HAR (bundle --redact-personal) replays the same way:
  * its stand-ins have the shape of the values.
  */
-import type { TestCase, UnauthenticatedKind } from '../core/case.ts';
+import type { TestCase } from '../core/case.ts';
 import { getRule, type RuleId } from '../core/catalogue.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { matchOperationPath, OPERATIONS, type Operation } from '../core/operations.ts';
@@ -92,9 +92,19 @@ function bodyOf(text: string | undefined): { body?: unknown; rawBody?: string } 
 
 /** The operation a request without a case went to (an attempt sent again), by its method and path. */
 function operationOf(entry: HarEntry): Operation | undefined {
+  if (!URL.canParse(entry.request.url)) return undefined;
   const pathname = new URL(entry.request.url).pathname;
   return (Object.keys(OPERATIONS) as Operation[]).find((op) => OPERATIONS[op].method === entry.request.method && matchOperationPath(pathname, op));
 }
+
+/** What a HAR entry's `_case` says of its case beyond operation, label and mode. */
+const intentFields = (c: HarEntry['_case']) => ({
+  ...(c?.violates ? { violates: c.violates } : {}),
+  ...(c?.exercises ? { exercises: c.exercises } : {}),
+  ...(c?.open ? { open: c.open } : {}),
+  ...(c?.around ? { around: c.around } : {}),
+  ...(c?.auth ? { auth: c.auth } : {}),
+});
 
 /** The case of one HAR entry, or why it cannot be sent again. */
 export function caseOfEntry(entry: HarEntry): { testCase: TestCase; judged: boolean } | { why: string } {
@@ -103,22 +113,13 @@ export function caseOfEntry(entry: HarEntry): { testCase: TestCase; judged: bool
   const operation = c?.operation ?? operationOf(entry);
   if (!operation) return { why: entry.comment ?? 'no case and no operation of the document' };
   const failure = {
-    case: { operation, label: c?.label ?? 'sent again', mode: c?.mode ?? 'valid', ...pick(c) },
+    case: { operation, label: c?.label ?? 'sent again', mode: c?.mode ?? 'valid', ...intentFields(c) },
     request: { method: entry.request.method, url: entry.request.url, headers: {}, ...bodyOf(entry.request.postData?.text) },
   } as unknown as ReportFailure;
   const rebuilt = recordedCase(failure);
   if ('problem' in rebuilt) return { why: rebuilt.problem };
-  const testCase: TestCase = { ...rebuilt, ...(c?.restore ? { restore: c.restore } : {}), ...(c?.auth ? { auth: c.auth as UnauthenticatedKind } : {}) };
-  return { testCase, judged: c !== undefined && c.restore === undefined };
+  return { testCase: { ...rebuilt, ...(c?.restore ? { restore: c.restore } : {}) }, judged: c !== undefined && c.restore === undefined };
 }
-
-const pick = (c: HarEntry['_case']) => ({
-  ...(c?.violates ? { violates: c.violates } : {}),
-  ...(c?.exercises ? { exercises: c.exercises } : {}),
-  ...(c?.open ? { open: c.open } : {}),
-  ...(c?.around ? { around: c.around } : {}),
-  ...(c?.auth ? { auth: c.auth } : {}),
-});
 
 /** The fiat account a HAR entry's URL names, if any. */
 function accountOf(entry: HarEntry): string | undefined {
@@ -130,9 +131,11 @@ function accountOf(entry: HarEntry): string | undefined {
  * The run's pool accounts, in the order the HAR first names them, paired with the target's: the
  * restore's start reads name the pool (else the accounts that answered a 2xx); a fresh embedded
  * server has as many accounts, with ids of its own. An id outside the pool (an unknown-id probe)
- * is sent as it was.
+ * is sent as it was; so is every id when the target names no accounts (a remote one given none).
  */
 function accountMap(entries: readonly HarEntry[], targetIds: readonly string[]): Map<string, string> {
+  // A remote target given no account ids: the HAR's own accounts, as recorded.
+  if (!targetIds.length) return new Map();
   const startReads = entries.filter((e) => e._case?.restore === 'start-read');
   const naming = startReads.length ? startReads : entries.filter((e) => e.response.status >= 200 && e.response.status < 300);
   const pool = [...new Set(naming.map(accountOf).filter((id): id is string => id !== undefined))];
