@@ -31,7 +31,12 @@ describe.each([
     // The run sent names, emails, phone numbers, account numbers and government ids.
     expect(personal.length).toBeGreaterThan(20);
     expect(personal).toEqual(expect.arrayContaining(['Ada', 'Lovelace']));
-    if (fault) expect(report.rules.find((r) => r.id === 'id.govt-id.mirrors-cip')?.status).toBe('failed');
+    if (fault) {
+      // Its evidence quotes a government id sent: what the redaction must reach inside a failure.
+      const failure = report.rules.find((r) => r.id === 'id.govt-id.mirrors-cip')!;
+      expect(failure.status).toBe('failed');
+      expect(personal.some((value) => /\d{3}/.test(value) && JSON.stringify(failure.failures[0]).includes(value))).toBe(true);
+    }
 
     const signer = keyPair();
     const { bytes, manifest } = buildBundle(report, await reportFolderFiles(dir), {
