@@ -4,8 +4,8 @@
  * file gives them: raw, JSON-escaped (once, and twice for a body inside the HAR's JSON), with
  * `\uXXXX` escapes, HTML- and XML-escaped, in a markdown cell, single-quoted for the shell in a
  * curl line, URL-encoded. One pass per file over a trie of every spelling, so a stand-in is never
- * replaced again. A value shorter than SHORT_VALUE is replaced only where it stands alone (a name
- * "Al" must not mangle "Alert"). Then every file is searched for every original spelling again:
+ * replaced again. A value shorter than SHORT_VALUE is replaced only where it is quoted (a name
+ * "Al" must not mangle "Alert", nor a probe's "28" a date of birth or a count). Then every file is searched for every original spelling again:
  * one that remains stops the bundle (a UsageError, no bundle written), naming the file, never the value.
  */
 import { UsageError } from '../../../core/errors.ts';
@@ -14,7 +14,7 @@ import { personalValuesOfHar } from './personal-values.ts';
 import { hasLettersOrDigits, StandIns } from './stand-ins.ts';
 import type { ArchiveMember } from './tar-archive.ts';
 
-/** Shorter values are replaced only where no letter or digit touches them. */
+/** Shorter values are replaced only where they stand quoted. */
 const SHORT_VALUE = 6;
 
 const jsonEscaped = (s: string): string => JSON.stringify(s).slice(1, -1);
@@ -75,8 +75,13 @@ function trieRegExp(words: Iterable<string>): RegExp | undefined {
   return new RegExp(source(root), 'gu');
 }
 
-const LETTER_OR_DIGIT_BEFORE = /[\p{L}\p{N}]$/u;
-const LETTER_OR_DIGIT_AFTER = /^[\p{L}\p{N}]/u;
+/**
+ * A short value counts only as a quoted value: after a quote (`"`, `'`, a backtick, the `;` of
+ * `&quot;` or `&#39;`, the `>` of a markup tag) and before one (or the `\` of an escaped quote,
+ * the `&` of an entity, the `<` of a tag). Elsewhere "42" or "x" is a count, a date's part, a word.
+ */
+const QUOTE_BEFORE = new Set(['"', "'", '`', ';', '>']);
+const QUOTE_AFTER = new Set(['"', "'", '`', '\\', '&', '<']);
 
 /** Finds the spellings of the personal values in a text, standing alone where a value is short. */
 class SpellingMatcher {
@@ -89,8 +94,7 @@ class SpellingMatcher {
 
   private standsAlone(match: string, offset: number, text: string): boolean {
     if (!this.spellings.get(match)) return true;
-    const end = offset + match.length;
-    return !LETTER_OR_DIGIT_BEFORE.test(text.slice(Math.max(0, offset - 2), offset)) && !LETTER_OR_DIGIT_AFTER.test(text.slice(end, end + 2));
+    return QUOTE_BEFORE.has(text.charAt(offset - 1)) && QUOTE_AFTER.has(text.charAt(offset + match.length));
   }
 
   /** `text` with each spelling found replaced by `replace(spelling)`. */
@@ -121,7 +125,8 @@ export function redactPersonalValues(members: readonly ArchiveMember[], standIns
   const rawMatcher = new SpellingMatcher(new Map(values.map((v) => [v, [...v].length < SHORT_VALUE])));
   const replacement = new Map<string, string>();
   for (const value of values) {
-    const standIn = standIns.of(value, (candidate) => !rawMatcher.foundIn(candidate));
+    // Quoted, as files hold it: a stand-in that spells an original, even a short one, is drawn again.
+    const standIn = standIns.of(value, (candidate) => !rawMatcher.foundIn(`"${candidate}"`));
     if (standIn === undefined)
       throw new UsageError('--redact-personal: a personal value has no stand-in that differs from every other value; no bundle written');
     for (const spell of SPELLINGS) {

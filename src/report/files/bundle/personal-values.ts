@@ -34,7 +34,8 @@ function walk(value: unknown, key: string | undefined, personal: boolean, inInst
   if (typeof value === 'string') {
     if (here) out.add(value);
   } else if (typeof value === 'number') {
-    if (here && Number.isSafeInteger(value) && value >= 0) out.add(String(value));
+    // A short integer under such a field is a wrong-type probe (`first_name: 42`), nobody's number.
+    if (here && Number.isSafeInteger(value) && value >= 100_000) out.add(String(value));
   } else if (Array.isArray(value)) {
     for (const item of value) walk(item, key, here, inInstitution, out, depth + 1);
   } else if (value && typeof value === 'object') {
@@ -55,8 +56,9 @@ export function personalValuesOfBody(text: string, out: Set<string>): void {
     // Malformed on purpose: read the fields one by one.
   }
   for (const match of text.matchAll(FIELD_IN_TEXT)) {
-    if (match[3] !== undefined) out.add(match[3]);
-    else {
+    if (match[3] !== undefined) {
+      if (match[3].length >= 6) out.add(match[3]);
+    } else {
       try {
         out.add(JSON.parse(`"${match[2]}"`) as string);
       } catch {

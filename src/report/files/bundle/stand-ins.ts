@@ -29,7 +29,7 @@ function poolOf(ch: string, category: Category, leadingDigit: boolean): string[]
   const cp = ch.codePointAt(0)!;
   const block = cp - (cp % 128);
   const shape = stable(ch);
-  const key = `${block}:${category}:${shape}:${leadingDigit && ch !== '0'}`;
+  const key = `${block}:${category}:${shape}:${leadingDigit ? (ch === '0' ? 'leading zero' : 'leading') : ''}`;
   let pool = pools.get(key);
   if (!pool) {
     pool = [];
