@@ -156,3 +156,15 @@ describe('an edited verdict with the manifest recomputed', () => {
     );
   });
 });
+
+describe('a conformance.json that is no report', () => {
+  it('fails with the schema line, never a crash', () => {
+    const broken = repack(unsigned, (members) => {
+      const files = members
+        .filter((m) => m.name !== MANIFEST_FILE)
+        .map((m) => (m.name === 'conformance.json' ? { ...m, data: Buffer.from(JSON.stringify({ ...run.report, rules: [{ id: 'fa.valid-accepted' }] })) } : m));
+      return [...files, { name: MANIFEST_FILE, data: manifestBytes(buildManifest(run.report, files, { commandLine: 'x' })) }];
+    });
+    expect(verifyBundle(broken).problem).toMatch(/^conformance\.json is not a valid conformance\.json report: \/rules\/0: /);
+  });
+});

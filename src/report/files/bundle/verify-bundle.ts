@@ -9,6 +9,8 @@
 import type { KeyObject } from 'node:crypto';
 import type { ConformanceReport } from '../../model/model.ts';
 import { reportDisagreement } from '../../model/verdict-check.ts';
+import { checkedReport } from '../../model/read-report.ts';
+import { UsageError } from '../../../core/errors.ts';
 import { REPORT_FILES } from '../write-reports.ts';
 import { BUNDLED_KEY_FILE, type Manifest, MANIFEST_FILE, parseManifest, SIGNATURE_FILE, sha256 } from './manifest.ts';
 import { keyFingerprint, publicKeyOfPem, signatureMatches } from './signature.ts';
@@ -92,15 +94,14 @@ function checkRenderings(report: ConformanceReport, members: Map<string, Buffer>
   return undefined;
 }
 
-/** The report in conformance.json, or the line saying why it cannot be read. */
+/** The report in conformance.json, or the line saying why it is none (not JSON, not valid against the report schema). */
 function reportOf(members: Map<string, Buffer>): ConformanceReport | string {
   try {
-    const report = JSON.parse(members.get(REPORT_FILES.json)!.toString('utf8')) as ConformanceReport;
-    if (!Array.isArray(report?.rules) || typeof report.summary !== 'object' || report.summary === null)
-      return `${REPORT_FILES.json} holds no report (rules and summary)`;
-    return report;
+    return checkedReport(JSON.parse(members.get(REPORT_FILES.json)!.toString('utf8')), REPORT_FILES.json);
   } catch (error) {
-    return `${REPORT_FILES.json} is not JSON (${(error as Error).message})`;
+    if (error instanceof SyntaxError) return `${REPORT_FILES.json} is not JSON (${error.message})`;
+    if (error instanceof UsageError) return error.message;
+    throw error;
   }
 }
 
