@@ -116,4 +116,18 @@ describe('signed evidence on the command line', () => {
     expect(replayed.stdout).toMatch(/^every rule judged in the HAR was judged again$/m);
     expect(replayed.stdout).toMatch(/^every rule re-judged has the status the report gives it$/m);
   });
+
+  it('bundle, verify and keygen have their help, and the command list names them', async () => {
+    const [bundle, verify, keygen, list] = await Promise.all([
+      conformance(['bundle', '--help']),
+      conformance(['verify', '--help']),
+      conformance(['keygen', '--help']),
+      conformance(['--help']),
+    ]);
+    expect([bundle.code, verify.code, keygen.code, list.code]).toEqual([0, 0, 0, 0]);
+    expect(bundle.stdout).toMatch(/^usage: conformance bundle <report folder> --out FILE/);
+    expect(verify.stdout).toMatch(/^usage: conformance verify <bundle\.tar\.gz> \[--public-key FILE\]/);
+    expect(keygen.stdout).toMatch(/^usage: conformance keygen --out DIR/);
+    for (const command of ['bundle', 'verify', 'keygen']) expect(list.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
+  });
 });
