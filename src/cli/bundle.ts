@@ -49,7 +49,7 @@ export async function bundle(argv: string[], io: CliIO): Promise<number> {
   });
   await writeBundleFile(values.out, bytes);
   const signed = manifest.signer ? `signed (${manifest.signer})` : 'unsigned';
-  const redacted = manifest.redacted.personal ? `, ${manifest.redacted.values} personal values replaced` : '';
+  const redacted = manifest.redacted ? `, ${manifest.redactedValues} personal values replaced` : '';
   io.out(`bundle ${values.out}: ${manifest.files.length} files, ${signed}${redacted}`);
   return 0;
 }

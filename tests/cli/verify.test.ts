@@ -107,7 +107,7 @@ describe('signed evidence on the command line', () => {
     expect(ran.code, ran.stderr).toBe(1);
     execFileSync('tar', ['-xzf', bundle, '-C', dir]);
     const folder = path.join(dir, 'conformance-bundle');
-    expect(JSON.parse(readFileSync(path.join(folder, 'manifest.json'), 'utf8')).redacted.personal).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(folder, 'manifest.json'), 'utf8')).redacted).toBe(true);
     expect(readFileSync(path.join(folder, 'exchanges.har'), 'utf8')).not.toContain('Lovelace');
     const replayed = await conformance(['replay', path.join(folder, 'exchanges.har')]);
     expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);

@@ -60,7 +60,8 @@ describe('a fresh bundle', () => {
       schemasHash: run.report.schemasHash,
       startedAt: run.report.startedAt,
       signature: 'ed25519',
-      redacted: { personal: false, values: 0 },
+      redacted: false,
+      redactedValues: 0,
     });
     expect(Date.parse(manifest.endedAt) - Date.parse(manifest.startedAt)).toBe(Math.round(run.report.durationMs));
     expect(manifest.sections).toContain('8');

@@ -40,7 +40,9 @@ export interface Manifest {
   /** The sections of the API document the rules cite, in document order. */
   sections: string[];
   schemasHash: string;
-  redacted: { personal: boolean; values: number };
+  /** Whether --redact-personal replaced the personal values, and how many distinct values it replaced (0 when not). */
+  redacted: boolean;
+  redactedValues: number;
   /** `ed25519`: manifest.sig holds the signature of these bytes; `none`: the bundle is unsigned. */
   signature: 'ed25519' | 'none';
   /** The signer's key fingerprint (SHA-256 of its SPKI bytes), when signed. */
@@ -84,7 +86,8 @@ export function buildManifest(report: ConformanceReport, files: readonly Archive
     verdict: report.summary.verdict,
     sections: citedSections(),
     schemasHash: report.schemasHash,
-    redacted: { personal: facts.redactedValues !== undefined, values: facts.redactedValues ?? 0 },
+    redacted: facts.redactedValues !== undefined,
+    redactedValues: facts.redactedValues ?? 0,
     signature: facts.signer ? 'ed25519' : 'none',
     ...(facts.signer ? { signer: facts.signer } : {}),
     files: [...files]
