@@ -31,6 +31,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** `conformance bundle <report folder> --out FILE`: the evidence bundle of an existing report folder. */
 export async function bundle(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('bundle', argv, OPTIONS, true);
   if (values.help) {

@@ -32,6 +32,7 @@ async function writeNew(file: string, text: string, mode: number): Promise<void>
   }
 }
 
+/** `conformance keygen --out DIR`: a new Ed25519 key pair, never over an existing key. */
 export async function keygen(argv: string[], io: CliIO): Promise<number> {
   const { values } = parseCommandArgs('keygen', argv, OPTIONS);
   if (values.help) {

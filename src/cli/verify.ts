@@ -41,6 +41,7 @@ async function bundleBytes(file: string): Promise<Buffer> {
   return bytes;
 }
 
+/** `conformance verify`: one line, verified or what changed; exit 0, 1, or 2 for a usage error. */
 export async function verify(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('verify', argv, OPTIONS, true);
   if (values.help) {

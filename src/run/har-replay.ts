@@ -39,6 +39,7 @@ import { startTarget } from './target.ts';
 /** The status of a rule from a replay: failed, passed (judged, no problem), error (a check crashed), or not judged by any entry. */
 export type ReplayStatus = 'passed' | 'failed' | 'error' | 'not judged';
 
+/** One rule as the replay judged it: its status, the entries that judged it, what they found. */
 export interface ReplayedRule {
   id: RuleId;
   status: ReplayStatus;
@@ -46,6 +47,7 @@ export interface ReplayedRule {
   problems: Problem[];
 }
 
+/** What a replay of a HAR found. */
 export interface HarReplay {
   rules: ReplayedRule[];
   /** The rules a HAR cannot judge again, each with why. */

@@ -13,6 +13,7 @@ import type { ConformanceReport } from '../report/model/model.ts';
 import { rerunCommand } from '../report/model/rerun-command.ts';
 import type { RunConfig } from './run-config.ts';
 
+/** The bundle of one run, ready to write once its reports are. */
 export interface RunBundle {
   /** Writes the bundle of the report folder; resolves to its path. Throws what kept it from being written. */
   write(report: ConformanceReport): Promise<string>;

@@ -13,6 +13,7 @@ import { RUN_TAG_KEY } from '../../engine/ref-ids.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The link key of a case (its twin's, on the case; its own, on a twin). */
 export type TwinLinker = (c: TestCase) => string;
 
 /**

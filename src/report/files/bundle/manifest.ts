@@ -10,19 +10,23 @@ import { TOOL_NAME, TOOL_VERSION } from '../../../core/version.ts';
 import type { ConformanceReport } from '../../model/model.ts';
 import type { ArchiveMember } from './tar-archive.ts';
 
+/** The member names of a bundle's manifest and of its signature. */
 export const MANIFEST_FILE = 'manifest.json';
 export const SIGNATURE_FILE = 'manifest.sig';
 /** The signer's public key, carried for information: verifying against it proves integrity, not origin. */
 export const BUNDLED_KEY_FILE = 'signer-public-key.pem';
+/** The manifest's `format` and `formatVersion`: a reader refuses another major version. */
 export const MANIFEST_FORMAT = 'conformance-bundle';
 export const MANIFEST_VERSION = '1.0.0';
 
+/** One member of the bundle as the manifest lists it. */
 export interface ManifestFile {
   name: string;
   sha256: string;
   size: number;
 }
 
+/** manifest.json (docs/design.md 5.10). */
 export interface Manifest {
   format: typeof MANIFEST_FORMAT;
   formatVersion: string;
@@ -50,6 +54,7 @@ export interface Manifest {
   files: ManifestFile[];
 }
 
+/** The SHA-256 of bytes, as lowercase hex. */
 export const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
 /** `2.1` before `2.10` before `8`: section numbers in document order. */
@@ -63,6 +68,7 @@ const bySection = (a: string, b: string): number => {
 /** Every section the catalogue's rules cite. */
 export const citedSections = (): string[] => [...new Set(RULES.map((r) => r.section))].sort(bySection);
 
+/** What the manifest says that the report does not: the command line, the redaction, the signer. */
 export interface ManifestFacts {
   commandLine: string;
   redactedValues?: number;

@@ -16,6 +16,7 @@ import { BUNDLED_KEY_FILE, type Manifest, MANIFEST_FILE, parseManifest, SIGNATUR
 import { keyFingerprint, publicKeyOfPem, signatureMatches } from './signature.ts';
 import { type ArchiveMember, ArchiveError, readTarGz } from './tar-archive.ts';
 
+/** What `verifyBundle` found: verified, or the one line of the first failure. */
 export interface VerifyResult {
   verified: boolean;
   /** Why not: one line naming the file and what changed. */

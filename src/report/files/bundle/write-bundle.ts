@@ -17,6 +17,7 @@ import { keyFingerprint, publicKeyPem, signBytes } from './signature.ts';
 import { type ArchiveMember, writeTarGz } from './tar-archive.ts';
 import { redactPersonalValues } from './personal-redaction.ts';
 
+/** How a bundle is made. */
 export interface BundleOptions {
   /** The Ed25519 private key that signs the manifest; none: the bundle says it is unsigned. */
   signKey?: KeyObject;
@@ -26,6 +27,7 @@ export interface BundleOptions {
   commandLine: string;
 }
 
+/** A bundle's bytes and its manifest. */
 export interface Bundle {
   bytes: Buffer;
   manifest: Manifest;
