@@ -54,6 +54,11 @@ export {
 export type { ReportEvent, ReportListener } from '../report/model/report-events.ts';
 export { mergeShardReports, type ShardInput } from '../report/compare/merge-reports.ts';
 export { writeReports, type WriteReportsOptions, type WriteReportsResult } from '../report/files/write-reports.ts';
+export { bundleReportFolder, writeBundleFile, type Bundle, type BundleOptions } from '../report/files/bundle/write-bundle.ts';
+export { verifyBundle, type VerifyResult } from '../report/files/bundle/verify-bundle.ts';
+export type { Manifest, ManifestFile } from '../report/files/bundle/manifest.ts';
+export { readPrivateKey, readPublicKey } from '../report/files/bundle/signature.ts';
+export { replayHar, replayDisagreements, type HarReplay, type ReplayedRule, type ReplayStatus } from '../run/har-replay.ts';
 export type { Reading } from '../server/reading.ts';
 export { FAULTS, type FaultName, type FaultDefinition } from '../server/faults.ts';
 export type { SchemaError, ReferenceServer, ReferenceServerOptions };

@@ -34,6 +34,15 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./drift.ts')).drift,
   },
   export: { summary: 'export the API as an OpenAPI 3.1 document built from the schemas', load: async () => (await import('./export.ts')).exportCommand },
+  bundle: {
+    summary: 'write the evidence bundle (.tar.gz with a manifest, optionally signed) of a report folder',
+    load: async () => (await import('./bundle.ts')).bundle,
+  },
+  verify: {
+    summary: "check an evidence bundle offline: every file's hash, the signature, the verdict recomputed from the rules",
+    load: async () => (await import('./verify.ts')).verify,
+  },
+  keygen: { summary: 'make an Ed25519 key pair for signing evidence bundles', load: async () => (await import('./keygen.ts')).keygen },
   merge: {
     summary: 'join the reports of the shards of one run (run --shard i/n) into the report of the whole run',
     load: async () => (await import('./merge.ts')).merge,

@@ -32,6 +32,8 @@ const FLAGS = ['base-url', 'token', 'auth-url', 'client-id', 'client-secret', 's
 
 const HELP = `usage: conformance replay <conformance.json> [--base-url URL] [--token T | --auth-url URL --client-id ID --client-secret S [--scope S]]
                           [--fiat-account-id UUID]... [--timeout MS]
+       conformance replay <exchanges.har> [--fault NAME] [--reading key=value]... [--report conformance.json]
+                          [--base-url URL [auth flags] --fiat-account-id UUID...]
 
 Re-sends the failing cases of a report and says for each whether it still fails.
 Without --base-url the report's own target is used; against another target, give its fiat
@@ -39,7 +41,14 @@ account ids with --fiat-account-id (or CONFORMANCE_FIAT_ACCOUNT_IDS). Credential
 as for \`conformance run\`. Exit 1 when any case still fails; 4 when none fails but an answer
 judged nothing (e.g. a 404 for an account of another target: no pass); 0 when all pass now.
 A report with no failing rule exits 0, or 4 when it has blocking inconclusive rules (those need
-a full \`conformance run\`; replay has no failing case of theirs to send).`;
+a full \`conformance run\`; replay has no failing case of theirs to send).
+
+Given exchanges.har (a run's, or one from an evidence bundle, redacted or not), every request is
+sent again in order, to a fresh embedded server (the report's fault, or --fault and --reading;
+its fiat accounts stand for the run's) or to --base-url, and judged by the rules as the run judged
+it. It prints each rule's status and the rules a HAR cannot judge again (those its scenarios
+judge across answers); with the conformance.json beside the HAR (or --report), where the statuses
+differ. Exit 0 when they agree (without a report: nothing failed), 1 when not.`;
 
 export async function replay(argv: string[], io: CliIO): Promise<number> {
   const parsed = parseCommandArgs(
@@ -48,6 +57,9 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
     {
       ...(Object.fromEntries(FLAGS.map((f) => [f, { type: 'string' }])) as Record<(typeof FLAGS)[number], { type: 'string' }>),
       'fiat-account-id': { type: 'string', multiple: true },
+      fault: { type: 'string' },
+      reading: { type: 'string', multiple: true },
+      report: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     true,
@@ -56,7 +68,11 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
     io.out(HELP);
     return 0;
   }
-  if (parsed.positionals.length !== 1) throw new UsageError('give one report file: conformance replay reports/conformance.json');
+  if (parsed.positionals.length !== 1) throw new UsageError('give one report file: conformance replay reports/conformance.json (or reports/exchanges.har)');
+  // A HAR is replayed whole, entry by entry (replay-har.ts); a report, for its failures.
+  if (parsed.positionals[0].endsWith('.har')) return (await import('./replay-har.ts')).replayHarFile(parsed.positionals[0], parsed.values, io);
+  if (parsed.values.fault || parsed.values.reading || parsed.values.report)
+    throw new UsageError('--fault, --reading and --report apply to replaying a HAR file (exchanges.har)');
   const { values } = parsed;
   const pick = optionPicker({
     baseUrl: values['base-url'],

@@ -165,7 +165,7 @@ const sequentialDuplicate: Scenario = {
  * A repeat judged against the identity its ref_id made: another identity id is a second identity;
  * the same id created at another instant was created again (created_at is set once, 2.5).
  */
-function repeatOutcome(again: Exchange, original: CreatedIdentity): ScenarioOutcome {
+export function repeatOutcome(again: Exchange, original: CreatedIdentity): ScenarioOutcome {
   const id = createdId(again);
   if (id !== undefined && idKey(id) !== original.key)
     return {
@@ -235,27 +235,35 @@ const concurrentDuplicate: Scenario = {
           refId,
         ),
       );
-      const results = await context.sendTogether(cases);
-      const accepted = results.filter(is2xx);
-      if (!accepted.length) continue; // all rejected: nothing was created twice
-      if (accepted.some((e) => createdId(e) === undefined)) continue; // ids unreadable: cannot tell
-      const created = new Set(accepted.map(createdId));
-      const evidence = accepted.find((e) => createdId(e) !== createdId(accepted[0])) ?? accepted[0];
-      outcomes.push({
-        exchange: evidence,
-        problems:
-          created.size > 1
-            ? [
-                {
-                  message: `${context.concurrentDuplicates} concurrent creates with ref_id ${refId} created ${created.size} identities: ${[...created].map((id) => shownId(String(id))).join(', ')}`,
-                },
-              ]
-            : [],
-      });
+      const outcome = raceOutcome(await context.sendTogether(cases), refId);
+      if (outcome) outcomes.push(outcome);
     }
     return { outcomes, ...(outcomes.length ? {} : { notJudged: `no round of ${CONCURRENT_ROUNDS} had an accepted create with a readable id` }) };
   },
 };
+
+/**
+ * One round of concurrent creates with one ref_id: more than one identity is a failure; undefined
+ * when the round judges nothing (every create refused, or an accepted one without a readable id).
+ */
+export function raceOutcome(results: readonly Exchange[], refId: string): ScenarioOutcome | undefined {
+  const accepted = results.filter(is2xx);
+  if (!accepted.length) return undefined; // all rejected: nothing was created twice
+  if (accepted.some((e) => createdId(e) === undefined)) return undefined; // ids unreadable: cannot tell
+  const created = new Set(accepted.map(createdId));
+  const evidence = accepted.find((e) => createdId(e) !== createdId(accepted[0])) ?? accepted[0];
+  return {
+    exchange: evidence,
+    problems:
+      created.size > 1
+        ? [
+            {
+              message: `${results.length} concurrent creates with ref_id ${refId} created ${created.size} identities: ${[...created].map((id) => shownId(String(id))).join(', ')}`,
+            },
+          ]
+        : [],
+  };
+}
 
 const HOW: Record<UnauthenticatedKind, string> = {
   // Not "without Authorization": followed by ": " in a message, the redaction would take it for the header.

@@ -17,7 +17,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { TOOL_NAME, TOOL_VERSION } from '../core/version.ts';
-import { ConformanceError, EXIT } from '../core/errors.ts';
+import { ConformanceError, EXIT, UsageError } from '../core/errors.ts';
 import { RunInterrupted, untilInterrupted } from '../engine/run-stop.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model/model.ts';
 import type { ReportListener } from '../report/model/report-events.ts';
@@ -28,6 +28,7 @@ import { prepareReportDir } from '../report/files/report-dir.ts';
 import { REPORT_DIR_FILES, writeReports, type WriteReportsResult } from '../report/files/write-reports.ts';
 import { prepareRun, type PreparedRun } from './prepare-run.ts';
 import type { RunConfig } from './run-config.ts';
+import { prepareRunBundle, type RunBundle } from './run-bundle.ts';
 
 /** The caller's report listeners, either side of the report files written at the run's end. */
 export interface RunListeners {
@@ -88,11 +89,14 @@ export async function orchestrateRun(config: RunConfig, options: OrchestrateOpti
   // Before any request: a folder that cannot take the reports is exit 2, and the previous run's
   // report files go, so no old verdict stays beside what this run writes (or fails to).
   if (options.reports) await prepareReportDir(config.reportDir, REPORT_DIR_FILES);
+  // A bad --sign-key is a usage error before any request; a bundle needs the report files.
+  if (config.bundle && !options.reports) throw new UsageError('a bundle holds the report files: give a report folder (reportDir) with the bundle');
+  const bundle = options.reports ? await prepareRunBundle(config) : undefined;
   const interruption = followed(options.signal);
   try {
     const run = await prepareRun(config, interruption ? { signal: interruption.signal } : {});
     try {
-      return await conduct(run, { ...options, ...(interruption ? { signal: interruption.signal } : {}) });
+      return await conduct(run, { ...options, ...(interruption ? { signal: interruption.signal } : {}) }, bundle);
     } finally {
       await run.close();
     }
@@ -123,9 +127,9 @@ export async function runOnce(config: RunConfig, listeners: ReportListener[] = [
   return { report: outcome.report };
 }
 
-async function conduct(run: PreparedRun, options: OrchestrateOptions): Promise<RunOutcome> {
+async function conduct(run: PreparedRun, options: OrchestrateOptions, bundle?: RunBundle): Promise<RunOutcome> {
   const hooks = options.hooks ?? {};
-  const files = reportFiles(run, options);
+  const files = reportFiles(run, options, bundle);
   /** The one policy for reports that could not be written: a conformant run is no green gate without them. */
   const end = (report: ConformanceReport, error?: ConformanceError): RunOutcome => {
     let exitCode = error?.exitCode ?? exitCodeOf(report);
@@ -177,7 +181,7 @@ async function conduct(run: PreparedRun, options: OrchestrateOptions): Promise<R
 }
 
 /** The run's report files: exchanges.har as the run goes, every report at its end (or at its abort). */
-function reportFiles(run: PreparedRun, options: OrchestrateOptions) {
+function reportFiles(run: PreparedRun, options: OrchestrateOptions, bundle: RunBundle | undefined) {
   const { reportDir } = run.config;
   const har = options.reports ? new HarFile(reportDir, { name: TOOL_NAME, version: TOOL_VERSION }, run.secrets) : undefined;
   const files = {
@@ -191,7 +195,15 @@ function reportFiles(run: PreparedRun, options: OrchestrateOptions) {
       });
       files.written = result.written;
       files.unwritten = result.errors;
-      options.hooks?.written?.(result);
+      // The bundle holds what was written: after the reports, whatever the verdict.
+      if (bundle) {
+        try {
+          files.written.push(await bundle.write(report));
+        } catch (error) {
+          files.unwritten.push({ writer: 'bundle', message: new Redactor(run.secrets()).text((error as Error).message) });
+        }
+      }
+      options.hooks?.written?.({ written: files.written, errors: files.unwritten });
     },
     listeners: [] as ReportListener[],
   };

@@ -56,6 +56,16 @@ export interface RunConfig {
   noRestore?: boolean;
   /** Embedded server only: its strict variant, the open points restricted (set by self-test and the fault matrix). */
   strictServer?: boolean;
+  /** --bundle FILE: the evidence bundle written after the reports, signed with --sign-key, personal values replaced under --redact-personal. */
+  bundle?: BundleSettings;
+}
+
+/** Where the evidence bundle goes and how it is made (docs/design.md 5.10). */
+export interface BundleSettings {
+  file: string;
+  /** A PEM Ed25519 private key file; read (and checked) before the run sends anything. */
+  signKeyFile?: string;
+  redactPersonal: boolean;
 }
 
 /**
@@ -161,6 +171,21 @@ export const RUN_OPTIONS = {
     env: 'CONFORMANCE_READING',
     help: 'embedded server only: a reading, e.g. placement=top, reject-status=422 (repeatable)',
   },
+  bundle: {
+    type: 'string',
+    env: 'CONFORMANCE_BUNDLE',
+    help: 'also write the evidence bundle (.tar.gz: the reports, exchanges.har, a manifest with every SHA-256) to this file, whatever the verdict; check it with `conformance verify`',
+  },
+  'sign-key': {
+    type: 'string',
+    env: 'CONFORMANCE_SIGN_KEY',
+    help: 'with --bundle: sign its manifest with this Ed25519 private key (PEM; `conformance keygen` makes a pair); without it the bundle says it is unsigned',
+  },
+  'redact-personal': {
+    type: 'boolean',
+    env: 'CONFORMANCE_REDACT_PERSONAL',
+    help: 'with --bundle: replace names, account numbers, government ids, emails and phone numbers in every file of the bundle with stand-ins of the same shape',
+  },
   'list-rules': {
     type: 'boolean',
     help: 'print every rule (id, section, basis, title; --rule filters them, --json makes a JSON array) and exit: no request sent, no server started',
@@ -226,6 +251,9 @@ export function runOptionsOfArgv(argv: string[], command = 'run'): RunOptions | 
     maxRequests: values['max-requests'],
     fault: values.fault,
     reading: values.reading,
+    bundle: values.bundle,
+    signKey: values['sign-key'],
+    redactPersonal: values['redact-personal'],
     listRules: values['list-rules'],
     quiet: values.quiet,
     json: values.json,
@@ -325,8 +353,22 @@ export function resolveRunOptions(options: RunOptions, randomSeed: () => number)
     ...(shard !== undefined ? { shard: parseShard(shard) } : {}),
     ...(fault ? { fault } : {}),
     reading,
+    ...bundleSettings(pick, on('redact-personal')),
     ...output,
   };
+}
+
+/** --bundle with its --sign-key and --redact-personal, which mean nothing without it. */
+function bundleSettings(pick: OptionPicker, redactPersonal: boolean): { bundle?: BundleSettings } {
+  const file = pick('bundle');
+  const signKeyFile = pick('sign-key');
+  if (file === undefined) {
+    if (signKeyFile !== undefined || redactPersonal) throw new UsageError('--sign-key and --redact-personal apply to the bundle: add --bundle FILE');
+    return {};
+  }
+  if (!file.trim()) throw new UsageError('--bundle is empty: give the file for the evidence bundle, e.g. --bundle evidence.tar.gz');
+  if (signKeyFile !== undefined && !signKeyFile.trim()) throw new UsageError('--sign-key is empty: give a PEM Ed25519 private key file');
+  return { bundle: { file, ...(signKeyFile !== undefined ? { signKeyFile } : {}), redactPersonal } };
 }
 
 /** The --rule prefixes, each matching some rule id, or a UsageError. */
@@ -366,6 +408,8 @@ const SETTING_OF_FLAG = {
   'max-requests': (o) => o.maxRequests,
   shard: (o) => o.shard,
   fault: (o) => o.fault,
+  bundle: (o) => o.bundle,
+  'sign-key': (o) => o.signKey,
 } as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, (o: RunOptions) => string | number | undefined>>;
 
 /** The option each repeatable flag sets (a reading given as an object is its key=value pairs). */
@@ -383,6 +427,7 @@ const SWITCH_OF_FLAG = {
   strict: (o) => o.strict,
   'fail-fast': (o) => o.failFast,
   'no-restore': (o) => o.noRestore,
+  'redact-personal': (o) => o.redactPersonal,
   quiet: (o) => o.quiet,
   json: (o) => o.json,
 } as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, (o: RunOptions) => boolean | undefined>>;

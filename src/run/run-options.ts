@@ -49,6 +49,12 @@ export interface RunOptions {
   fault?: string;
   /** --reading: key=value pairs as the flag takes them, or the reading itself. */
   reading?: Partial<Reading> | readonly string[];
+  /** --bundle FILE: also write the evidence bundle of the reports (docs/design.md 5.10). */
+  bundle?: string;
+  /** --sign-key: the PEM Ed25519 private key file that signs the bundle's manifest. */
+  signKey?: string;
+  /** --redact-personal: replace the personal values in every file of the bundle. */
+  redactPersonal?: boolean;
   /** What fills the settings left unset: CONFORMANCE_BASE_URL ... None when absent. */
   env?: Env;
   /** --list-rules, --quiet, --json: the command line's alone (the library prints nothing). */

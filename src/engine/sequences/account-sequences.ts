@@ -17,7 +17,7 @@ import { AccountModel, SEQUENCE_RULES, type SequenceRule } from './account-model
 import { emptyUpdate, openingUpdate, runStep, SequenceFailure, updateCommands, type SequenceWorld } from './update-commands.ts';
 
 /** Accounts a sequence updates: two show a leak from one to the other; more cost requests. */
-const SEQUENCE_ACCOUNTS = 2;
+export const SEQUENCE_ACCOUNTS = 2;
 /** Commands between the opening and the closing reads, at most. */
 const MAX_COMMANDS = 6;
 /** Requests shrinking a failing sequence may send (the size of one failure's shrink budget). */

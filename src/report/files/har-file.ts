@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Exchange, UnjudgedExchange } from '../../core/exchange.ts';
 import { harEntry, type HarEntry } from './har.ts';
 import { Redactor } from '../model/redact.ts';
+import { twinLinker } from './twin-link.ts';
 
 /** The file name in the report folder, and the name it has until the run ends. */
 export const HAR_FILE = 'exchanges.har';
@@ -29,6 +30,8 @@ export class HarFile {
   private failure: Error | undefined;
   private finished = false;
   private redactor: { key: string; redactor: Redactor } | undefined;
+  /** Links each case refused with a valid twin to the twin's entry, under a salt of this file. */
+  private readonly link = twinLinker();
   private readonly onExit = () => {
     try {
       this.finish();
@@ -55,7 +58,7 @@ export class HarFile {
     if (this.finished || this.failure) return;
     let entry: HarEntry;
     try {
-      entry = harEntry(exchange);
+      entry = harEntry(exchange, this.link);
     } catch (error) {
       this.fail(error);
       return;

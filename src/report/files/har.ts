@@ -6,7 +6,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { bodyText, type Exchange, type UnjudgedExchange } from '../../core/exchange.ts';
-import { caseIntent, type CaseIntent } from '../../core/case.ts';
+import { caseIntent, type CaseIntent, type UnauthenticatedKind } from '../../core/case.ts';
+import { type TwinLinker, twinLinks } from './twin-link.ts';
 
 export interface HarHeader {
   name: string;
@@ -44,8 +45,13 @@ export interface HarEntry {
   _error?: { kind: string; message: string };
   /** Says what an entry without a case is (the reachability check, judged by no rule). */
   comment?: string;
-  /** The case this request carried, so an entry can be traced to its rule; absent on a request no rule judged. */
-  _case?: CaseIntent;
+  /**
+   * The case this request carried, so an entry can be traced to its rule; absent on a request no
+   * rule judged. `auth`: the credentials the case sent instead of the run's (the Authorization
+   * header is redacted), so a replay of the HAR sends the same. `twin` and `input` link a case
+   * refused with a valid twin to that twin's request (twin-link.ts).
+   */
+  _case?: CaseIntent & { auth?: UnauthenticatedKind; twin?: string; input?: string };
 }
 
 export interface Har {
@@ -105,7 +111,7 @@ export function harEntries(exchange: Exchange): HarEntry[] {
  * One request as a HAR entry; a request no rule judged (the reachability check, an attempt sent
  * again) carries a `comment` that says which instead of `_case`.
  */
-export function harEntry(exchange: Exchange | UnjudgedExchange): HarEntry {
+export function harEntry(exchange: Exchange | UnjudgedExchange, link?: TwinLinker): HarEntry {
   const { request, response, error } = exchange;
   const testCase = 'testCase' in exchange ? exchange.testCase : undefined;
   const body = bodyText(exchange.request);
@@ -156,7 +162,9 @@ export function harEntry(exchange: Exchange | UnjudgedExchange): HarEntry {
     // Only the total is measured; HAR wants the phases, so the wait carries it.
     timings: { send: 0, wait: time, receive: 0 },
     ...(error ? { _error: { kind: error.kind, message: error.message } } : !response ? { _error: { kind: 'other', message: 'no response recorded' } } : {}),
-    ...(testCase ? { _case: caseIntent(testCase) } : { comment: UNJUDGED_COMMENT[(exchange as UnjudgedExchange).unjudged] }),
+    ...(testCase
+      ? { _case: { ...caseIntent(testCase), ...(testCase.auth ? { auth: testCase.auth } : {}), ...twinLinks(testCase, link) } }
+      : { comment: UNJUDGED_COMMENT[(exchange as UnjudgedExchange).unjudged] }),
   };
 }
 

@@ -46,7 +46,11 @@ function describeSchemaError(error: SchemaError): string {
 }
 
 export async function readReport(file: string): Promise<ConformanceReport> {
-  const data = parseJsonText(await readInputFile(file), file);
+  return checkedReport(parseJsonText(await readInputFile(file), file), file);
+}
+
+/** `data` (parsed from `file`) as a report, or the UsageError line saying why it is not one (a bundle's conformance.json too). */
+export function checkedReport(data: unknown, file: string): ConformanceReport {
   const version = (data as { reportVersion?: unknown } | null)?.reportVersion;
   if (typeof version === 'string' && /^\d+\./.test(version) && version.split('.')[0] !== REPORT_VERSION.split('.')[0]) {
     throw new UsageError(oneLine(`${file} is a version ${version} report; this tool reads version ${REPORT_VERSION.split('.')[0]}.x`, 300));

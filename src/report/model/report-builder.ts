@@ -136,6 +136,20 @@ function verdictOf(rules: ReportRule[]): Verdict {
   return 'conformant';
 }
 
+/**
+ * The verdict of a run from its rules, how it stopped and its unanswered requests: what buildReport
+ * writes, and what `conformance verify` recomputes from a report's rules.
+ */
+export function runVerdict(rules: ReportRule[], run: { stopped?: Pick<Stop, 'kind'>; transport?: AnswerCounts }): Verdict {
+  const unanswered = run.transport && !run.stopped ? unansweredReason(run.transport) : undefined;
+  const judged = verdictOf(rules);
+  // A run that stopped early judged only part of the document: it is never conformant. --fail-fast
+  // stops at a failure: the rules' verdict (non-conformant) stands; so does the request budget's
+  // (a rule it left short is inconclusive).
+  const stop = run.stopped?.kind === 'fail-fast' || run.stopped?.kind === 'budget' ? undefined : run.stopped;
+  return stop ? (stop.kind === 'interrupted' ? 'interrupted' : 'error') : judged === 'conformant' && unanswered ? 'inconclusive' : judged;
+}
+
 export function buildReport(
   facts: RunFacts,
   rules: ReportRule[],
@@ -158,12 +172,7 @@ export function buildReport(
   const unanswered = run.transport && !run.stopped ? unansweredReason(run.transport) : undefined;
   // One shard judged a share of the cases: every renderer says its verdict is not the API's.
   const reason = [facts.shard ? shardReason(facts.shard) : undefined, unanswered].filter((r) => r !== undefined).join('; ') || undefined;
-  const judged = verdictOf(rules);
-  // A run that stopped early judged only part of the document: it is never conformant. --fail-fast
-  // stops at a failure: the rules' verdict (non-conformant) stands; so does the request budget's
-  // (a rule it left short is inconclusive).
-  const stop = run.stopped?.kind === 'fail-fast' || run.stopped?.kind === 'budget' ? undefined : run.stopped;
-  const verdict = stop ? (stop.kind === 'interrupted' ? 'interrupted' : 'error') : judged === 'conformant' && unanswered ? 'inconclusive' : judged;
+  const verdict = runVerdict(rules, run);
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },

@@ -1,0 +1,56 @@
+/**
+ * `conformance bundle <report folder> --out FILE [--sign-key K] [--redact-personal]`: the evidence
+ * bundle of an existing report folder (what `run --bundle` writes at a run's end). Exit 0 written,
+ * 2 usage (no report there, a bad key file, a personal value that would remain).
+ */
+import type { CliIO } from './io.ts';
+import { parseCommandArgs } from '../run/command-args.ts';
+import { UsageError } from '../core/errors.ts';
+import { readReport } from '../report/model/read-report.ts';
+import { rerunCommand } from '../report/model/rerun-command.ts';
+import { readPrivateKey } from '../report/files/bundle/signature.ts';
+import { buildBundle, reportFolderFiles, writeBundleFile } from '../report/files/bundle/write-bundle.ts';
+import { REPORT_FILES } from '../report/files/write-reports.ts';
+import path from 'node:path';
+
+const HELP = `usage: conformance bundle <report folder> --out FILE [--sign-key FILE] [--redact-personal]
+
+Writes one .tar.gz of the report folder's files (conformance.json, summary.md, junit.xml,
+report.html, created-identities.json, exchanges.har) with manifest.json: the SHA-256 and size of
+every file, the tool, seed, profile, target, start and end, the command that repeats the run,
+the document's sections the rules cite and the schemas' hash. --sign-key (an Ed25519 private
+key, PEM; conformance keygen makes one) signs manifest.json into manifest.sig; without it the
+bundle says it is unsigned. --redact-personal replaces names, account numbers, government ids,
+emails and phone numbers in every file with stand-ins of the same shape. Check a bundle with
+conformance verify FILE --public-key public.pem. Exit 0 written, 2 usage.`;
+
+const OPTIONS = {
+  out: { type: 'string' },
+  'sign-key': { type: 'string' },
+  'redact-personal': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** `conformance bundle <report folder> --out FILE`: the evidence bundle of an existing report folder. */
+export async function bundle(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('bundle', argv, OPTIONS, true);
+  if (values.help) {
+    io.out(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError('give one report folder: conformance bundle <report folder> --out FILE');
+  if (!values.out?.trim()) throw new UsageError('give the bundle file: --out FILE (e.g. evidence.tar.gz)');
+  const [dir] = positionals;
+  const signKey = values['sign-key'] !== undefined ? await readPrivateKey(values['sign-key']) : undefined;
+  const report = await readReport(path.join(dir, REPORT_FILES.json));
+  const { bytes, manifest } = buildBundle(report, await reportFolderFiles(dir), {
+    ...(signKey ? { signKey } : {}),
+    ...(values['redact-personal'] ? { redactPersonal: true } : {}),
+    commandLine: rerunCommand(report),
+  });
+  await writeBundleFile(values.out, bytes);
+  const signed = manifest.signer ? `signed (${manifest.signer})` : 'unsigned';
+  const redacted = manifest.redacted ? `, ${manifest.redactedValues} personal values replaced` : '';
+  io.out(`bundle ${values.out}: ${manifest.files.length} files, ${signed}${redacted}`);
+  return 0;
+}

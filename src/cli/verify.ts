@@ -1,0 +1,64 @@
+/**
+ * `conformance verify <bundle.tar.gz> [--public-key K] [--json]`: checks a bundle offline (every
+ * hash, the signature, the verdict recomputed from the rules) and prints one line: what it
+ * proves, or what changed. Exit 0 verified, 1 verification failed, 2 usage (no such file, not a
+ * bundle, a bad key file).
+ */
+import { readFile } from 'node:fs/promises';
+import type { CliIO } from './io.ts';
+import { parseCommandArgs } from '../run/command-args.ts';
+import { EXIT, UsageError } from '../core/errors.ts';
+import { readPublicKey } from '../report/files/bundle/signature.ts';
+import { looksLikeGzip } from '../report/files/bundle/tar-archive.ts';
+import { verifyBundle } from '../report/files/bundle/verify-bundle.ts';
+
+const HELP = `usage: conformance verify <bundle.tar.gz> [--public-key FILE] [--json]
+
+Checks an evidence bundle (run --bundle, conformance bundle) offline: the archive reads, every
+file has the SHA-256 and size manifest.json lists and no file is unlisted, the signature of
+manifest.json matches --public-key (PEM, SPKI), and conformance.json's verdict, summary counts
+and rule statuses follow from its rules (junit.xml and summary.md state the same verdict).
+Without --public-key a signed bundle is checked against the public key it carries: that proves
+integrity only, not who signed. An unsigned bundle says "unsigned: integrity only, no proof of
+origin", and fails with --public-key. A failure is one line naming what changed.
+--json prints {verified, problem?, notes, key, manifest} instead.
+Exit 0 verified, 1 verification failed, 2 usage (no such file, not a bundle, a bad key file).`;
+
+const OPTIONS = {
+  'public-key': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+async function bundleBytes(file: string): Promise<Buffer> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (!looksLikeGzip(bytes)) throw new UsageError(`${file} is not a bundle (not a .tar.gz); make one with run --bundle FILE or conformance bundle`);
+  return bytes;
+}
+
+/** `conformance verify`: one line, verified or what changed; exit 0, 1, or 2 for a usage error. */
+export async function verify(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('verify', argv, OPTIONS, true);
+  if (values.help) {
+    io.out(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError('give one bundle file: conformance verify <bundle.tar.gz> [--public-key FILE]');
+  const [file] = positionals;
+  const publicKey = values['public-key'] !== undefined ? await readPublicKey(values['public-key']) : undefined;
+  const result = verifyBundle(await bundleBytes(file), publicKey);
+  if (values.json) {
+    io.out(JSON.stringify(result, null, 2));
+  } else if (result.verified) {
+    const m = result.manifest!;
+    io.out(`verified: ${file}: ${m.files.length} files, verdict ${m.verdict} recomputed from the rules; ${result.notes.join('; ')}`);
+  } else {
+    io.err(`conformance verify: ${file}: verification failed: ${result.problem}`);
+  }
+  return result.verified ? EXIT.conformant : EXIT.nonConformant;
+}

@@ -1,0 +1,147 @@
+/**
+ * --redact-personal: the personal values of exchanges.har's bodies (personal-values.ts) replaced
+ * by stand-ins of the same shape (stand-ins.ts) in every file of the bundle, in every spelling a
+ * file gives them: raw, JSON-escaped (once, and twice for a body inside the HAR's JSON), with
+ * `\uXXXX` escapes, HTML- and XML-escaped, in a markdown cell, single-quoted for the shell in a
+ * curl line, URL-encoded. One pass per file over a trie of every spelling, so a stand-in is never
+ * replaced again. A value shorter than SHORT_VALUE is replaced only where it is quoted (a name
+ * "Al" must not mangle "Alert", nor a probe's "28" a date of birth or a count). Then every file is searched for every original spelling again:
+ * one that remains stops the bundle (a UsageError, no bundle written), naming the file, never the value.
+ */
+import { UsageError } from '../../../core/errors.ts';
+import { HAR_FILE } from '../har-file.ts';
+import { personalValuesOfHar } from './personal-values.ts';
+import { hasLettersOrDigits, StandIns } from './stand-ins.ts';
+import type { ArchiveMember } from './tar-archive.ts';
+
+/** Shorter values are replaced only where they stand quoted. */
+const SHORT_VALUE = 6;
+
+const jsonEscaped = (s: string): string => JSON.stringify(s).slice(1, -1);
+const unicodeEscaped = (s: string, upper: boolean): string =>
+  jsonEscaped(s).replace(/[^\x00-\x7f]/g, (ch) => {
+    const hex = ch.charCodeAt(0).toString(16).padStart(4, '0');
+    return `\\u${upper ? hex.toUpperCase() : hex}`;
+  });
+const html = (s: string, apostrophe: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, apostrophe);
+const markdownCell = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/`/g, '\\`').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Every spelling a report file can give a value (escapings of escapings where a file nests them). */
+const SPELLINGS: ((s: string) => string)[] = [
+  (s) => s,
+  jsonEscaped,
+  (s) => jsonEscaped(jsonEscaped(s)),
+  (s) => unicodeEscaped(s, false),
+  (s) => unicodeEscaped(s, true),
+  (s) => jsonEscaped(unicodeEscaped(s, false)),
+  ...[(s: string) => s, jsonEscaped, (s: string) => jsonEscaped(jsonEscaped(s))].flatMap((inner) => [
+    (s: string) => html(inner(s), '&#39;'),
+    (s: string) => html(inner(s), '&apos;'),
+  ]),
+  markdownCell,
+  (s) => markdownCell(jsonEscaped(s)),
+  (s) => jsonEscaped(s).replace(/'/g, `'\\''`),
+  encodeURIComponent,
+  (s) => encodeURIComponent(s).replace(/%20/g, '+'),
+];
+
+const escapeRegExp = (s: string): string => s.replace(/[\^$\\.*+?()[\]{}|/]/g, '\\$&');
+
+type Trie = Map<string, Trie> & { end?: boolean };
+
+/** A regular expression matching any of `words`, the longest at each position, built as a trie (fast over a large HAR). */
+function trieRegExp(words: Iterable<string>): RegExp | undefined {
+  const root: Trie = new Map();
+  let any = false;
+  for (const word of words) {
+    if (!word) continue;
+    any = true;
+    let node = root;
+    for (const ch of word) {
+      const next: Trie = node.get(ch) ?? new Map();
+      node.set(ch, next);
+      node = next;
+    }
+    node.end = true;
+  }
+  if (!any) return undefined;
+  const source = (node: Trie): string => {
+    const alternatives = [...node.entries()].map(([ch, child]) => escapeRegExp(ch) + source(child));
+    if (!alternatives.length) return '';
+    if (alternatives.length === 1 && !node.end) return alternatives[0];
+    return `(?:${alternatives.join('|')})${node.end ? '?' : ''}`;
+  };
+  return new RegExp(source(root), 'gu');
+}
+
+/**
+ * A short value counts only as a quoted value: after a quote (`"`, `'`, a backtick, the `;` of
+ * `&quot;` or `&#39;`, the `>` of a markup tag) and before one (or the `\` of an escaped quote,
+ * the `&` of an entity, the `<` of a tag). Elsewhere "42" or "x" is a count, a date's part, a word.
+ */
+const QUOTE_BEFORE = new Set(['"', "'", '`', ';', '>']);
+const QUOTE_AFTER = new Set(['"', "'", '`', '\\', '&', '<']);
+
+/** Finds the spellings of the personal values in a text, standing alone where a value is short. */
+class SpellingMatcher {
+  private readonly regExp: RegExp | undefined;
+
+  /** @param spellings spelling -> whether its value is short (replaced only where it stands alone) */
+  constructor(private readonly spellings: ReadonlyMap<string, boolean>) {
+    this.regExp = trieRegExp(spellings.keys());
+  }
+
+  private standsAlone(match: string, offset: number, text: string): boolean {
+    if (!this.spellings.get(match)) return true;
+    return QUOTE_BEFORE.has(text.charAt(offset - 1)) && QUOTE_AFTER.has(text.charAt(offset + match.length));
+  }
+
+  /** `text` with each spelling found replaced by `replace(spelling)`. */
+  replace(text: string, replace: (spelling: string) => string): { text: string; count: number } {
+    if (!this.regExp) return { text, count: 0 };
+    let count = 0;
+    const out = text.replace(this.regExp, (match: string, offset: number, whole: string) => {
+      if (!this.spellings.has(match) || !this.standsAlone(match, offset, whole)) return match;
+      count++;
+      return replace(match);
+    });
+    return { text: out, count };
+  }
+
+  /** Whether a spelling stands in `text`. */
+  foundIn(text: string): boolean {
+    return this.replace(text, (m) => m).count > 0;
+  }
+}
+
+/** The members with every personal value of their HAR replaced, and how many distinct values were. */
+export function redactPersonalValues(members: readonly ArchiveMember[], standIns: StandIns = new StandIns()): { members: ArchiveMember[]; values: number } {
+  const har = members.find((m) => m.name === HAR_FILE);
+  const values = har ? [...personalValuesOfHar(har.data.toString('utf8'))].filter(hasLettersOrDigits) : [];
+  const originals = new Map<string, boolean>();
+  for (const value of values) for (const spell of SPELLINGS) originals.set(spell(value), [...value].length < SHORT_VALUE);
+  const matcher = new SpellingMatcher(originals);
+  const rawMatcher = new SpellingMatcher(new Map(values.map((v) => [v, [...v].length < SHORT_VALUE])));
+  const replacement = new Map<string, string>();
+  for (const value of values) {
+    // Quoted, as files hold it: a stand-in that spells an original, even a short one, is drawn again.
+    const standIn = standIns.of(value, (candidate) => !rawMatcher.foundIn(`"${candidate}"`));
+    if (standIn === undefined)
+      throw new UsageError('--redact-personal: a personal value has no stand-in that differs from every other value; no bundle written');
+    for (const spell of SPELLINGS) {
+      const from = spell(value);
+      if (!replacement.has(from)) replacement.set(from, spell(standIn));
+    }
+  }
+  const redacted = members.map((member) => ({
+    name: member.name,
+    data: Buffer.from(matcher.replace(member.data.toString('utf8'), (spelling) => replacement.get(spelling)!).text, 'utf8'),
+  }));
+  for (const member of redacted) {
+    if (matcher.foundIn(member.data.toString('utf8'))) {
+      throw new UsageError(`--redact-personal: a personal value remains in ${member.name} after redaction; no bundle written`);
+    }
+  }
+  return { members: redacted, values: values.length };
+}

@@ -1,0 +1,125 @@
+/**
+ * Stand-ins for personal values: the same shape, nothing of the original. Each letter or digit
+ * becomes another of the same Unicode general category from the same block of 128 code points
+ * (so the same UTF-8 byte length, the same UTF-16 length, the same script: A-Z to A-Z, a-z to a-z,
+ * 0-9 to 0-9, a CJK ideograph to another, an astral letter to an astral letter) and the same
+ * normalisation behaviour (a letter NFC or NFD leaves alone is replaced by one they leave alone);
+ * everything else (punctuation, spaces, combining marks, `@` and `.` of an email) stays. A digit
+ * that starts a run of digits stays non-zero (a JSON number, an E.164 phone number stay valid).
+ * The choice is drawn from HMAC-SHA256 of a random salt and the value: deterministic within one
+ * bundle (the same value has the same stand-in in every file), unrelated across bundles.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+
+const CATEGORIES = ['Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Nd', 'Nl', 'No'] as const;
+type Category = (typeof CATEGORIES)[number];
+const CATEGORY_TESTS = CATEGORIES.map((c) => [c, new RegExp(`^\\p{${c}}$`, 'u')] as const);
+
+/** The general category of a letter or number, or undefined for a character that stays (punctuation, space, mark). */
+function categoryOf(ch: string): Category | undefined {
+  return CATEGORY_TESTS.find(([, test]) => test.test(ch))?.[0];
+}
+
+const stable = (ch: string): string => `${ch.normalize('NFC') === ch ? 'c' : ''}${ch.normalize('NFD') === ch ? 'd' : ''}`;
+
+/** Characters a given one may become, by block, category and normalisation behaviour; cached. */
+const pools = new Map<string, string[]>();
+
+function poolOf(ch: string, category: Category, leadingDigit: boolean): string[] {
+  const cp = ch.codePointAt(0)!;
+  const block = cp - (cp % 128);
+  const shape = stable(ch);
+  const key = `${block}:${category}:${shape}:${leadingDigit ? (ch === '0' ? 'leading zero' : 'leading') : ''}`;
+  let pool = pools.get(key);
+  if (!pool) {
+    pool = [];
+    for (let c = block; c < block + 128; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      const candidate = String.fromCodePoint(c);
+      if (categoryOf(candidate) !== category || stable(candidate) !== shape) continue;
+      // A number's first digit: non-zero stays non-zero (a leading zero breaks a JSON number); zero stays zero.
+      if (leadingDigit && (ch === '0') !== (candidate === '0')) continue;
+      pool.push(candidate);
+    }
+    pools.set(key, pool);
+  }
+  return pool;
+}
+
+/** Whether a value has anything a stand-in would change. */
+export const hasLettersOrDigits = (value: string): boolean => /[\p{L}\p{N}]/u.test(value);
+
+/** Draws stand-ins for one bundle; `of` is deterministic for the salt and injective over the values it was given. */
+export class StandIns {
+  private readonly salt: Buffer;
+  private readonly byValue = new Map<string, string>();
+  private readonly taken = new Set<string>();
+
+  constructor(salt: Buffer = randomBytes(32)) {
+    this.salt = salt;
+  }
+
+  /** A stand-in for `value` (attempt `attempt`, for a redraw when the first one clashes). */
+  draw(value: string, attempt = 0): string {
+    const stream = new ByteStream(createHmac('sha256', this.salt).update(`${attempt}\u0000${value}`).digest(), this.salt, value, attempt);
+    let previous = '';
+    let out = '';
+    for (const ch of value) {
+      const category = categoryOf(ch);
+      if (!category) {
+        out += ch;
+        previous = ch;
+        continue;
+      }
+      const leadingDigit = category === 'Nd' && !/^\p{Nd}$/u.test(previous);
+      const pool = poolOf(ch, category, leadingDigit);
+      out += pool.length ? pool[stream.next() % pool.length] : ch;
+      previous = ch;
+    }
+    return out;
+  }
+
+  /**
+   * The stand-in of `value`: drawn until it differs from the value, from every stand-in given so
+   * far and passes `acceptable` (it must not contain an original); undefined when no draw does.
+   */
+  of(value: string, acceptable: (standIn: string) => boolean = () => true): string | undefined {
+    const known = this.byValue.get(value);
+    if (known !== undefined) return known;
+    for (let attempt = 0; attempt < 32; attempt++) {
+      const standIn = this.draw(value, attempt);
+      if (standIn === value || this.taken.has(standIn) || !acceptable(standIn)) continue;
+      this.byValue.set(value, standIn);
+      this.taken.add(standIn);
+      return standIn;
+    }
+    return undefined;
+  }
+}
+
+/** Bytes of HMAC-SHA256 blocks, 4 at a time, as many as a long value needs. */
+class ByteStream {
+  private block: Buffer;
+  private at = 0;
+  private counter = 0;
+
+  constructor(
+    first: Buffer,
+    private readonly salt: Buffer,
+    private readonly value: string,
+    private readonly attempt: number,
+  ) {
+    this.block = first;
+  }
+
+  next(): number {
+    if (this.at + 4 > this.block.length) {
+      this.counter++;
+      this.block = createHmac('sha256', this.salt).update(`${this.attempt}\u0000${this.counter}\u0000${this.value}`).digest();
+      this.at = 0;
+    }
+    const n = this.block.readUInt32BE(this.at);
+    this.at += 4;
+    return n;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Builds the signed evidence bundle of a report folder: every report file, manifest.json (hashes
+ * and run facts) and, with a key, manifest.sig and the signer's public key, in one deterministic
+ * .tar.gz (docs/design.md 5.10). `--redact-personal` replaces the personal values of every file
+ * first (personal-redaction.ts); a value that would remain stops the bundle.
+ */
+import type { KeyObject } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../../../core/errors.ts';
+import { readReport } from '../../model/read-report.ts';
+import type { ConformanceReport } from '../../model/model.ts';
+import { REPORT_FILES } from '../write-reports.ts';
+import { BUNDLED_KEY_FILE, buildManifest, type Manifest, manifestBytes, MANIFEST_FILE, SIGNATURE_FILE } from './manifest.ts';
+import { keyFingerprint, publicKeyPem, signBytes } from './signature.ts';
+import { type ArchiveMember, writeTarGz } from './tar-archive.ts';
+import { redactPersonalValues } from './personal-redaction.ts';
+
+/** How a bundle is made. */
+export interface BundleOptions {
+  /** The Ed25519 private key that signs the manifest; none: the bundle says it is unsigned. */
+  signKey?: KeyObject;
+  /** Replace names, account numbers, ids, emails and phone numbers in every file with stand-ins of the same shape. */
+  redactPersonal?: boolean;
+  /** The command line with its secrets removed; default: the report's re-run command. */
+  commandLine: string;
+}
+
+/** A bundle's bytes and its manifest. */
+export interface Bundle {
+  bytes: Buffer;
+  manifest: Manifest;
+}
+
+/** The report files of `dir`, in the order write-reports.ts names them; conformance.json must be there. */
+export async function reportFolderFiles(dir: string): Promise<ArchiveMember[]> {
+  const members: ArchiveMember[] = [];
+  for (const name of Object.values(REPORT_FILES)) {
+    const file = path.join(dir, name);
+    if (existsSync(file)) members.push({ name, data: await readFile(file) });
+  }
+  if (!members.some((m) => m.name === REPORT_FILES.json)) throw new UsageError(`${dir} holds no ${REPORT_FILES.json}: give a report folder`);
+  return members;
+}
+
+/** The bundle of `files` (a report folder's), for `report` (their conformance.json). */
+export function buildBundle(report: ConformanceReport, files: readonly ArchiveMember[], options: BundleOptions): Bundle {
+  let members = [...files];
+  let redactedValues: number | undefined;
+  if (options.redactPersonal) {
+    const redacted = redactPersonalValues(members);
+    members = redacted.members;
+    redactedValues = redacted.values;
+  }
+  if (options.signKey) members.push({ name: BUNDLED_KEY_FILE, data: Buffer.from(publicKeyPem(options.signKey), 'utf8') });
+  const manifest = buildManifest(report, members, {
+    commandLine: options.commandLine,
+    ...(redactedValues !== undefined ? { redactedValues } : {}),
+    ...(options.signKey ? { signer: keyFingerprint(options.signKey) } : {}),
+  });
+  const bytes = manifestBytes(manifest);
+  members.push({ name: MANIFEST_FILE, data: bytes });
+  if (options.signKey) members.push({ name: SIGNATURE_FILE, data: signBytes(bytes, options.signKey) });
+  return { bytes: writeTarGz(members), manifest };
+}
+
+/** The bundle of the report folder `dir`. */
+export async function bundleReportFolder(dir: string, options: BundleOptions): Promise<Bundle> {
+  const report = await readReport(path.join(dir, REPORT_FILES.json));
+  return buildBundle(report, await reportFolderFiles(dir), options);
+}
+
+/** Writes the bundle's bytes to `file` whole or not at all (a temporary file renamed). */
+export async function writeBundleFile(file: string, bytes: Buffer): Promise<void> {
+  const partial = `${file}.partial`;
+  try {
+    await writeFile(partial, bytes);
+    await rename(partial, file);
+  } catch (error) {
+    await rm(partial, { force: true }).catch(() => undefined);
+    throw new UsageError(`the bundle cannot be written to ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}

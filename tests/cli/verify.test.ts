@@ -1,0 +1,133 @@
+/** `conformance keygen`, `run --bundle --sign-key`, `conformance bundle` and `conformance verify`, as a user runs them. */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { conformance, reportDir } from './binary.ts';
+import { readTarGz } from '../../src/report/files/bundle/tar-archive.ts';
+
+describe('signed evidence on the command line', () => {
+  it('keygen, run --bundle --sign-key, verify: 0 with the right key, 1 with another, unsigned says so', async () => {
+    const dir = reportDir();
+    const keys = path.join(dir, 'keys');
+    const made = await conformance(['keygen', '--out', keys]);
+    expect(made.code, made.stderr).toBe(0);
+    const privateKey = readFileSync(path.join(keys, 'private.pem'), 'utf8');
+    const bundle = path.join(dir, 'evidence.tar.gz');
+    const reports = path.join(dir, 'reports');
+    const ran = await conformance([
+      'run',
+      '--profile',
+      'quick',
+      '--seed',
+      '5',
+      '--report-dir',
+      reports,
+      '--bundle',
+      bundle,
+      '--sign-key',
+      path.join(keys, 'private.pem'),
+    ]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toContain(bundle);
+    for (const output of [made.stdout, ran.stdout, ran.stderr]) expect(output).not.toContain(privateKey.split('\n')[1]);
+
+    const verified = await conformance(['verify', bundle, '--public-key', path.join(keys, 'public.pem')]);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.stdout).toMatch(/^verified: .*evidence\.tar\.gz: 7 files, verdict conformant recomputed from the rules; signed by the public key given/);
+
+    const other = path.join(dir, 'other');
+    await conformance(['keygen', '--out', other]);
+    const wrong = await conformance(['verify', bundle, '--public-key', path.join(other, 'public.pem')]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.trim().split('\n')).toHaveLength(1);
+    expect(wrong.stderr).toMatch(/verification failed: signature does not match the public key given/);
+
+    const unsignedFile = path.join(dir, 'unsigned.tar.gz');
+    const bundled = await conformance(['bundle', reports, '--out', unsignedFile]);
+    expect(bundled.code, bundled.stderr).toBe(0);
+    const unsigned = await conformance(['verify', unsignedFile, '--json']);
+    expect(unsigned.code).toBe(0);
+    expect(JSON.parse(unsigned.stdout)).toMatchObject({ verified: true, key: 'none', notes: ['unsigned: integrity only, no proof of origin'] });
+  });
+
+  it('usage errors are one line, exit 2: not a bundle, a bad key file, --sign-key without --bundle, an existing key', async () => {
+    const dir = reportDir();
+    const notBundle = path.join(dir, 'x.tar.gz');
+    writeFileSync(notBundle, '{}');
+    const badKey = path.join(dir, 'bad.pem');
+    writeFileSync(badKey, 'not a key');
+    const results = await Promise.all([
+      conformance(['verify', notBundle]),
+      conformance(['verify', path.join(dir, 'missing.tar.gz')]),
+      conformance(['run', '--bundle', path.join(dir, 'b.tar.gz'), '--sign-key', badKey, '--report-dir', path.join(dir, 'r')]),
+      conformance(['run', '--sign-key', badKey]),
+      conformance(['run', '--report-dir', path.join(dir, 'r'), '--bundle', path.join(dir, 'r', 'summary.md')]),
+    ]);
+    expect(results.map((r) => r.code)).toEqual([2, 2, 2, 2, 2]);
+    expect(results[4].stderr).toMatch(/--bundle .*summary\.md is a file of the report folder/);
+    expect(results[0].stderr).toMatch(/is not a bundle/);
+    expect(results[1].stderr).toMatch(/cannot read .*missing\.tar\.gz: ENOENT/);
+    expect(results[2].stderr).toMatch(/--sign-key .*bad\.pem is not a PEM private key/);
+    expect(results[3].stderr).toMatch(/--sign-key and --redact-personal apply to the bundle: add --bundle FILE/);
+    for (const r of results) expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    // A run that could not judge its target still leaves a bundle, and it verifies (verdict error).
+    const bundle = path.join(dir, 'aborted.tar.gz');
+    const aborted = await conformance([
+      'run',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--token',
+      'secret-token-123',
+      '--fiat-account-id',
+      '0f8fad5b-d9cb-469f-a165-70867728950e',
+      '--report-dir',
+      path.join(dir, 'a'),
+      '--bundle',
+      bundle,
+    ]);
+    expect(aborted.code).toBe(3);
+    const verified = await conformance(['verify', bundle]);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.stdout).toMatch(/verdict error recomputed from the rules/);
+    for (const member of readTarGz(readFileSync(bundle))) expect(member.data.toString('utf8'), member.name).not.toContain('secret-token-123');
+    await conformance(['keygen', '--out', dir]);
+    const again = await conformance(['keygen', '--out', dir]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/private\.pem exists; keygen never overwrites a key/);
+  });
+
+  it('the environment twins make a redacted bundle; its HAR, extracted with tar, replays to the report statuses', async () => {
+    const dir = reportDir();
+    const bundle = path.join(dir, 'redacted.tar.gz');
+    const ran = await conformance(['run', '--runs', '3', '--seed', '8', '--fault', 'id-govt-id-differs', '--report-dir', path.join(dir, 'reports')], {
+      CONFORMANCE_BUNDLE: bundle,
+      CONFORMANCE_REDACT_PERSONAL: 'true',
+    });
+    expect(ran.code, ran.stderr).toBe(1);
+    execFileSync('tar', ['-xzf', bundle, '-C', dir]);
+    const folder = path.join(dir, 'conformance-bundle');
+    expect(JSON.parse(readFileSync(path.join(folder, 'manifest.json'), 'utf8')).redacted).toBe(true);
+    expect(readFileSync(path.join(folder, 'exchanges.har'), 'utf8')).not.toContain('Lovelace');
+    const replayed = await conformance(['replay', path.join(folder, 'exchanges.har')]);
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+    expect(replayed.stdout).toMatch(/^ {2}id\.govt-id\.mirrors-cip +failed /m);
+    expect(replayed.stdout).toMatch(/^ {2}id\.ref-id\.sequential-duplicate +passed /m);
+    expect(replayed.stdout).toMatch(/^every rule judged in the HAR was judged again$/m);
+    expect(replayed.stdout).toMatch(/^every rule re-judged has the status the report gives it$/m);
+  });
+
+  it('bundle, verify and keygen have their help, and the command list names them', async () => {
+    const [bundle, verify, keygen, list] = await Promise.all([
+      conformance(['bundle', '--help']),
+      conformance(['verify', '--help']),
+      conformance(['keygen', '--help']),
+      conformance(['--help']),
+    ]);
+    expect([bundle.code, verify.code, keygen.code, list.code]).toEqual([0, 0, 0, 0]);
+    expect(bundle.stdout).toMatch(/^usage: conformance bundle <report folder> --out FILE/);
+    expect(verify.stdout).toMatch(/^usage: conformance verify <bundle\.tar\.gz> \[--public-key FILE\]/);
+    expect(keygen.stdout).toMatch(/^usage: conformance keygen --out DIR/);
+    for (const command of ['bundle', 'verify', 'keygen']) expect(list.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
+  });
+});
