@@ -13,7 +13,7 @@
 import path from 'node:path';
 import type { CliIO } from './io.ts';
 import { EXIT } from '../core/errors.ts';
-import type { RunConfig } from '../run/run-config.ts';
+import type { BundleSettings, RunConfig } from '../run/run-config.ts';
 import { orchestrateRun, type RunHooks } from '../run/orchestrate-run.ts';
 import { budgetCutLine, plannedRunLine } from '../run/planned-run.ts';
 import { createConsoleReporter } from '../report/terminal/console.ts';
@@ -95,6 +95,13 @@ function annotate(report: ConformanceReport, config: RunConfig, io: CliIO, redac
   for (const line of githubAnnotations(report, file)) output.err(redactor.text(line));
 }
 
+/** What the bundle proves, said where it is written: a partner should not learn it from `verify` alone. */
+function bundleLine(bundle: BundleSettings): string {
+  const signed = bundle.signKeyFile ? 'signed' : 'unsigned: integrity only, no proof of origin (--sign-key signs it)';
+  const personal = bundle.redactPersonal ? 'personal values replaced by stand-ins' : 'personal values as sent (--redact-personal replaces them)';
+  return `bundle: ${bundle.file}, ${signed}, ${personal}; check it with \`conformance verify ${bundle.file}\``;
+}
+
 /** What the run prints as it goes: its opening lines, the progress, the rule table, the reports and what went wrong. */
 function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHooks {
   // Colour where the human lines go, decided once from the environment the CLI was given.
@@ -144,6 +151,7 @@ function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHook
     written: ({ written, errors }) => {
       for (const e of errors) output.err(`conformance run: the ${e.writer} report could not be written: ${e.message}`);
       if (written.length) output.human(`reports: ${written.join(', ')}`, true);
+      if (config.bundle && written.includes(config.bundle.file)) output.human(bundleLine(config.bundle), true);
     },
     // A run whose reports could not all be written (a full disk) is no green gate, whatever it found.
     incomplete: () => output.err(`conformance run: exit ${EXIT.usage}: the run was conformant, but its reports are incomplete`),

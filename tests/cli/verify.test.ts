@@ -30,6 +30,8 @@ describe('signed evidence on the command line', () => {
     ]);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toContain(bundle);
+    // The run says what its bundle proves where it writes it.
+    expect(ran.stdout).toContain(`bundle: ${bundle}, signed, personal values as sent`);
     for (const output of [made.stdout, ran.stdout, ran.stderr]) expect(output).not.toContain(privateKey.split('\n')[1]);
 
     const verified = await conformance(['verify', bundle, '--public-key', path.join(keys, 'public.pem')]);
