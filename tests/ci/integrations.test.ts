@@ -134,6 +134,14 @@ describe('action.yml', () => {
     expect(outputs).toEqual({ 'exit-code': '0', verdict: 'conformant', 'report-dir': 'conformance-reports' });
   });
 
+  it('runs: the bundle inputs write a redacted evidence bundle where the upload takes it', async () => {
+    const { outputs, log } = await runStepAs({ profile: 'quick', rules: 'fa.metadata', seed: '5', bundle: 'evidence.tar.gz', 'redact-personal': 'true' });
+    expect(outputs['exit-code']).toBe('0');
+    expect(log).toMatch(/bundle: evidence\.tar\.gz, unsigned: .*personal values replaced by stand-ins/);
+    const upload = action.runs.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!;
+    expect(inputRefs(upload.with!.path!)).toEqual(['report-dir', 'bundle']);
+  });
+
   it('runs: a configuration error records exit code 2 and verdict error, without failing before the upload', async () => {
     const { outputs, log } = await runStepAs({ 'base-url': 'https://sandbox.example.com', token: 'not-shown' });
     expect(outputs['exit-code']).toBe('2');
