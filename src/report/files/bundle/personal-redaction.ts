@@ -4,18 +4,31 @@
  * file gives them: raw, JSON-escaped (once, and twice for a body inside the HAR's JSON), with
  * `\uXXXX` escapes, HTML- and XML-escaped, in a markdown cell, single-quoted for the shell in a
  * curl line, URL-encoded. One pass per file over a trie of every spelling, so a stand-in is never
- * replaced again. A value shorter than SHORT_VALUE is replaced only where it is quoted (a name
- * "Al" must not mangle "Alert", nor a probe's "28" a date of birth or a count). Then every file is searched for every original spelling again:
+ * replaced again. A value shorter than SHORT_VALUE is replaced only where it is quoted or, when it
+ * holds a letter and at least WORD_VALUE characters, where it stands as a whole word (a case's
+ * label names the owner "Grace Hopper" unquoted; a name "Al" must not mangle "Alert", nor a
+ * probe's "28" a date of birth or a count). Then every file is searched for every original spelling again:
  * one that remains stops the bundle (a UsageError, no bundle written), naming the file, never the value.
  */
 import { UsageError } from '../../../core/errors.ts';
 import { HAR_FILE } from '../har-file.ts';
 import { personalValuesOfHar } from './personal-values.ts';
-import { hasLettersOrDigits, StandIns } from './stand-ins.ts';
+import { hasReplaceableCharacters, StandIns } from './stand-ins.ts';
 import type { ArchiveMember } from './tar-archive.ts';
 
-/** Shorter values are replaced only where they stand quoted. */
+/** Shorter values are replaced only where they stand quoted, or as a whole word (below). */
 const SHORT_VALUE = 6;
+/** A short value with a letter and at least this many characters is a name wherever it stands as a word. */
+const WORD_VALUE = 3;
+
+/** Where a value counts as found: anywhere, as a whole word, or only quoted. */
+type Reach = 'anywhere' | 'word' | 'quoted';
+
+function reachOf(value: string): Reach {
+  const length = [...value].length;
+  if (length >= SHORT_VALUE) return 'anywhere';
+  return length >= WORD_VALUE && /\p{L}/u.test(value) ? 'word' : 'quoted';
+}
 
 const jsonEscaped = (s: string): string => JSON.stringify(s).slice(1, -1);
 const unicodeEscaped = (s: string, upper: boolean): string =>
@@ -82,19 +95,32 @@ function trieRegExp(words: Iterable<string>): RegExp | undefined {
  */
 const QUOTE_BEFORE = new Set(['"', "'", '`', ';', '>']);
 const QUOTE_AFTER = new Set(['"', "'", '`', '\\', '&', '<']);
+/** What continues a word: a letter, a digit or a combining mark. */
+const WORD_CHARACTER = /[\p{L}\p{N}\p{M}]/u;
+
+/** The character (an astral one whole) that ends just before `offset`; a space at the start. */
+function characterBefore(text: string, offset: number): string {
+  if (offset === 0) return ' ';
+  const low = text.charCodeAt(offset - 1);
+  return low >= 0xdc00 && low <= 0xdfff && offset >= 2 ? text.slice(offset - 2, offset) : text.charAt(offset - 1);
+}
 
 /** Finds the spellings of the personal values in a text, standing alone where a value is short. */
 class SpellingMatcher {
   private readonly regExp: RegExp | undefined;
 
-  /** @param spellings spelling -> whether its value is short (replaced only where it stands alone) */
-  constructor(private readonly spellings: ReadonlyMap<string, boolean>) {
+  /** @param spellings spelling -> where its value counts as found */
+  constructor(private readonly spellings: ReadonlyMap<string, Reach>) {
     this.regExp = trieRegExp(spellings.keys());
   }
 
   private standsAlone(match: string, offset: number, text: string): boolean {
-    if (!this.spellings.get(match)) return true;
-    return QUOTE_BEFORE.has(text.charAt(offset - 1)) && QUOTE_AFTER.has(text.charAt(offset + match.length));
+    const reach = this.spellings.get(match);
+    if (reach === 'anywhere') return true;
+    const before = characterBefore(text, offset);
+    const after = String.fromCodePoint(text.codePointAt(offset + match.length) ?? 0x20);
+    if (QUOTE_BEFORE.has(before) && QUOTE_AFTER.has(after)) return true;
+    return reach === 'word' && !WORD_CHARACTER.test(before) && !WORD_CHARACTER.test(after);
   }
 
   /** `text` with each spelling found replaced by `replace(spelling)`. */
@@ -118,11 +144,11 @@ class SpellingMatcher {
 /** The members with every personal value of their HAR replaced, and how many distinct values were. */
 export function redactPersonalValues(members: readonly ArchiveMember[], standIns: StandIns = new StandIns()): { members: ArchiveMember[]; values: number } {
   const har = members.find((m) => m.name === HAR_FILE);
-  const values = har ? [...personalValuesOfHar(har.data.toString('utf8'))].filter(hasLettersOrDigits) : [];
-  const originals = new Map<string, boolean>();
-  for (const value of values) for (const spell of SPELLINGS) originals.set(spell(value), [...value].length < SHORT_VALUE);
+  const values = har ? [...personalValuesOfHar(har.data.toString('utf8'))].filter(hasReplaceableCharacters) : [];
+  const originals = new Map<string, Reach>();
+  for (const value of values) for (const spell of SPELLINGS) originals.set(spell(value), reachOf(value));
   const matcher = new SpellingMatcher(originals);
-  const rawMatcher = new SpellingMatcher(new Map(values.map((v) => [v, [...v].length < SHORT_VALUE])));
+  const rawMatcher = new SpellingMatcher(new Map(values.map((v) => [v, reachOf(v)])));
   const replacement = new Map<string, string>();
   for (const value of values) {
     // Quoted, as files hold it: a stand-in that spells an original, even a short one, is drawn again.

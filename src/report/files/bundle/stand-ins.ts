@@ -2,7 +2,7 @@
  * Stand-ins for personal values: the same shape, nothing of the original. Each letter or digit
  * becomes another of the same Unicode general category from the same block of 128 code points
  * (so the same UTF-8 byte length, the same UTF-16 length, the same script: A-Z to A-Z, a-z to a-z,
- * 0-9 to 0-9, a CJK ideograph to another, an astral letter to an astral letter) and the same
+ * 0-9 to 0-9, a CJK ideograph to another, an astral letter to an astral letter, an emoji to an emoji) and the same
  * normalisation behaviour (a letter NFC or NFD leaves alone is replaced by one they leave alone);
  * everything else (punctuation, spaces, combining marks, `@` and `.` of an email) stays. A digit
  * that starts a run of digits stays non-zero (a JSON number, an E.164 phone number stay valid).
@@ -11,7 +11,8 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
-const CATEGORIES = ['Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Nd', 'Nl', 'No'] as const;
+/** Letters, numbers, and other symbols (So: an emoji name is a value sent too); never `+`, `@` or `.`, which shape a phone or an email. */
+const CATEGORIES = ['Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Nd', 'Nl', 'No', 'So'] as const;
 type Category = (typeof CATEGORIES)[number];
 const CATEGORY_TESTS = CATEGORIES.map((c) => [c, new RegExp(`^\\p{${c}}$`, 'u')] as const);
 
@@ -47,7 +48,7 @@ function poolOf(ch: string, category: Category, leadingDigit: boolean): string[]
 }
 
 /** Whether a value has anything a stand-in would change. */
-export const hasLettersOrDigits = (value: string): boolean => /[\p{L}\p{N}]/u.test(value);
+export const hasReplaceableCharacters = (value: string): boolean => /[\p{L}\p{N}\p{So}]/u.test(value);
 
 /** Draws stand-ins for one bundle; `of` is deterministic for the salt and injective over the values it was given. */
 export class StandIns {
