@@ -7,6 +7,7 @@
  */
 import { RULES, type RuleId } from '../core/catalogue.ts';
 import type { Exchange, RecordedResponse, TransportError } from '../core/exchange.ts';
+import { recordBody } from '../engine/transport/body-record.ts';
 import type { HarEntry, HarHeader } from '../report/files/har.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
 import { bodyOf, caseOfEntry, recordedPool } from './har-case.ts';
@@ -30,27 +31,19 @@ const record = (headers: readonly HarHeader[]): Record<string, string> => Object
 /** `the harness kept 65536 of 900000 bytes received` (report/files/har.ts): the transport cut the body at its cap. */
 const KEPT = /the harness kept (\d+) of (\d+) bytes received/;
 
-/** The answer as the transport recorded it: a body parsed as JSON unless the transport cut it (body-record.ts). */
+/** The answer as the transport recorded it, its body read by the transport's own reader (body-record.ts): one the transport cut is no JSON. */
 function recordedResponse(response: HarEntry['response']): RecordedResponse {
-  const rawBody = response.content.text ?? '';
+  const bytes = Buffer.from(response.content.text ?? '', 'utf8');
   const kept = KEPT.exec(response.content.comment ?? '');
-  const fields: RecordedResponse = {
+  const body = recordBody({ bytes, receivedBytes: kept ? Math.max(Number(kept[2]), bytes.length + 1) : bytes.length });
+  return {
     status: response.status,
     headers: record(response.headers),
-    rawBody,
-    json: false,
+    ...body,
     ...(kept ? { truncated: { keptBytes: Number(kept[1]), receivedBytes: Number(kept[2]) } } : {}),
+    // U+FFFD stands in the text for the bytes that were not UTF-8: the HAR's comment says so.
     ...(response.content.comment?.includes('not valid UTF-8') ? { invalidUtf8: true } : {}),
   };
-  if (!kept && rawBody.trim() !== '') {
-    try {
-      fields.body = JSON.parse(rawBody.charCodeAt(0) === 0xfeff ? rawBody.slice(1) : rawBody);
-      fields.json = true;
-    } catch {
-      // Not JSON: rawBody holds the text, as the run judged it.
-    }
-  }
-  return fields;
 }
 
 /** The exchange the run judged, rebuilt from one entry whose case rebuilds. */

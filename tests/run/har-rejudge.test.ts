@@ -100,6 +100,21 @@ describe('what the re-judge refuses to take on trust', () => {
     expect(answers?.problems[0].message).toMatch(/connection: socket hang up/);
   });
 
+  it('an answer the transport cut at its cap (the HAR says what it kept) is judged as the run judged it: no JSON', async () => {
+    const { dir } = await embeddedReportFolder(SEED);
+    const entries = harEntriesOf(dir);
+    const at = entries.findIndex((e) => e._case?.operation === 'createIdentity' && e._case.mode === 'valid' && e.response.status === 201);
+    const content = entries[at].response.content;
+    entries[at] = {
+      ...entries[at],
+      response: { ...entries[at].response, content: { ...content, comment: `the harness kept ${content.text!.length} of 300000000 bytes received` } },
+    };
+    const rejudged = rejudgeHar(entries);
+    expect(rejudged.leftOut.map((l) => l.index)).not.toContain(at);
+    // The text kept parses, but the body had no end: as in the run, it is no JSON, and a rule fails on that very entry.
+    expect(rejudged.rules.filter((r) => r.status === 'failed').map((r) => r.firstProblemAt)).toContain(at);
+  });
+
   it('a forged report folder, bundled unsigned with its hashes right, fails verify; a redacted bundle re-judges to the report', async () => {
     const { dir, report } = await embeddedReportFolder(SEED, 'id-govt-id-differs');
     const forgedDir = await forgedReportFolder(dir, report, 'id.govt-id.mirrors-cip');
