@@ -10,7 +10,7 @@ import { parseCommandArgs } from '../run/command-args.ts';
 import { EXIT, UsageError } from '../core/errors.ts';
 import { readPublicKey } from '../report/files/bundle/signature.ts';
 import { looksLikeGzip } from '../report/files/bundle/tar-archive.ts';
-import { verifyEvidence } from '../run/verify-evidence.ts';
+import { type RejudgeSummary, verifyEvidence } from '../run/verify-evidence.ts';
 
 const HELP = `usage: conformance verify <bundle.tar.gz> [--public-key FILE] [--json]
 
@@ -44,6 +44,14 @@ async function bundleBytes(file: string): Promise<Buffer> {
   return bytes;
 }
 
+/** What the re-judge covered, for the line of a verified bundle: how many rules it could not judge again, and why (--json names them). */
+function rejudgedText(rejudge: RejudgeSummary): string {
+  const judged = `${rejudge.rules.length} rule statuses re-judged from ${rejudge.rebuilt} recorded exchanges`;
+  const whys = [...new Set(rejudge.notRejudged.map((r) => r.why))];
+  const left = whys.map((why) => `${rejudge.notRejudged.filter((r) => r.why === why).length} not re-judged: ${why}`);
+  return left.length ? `${judged} (${left.join('; ')})` : judged;
+}
+
 /** `conformance verify`: one line, verified or what changed; exit 0, 1, or 2 for a usage error. */
 export async function verify(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('verify', argv, OPTIONS, true);
@@ -59,7 +67,7 @@ export async function verify(argv: string[], io: CliIO): Promise<number> {
     io.out(JSON.stringify(result, null, 2));
   } else if (result.verified) {
     const m = result.manifest!;
-    const rejudged = result.rejudge ? `, ${result.rejudge.rules.length} rule statuses re-judged from ${result.rejudge.rebuilt} recorded exchanges` : '';
+    const rejudged = result.rejudge ? `, ${rejudgedText(result.rejudge)}` : '';
     io.out(`verified: ${file}: ${m.files.length} files, verdict ${m.verdict} recomputed from the rules${rejudged}; ${result.notes.join('; ')}`);
   } else {
     io.err(`conformance verify: ${file}: verification failed: ${result.problem}`);

@@ -58,6 +58,12 @@ function accountOf(entry: HarEntry): string | undefined {
   return 'testCase' in rebuilt ? rebuilt.testCase.fiatAccountId : undefined;
 }
 
+/** The twin links an entry's `_case` carries (twin-link.ts): `twin` on a case refused with a valid twin, `input` on that twin. */
+export function twinLinksOf(entry: HarEntry): { twin?: string; input?: string } {
+  const { twin, input } = entry._case ?? {};
+  return { ...(twin ? { twin } : {}), ...(input ? { input } : {}) };
+}
+
 /**
  * The run's pool accounts, in the order the HAR first names them: the restore's start reads name
  * the pool, else the accounts that answered a 2xx.

@@ -10,7 +10,7 @@ import type { Exchange, RecordedResponse, TransportError } from '../core/exchang
 import { recordBody } from '../engine/transport/body-record.ts';
 import type { HarEntry, HarHeader } from '../report/files/har.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
-import { bodyOf, caseOfEntry, recordedPool } from './har-case.ts';
+import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
 import { type EntryExchange, judgeEntryExchanges, NOT_REJUDGED, type ReplayedRule, statusAgrees } from './har-judge.ts';
 
 /** What re-judging a HAR's recorded exchanges found. */
@@ -78,9 +78,7 @@ export function rejudgeHar(entries: readonly HarEntry[], fiatAccountIds: readonl
       if (entry._case && !entry._case.restore) for (const id of rulesOfCutEntry(entry)) cutRules.add(id);
     } else if ('why' in rebuilt) leftOut.push({ index: at, why: rebuilt.why });
     else {
-      const { twin, input } = entry._case ?? {};
-      const links = { ...(twin ? { twin } : {}), ...(input ? { input } : {}) };
-      exchanges.push({ exchange: recordedExchange(entry, rebuilt.testCase), at, judged: rebuilt.judged, links });
+      exchanges.push({ exchange: recordedExchange(entry, rebuilt.testCase), at, judged: rebuilt.judged, links: twinLinksOf(entry) });
     }
   }
   const notRejudged = [...NOT_REJUDGED, ...[...cutRules].filter((id) => !NOT_REJUDGED.some((r) => r.id === id)).map((id) => ({ id, why: BODY_CUT }))];

@@ -21,7 +21,7 @@ import { UsageError } from '../core/errors.ts';
 import { targetTransport } from './prepare-run.ts';
 import type { Transport } from '../engine/transport/transport.ts';
 import { startTarget } from './target.ts';
-import { bodyOf, caseOfEntry, recordedPool } from './har-case.ts';
+import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
 import { type EntryExchange, judgeEntryExchanges, NOT_REJUDGED, type ReplayedRule, statusAgrees } from './har-judge.ts';
 
 export { caseOfEntry } from './har-case.ts';
@@ -84,8 +84,7 @@ async function sendAll(
   }
   const sendOne = async ({ at, entry, testCase, judged }: (typeof ready)[number]): Promise<EntryExchange> => {
     const exchange = await transport.send(testCase, testCase.auth ? { auth: testCase.auth } : undefined);
-    const { twin, input } = entry._case ?? {};
-    return { exchange, at, judged, links: { ...(twin ? { twin } : {}), ...(input ? { input } : {}) } };
+    return { exchange, at, judged, links: twinLinksOf(entry) };
   };
   for (let i = 0; i < ready.length; ) {
     const refId = raceRefId(ready[i].entry);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conformance, reportDir } from './binary.ts';
 import { readTarGz } from '../../src/report/files/bundle/tar-archive.ts';
+import type { HarEntry } from '../../src/report/files/har.ts';
 import type { ConformanceReport } from '../../src/report/model/model.ts';
 import { forgedReportFolder } from '../run/forged-report.ts';
 
@@ -125,7 +126,7 @@ describe('signed evidence on the command line', () => {
     expect(replayed.stdout).toMatch(/^every rule re-judged has the status the report gives it$/m);
   });
 
-  it('a bundle whose conformance.json passes a rule its recorded exchanges fail is refused in one line naming the rule', async () => {
+  it('a bundle whose conformance.json passes a rule its recorded exchanges fail is refused in one line naming the rule; a body the HAR cut is said', async () => {
     const dir = reportDir();
     const reports = path.join(dir, 'reports');
     const ran = await conformance(['run', '--runs', '3', '--seed', '7', '--fault', 'metadata-over-pairs-accepted', '--report-dir', reports]);
@@ -144,6 +145,18 @@ describe('signed evidence on the command line', () => {
     const json = await conformance(['verify', bundle, '--json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).rejudge.rules).toContainEqual(expect.objectContaining({ id: 'fa.metadata.over-pairs-rejected', status: 'failed' }));
+
+    // The true report, with one answer the HAR cut: verified, the rules of its operation not re-judged, and said so.
+    const harFile = path.join(reports, 'exchanges.har');
+    const har = JSON.parse(readFileSync(harFile, 'utf8')) as { log: { entries: HarEntry[] } };
+    const cut = har.log.entries.find((e) => e._case?.operation === 'createIdentity' && e.response.status === 201)!;
+    cut.response.content = { ...cut.response.content, text: cut.response.content.text!.slice(0, 10), comment: 'body cut to its first 10 of 70000 characters' };
+    writeFileSync(harFile, JSON.stringify(har));
+    const cutBundle = path.join(dir, 'cut.tar.gz');
+    expect((await conformance(['bundle', reports, '--out', cutBundle])).code).toBe(0);
+    const withCut = await conformance(['verify', cutBundle]);
+    expect(withCut.code, withCut.stderr).toBe(0);
+    expect(withCut.stdout).toMatch(/re-judged from \d+ recorded exchanges \(\d+ not re-judged: a body was cut\)/);
   });
 
   it('bundle, verify and keygen have their help, and the command list names them', async () => {

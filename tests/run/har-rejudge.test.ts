@@ -27,8 +27,8 @@ const failedIds = (rules: readonly { id: string; status: string }[]) =>
     .sort();
 
 describe('re-judging a real run from its recorded exchanges', () => {
-  // Every fault agrees offline (none is excluded): a fault of timing shows in the answers the HAR
-  // recorded (a 500, a dropped connection as `_error`), which is what the run judged too.
+  // Every fault agrees offline, none is excluded: those of timing (a ref_id race, a server that dies
+  // mid-run) show in the answers the HAR recorded (the race's creates, `_error` entries), which the run judged too.
   it.each([{ name: 'faithful', fault: undefined }, ...FAULTS.map((f) => ({ name: f.name, fault: f.name }))])(
     '$name: the statuses of the report',
     async ({ fault }) => {
