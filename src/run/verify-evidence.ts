@@ -58,9 +58,10 @@ export function verifyEvidence(bytes: Buffer, publicKey?: KeyObject): EvidenceVe
   try {
     rejudge = rejudgeBundle(bytes);
   } catch (error) {
-    // The hashes matched, so the HAR is the one bundled: one that does not parse is no evidence.
-    if (!(error instanceof SyntaxError)) throw error;
-    return { ...result, verified: false, problem: `${REPORT_FILES.har} is not JSON (${error.message})` };
+    // The hashes matched, so the HAR is the one bundled: one that does not parse, or whose entries
+    // are not HAR entries, is no evidence, and says so in one line rather than a stack.
+    const why = error instanceof SyntaxError ? `is not JSON (${error.message})` : `cannot be re-judged (${String((error as Error).message).split('\n')[0]})`;
+    return { ...result, verified: false, problem: `${REPORT_FILES.har} ${why}` };
   }
   if (!rejudge) return { ...result, notes: [...result.notes, `no ${REPORT_FILES.har}: the rule statuses were not re-judged`] };
   if (rejudge.disagreement) return { ...result, verified: false, problem: rejudge.disagreement, rejudge };

@@ -115,6 +115,21 @@ describe('what the re-judge refuses to take on trust', () => {
     expect(rejudged.rules.filter((r) => r.status === 'failed').map((r) => r.firstProblemAt)).toContain(at);
   });
 
+  it('a bundled HAR that is no JSON, or whose entries are no HAR entries, fails verify in one line', async () => {
+    const { dir, report } = await embeddedReportFolder(SEED);
+    const files = await reportFolderFiles(dir);
+    for (const [text, problem] of [
+      ['{"log":', /^exchanges\.har is not JSON \(/],
+      ['{"log":{"entries":[{"request":{}}]}}', /^exchanges\.har cannot be re-judged \(/],
+    ] as const) {
+      const members = files.map((m) => (m.name === 'exchanges.har' ? { name: m.name, data: Buffer.from(text) } : m));
+      const result = verifyEvidence(buildBundle(report, members, { commandLine: 'conformance run' }).bytes);
+      expect(result.verified).toBe(false);
+      expect(result.problem).toMatch(problem);
+      expect(result.problem).not.toContain('\n');
+    }
+  });
+
   it('a forged report folder, bundled unsigned with its hashes right, fails verify; a redacted bundle re-judges to the report', async () => {
     const { dir, report } = await embeddedReportFolder(SEED, 'id-govt-id-differs');
     const forgedDir = await forgedReportFolder(dir, report, 'id.govt-id.mirrors-cip');
