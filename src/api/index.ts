@@ -59,6 +59,8 @@ export { verifyBundle, type VerifyResult } from '../report/files/bundle/verify-b
 export type { Manifest, ManifestFile } from '../report/files/bundle/manifest.ts';
 export { readPrivateKey, readPublicKey } from '../report/files/bundle/signature.ts';
 export { replayHar, replayDisagreements, type HarReplay, type ReplayedRule, type ReplayStatus } from '../run/har-replay.ts';
+export { rejudgeHar, rejudgeDisagreement, type HarRejudge } from '../run/har-rejudge.ts';
+export { verifyEvidence, type EvidenceVerifyResult, type RejudgeSummary } from '../run/verify-evidence.ts';
 export type { Reading } from '../server/reading.ts';
 export { FAULTS, type FaultName, type FaultDefinition } from '../server/faults.ts';
 export type { SchemaError, ReferenceServer, ReferenceServerOptions };

@@ -1,7 +1,7 @@
 /**
  * `conformance verify <bundle.tar.gz> [--public-key K] [--json]`: checks a bundle offline (every
- * hash, the signature, the verdict recomputed from the rules) and prints one line: what it
- * proves, or what changed. Exit 0 verified, 1 verification failed, 2 usage (no such file, not a
+ * hash, the signature, the verdict recomputed from the rules, the rule statuses re-judged from the
+ * recorded exchanges) and prints one line: what it proves, or what changed. Exit 0 verified, 1 verification failed, 2 usage (no such file, not a
  * bundle, a bad key file).
  */
 import { readFile } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { parseCommandArgs } from '../run/command-args.ts';
 import { EXIT, UsageError } from '../core/errors.ts';
 import { readPublicKey } from '../report/files/bundle/signature.ts';
 import { looksLikeGzip } from '../report/files/bundle/tar-archive.ts';
-import { verifyBundle } from '../report/files/bundle/verify-bundle.ts';
+import { type RejudgeSummary, verifyEvidence } from '../run/verify-evidence.ts';
 
 const HELP = `usage: conformance verify <bundle.tar.gz> [--public-key FILE] [--json]
 
@@ -18,10 +18,13 @@ Checks an evidence bundle (run --bundle, conformance bundle) offline: the archiv
 file has the SHA-256 and size manifest.json lists and no file is unlisted, the signature of
 manifest.json matches --public-key (PEM, SPKI), and conformance.json's verdict, summary counts
 and rule statuses follow from its rules (junit.xml and summary.md state the same verdict).
+Then every rule status is re-judged from the answers exchanges.har recorded, sending nothing: a
+failed rule must fail, a passed one pass, an inconclusive one not fail (an entry whose body the
+HAR cut judges nothing: the rules of its operation are listed as not re-judged).
 Without --public-key a signed bundle is checked against the public key it carries: that proves
 integrity only, not who signed. An unsigned bundle says "unsigned: integrity only, no proof of
 origin", and fails with --public-key. A failure is one line naming what changed.
---json prints {verified, problem?, notes, key, manifest} instead.
+--json prints {verified, problem?, notes, key, manifest, rejudge?} instead.
 Exit 0 verified, 1 verification failed, 2 usage (no such file, not a bundle, a bad key file).`;
 
 const OPTIONS = {
@@ -41,6 +44,14 @@ async function bundleBytes(file: string): Promise<Buffer> {
   return bytes;
 }
 
+/** What the re-judge covered, for the line of a verified bundle: how many rules it could not judge again, and why (--json names them). */
+function rejudgedText(rejudge: RejudgeSummary): string {
+  const judged = `${rejudge.rules.length} rule statuses re-judged from ${rejudge.rebuilt} recorded exchanges`;
+  const whys = [...new Set(rejudge.notRejudged.map((r) => r.why))];
+  const left = whys.map((why) => `${rejudge.notRejudged.filter((r) => r.why === why).length} not re-judged: ${why}`);
+  return left.length ? `${judged} (${left.join('; ')})` : judged;
+}
+
 /** `conformance verify`: one line, verified or what changed; exit 0, 1, or 2 for a usage error. */
 export async function verify(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('verify', argv, OPTIONS, true);
@@ -51,12 +62,13 @@ export async function verify(argv: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('give one bundle file: conformance verify <bundle.tar.gz> [--public-key FILE]');
   const [file] = positionals;
   const publicKey = values['public-key'] !== undefined ? await readPublicKey(values['public-key']) : undefined;
-  const result = verifyBundle(await bundleBytes(file), publicKey);
+  const result = verifyEvidence(await bundleBytes(file), publicKey);
   if (values.json) {
     io.out(JSON.stringify(result, null, 2));
   } else if (result.verified) {
     const m = result.manifest!;
-    io.out(`verified: ${file}: ${m.files.length} files, verdict ${m.verdict} recomputed from the rules; ${result.notes.join('; ')}`);
+    const rejudged = result.rejudge ? `, ${rejudgedText(result.rejudge)}` : '';
+    io.out(`verified: ${file}: ${m.files.length} files, verdict ${m.verdict} recomputed from the rules${rejudged}; ${result.notes.join('; ')}`);
   } else {
     io.err(`conformance verify: ${file}: verification failed: ${result.problem}`);
   }

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conformance, reportDir } from './binary.ts';
 import { readTarGz } from '../../src/report/files/bundle/tar-archive.ts';
+import type { HarEntry } from '../../src/report/files/har.ts';
+import type { ConformanceReport } from '../../src/report/model/model.ts';
+import { forgedReportFolder } from '../run/forged-report.ts';
 
 describe('signed evidence on the command line', () => {
   it('keygen, run --bundle --sign-key, verify: 0 with the right key, 1 with another, unsigned says so', async () => {
@@ -36,7 +39,9 @@ describe('signed evidence on the command line', () => {
 
     const verified = await conformance(['verify', bundle, '--public-key', path.join(keys, 'public.pem')]);
     expect(verified.code, verified.stderr).toBe(0);
-    expect(verified.stdout).toMatch(/^verified: .*evidence\.tar\.gz: 7 files, verdict conformant recomputed from the rules; signed by the public key given/);
+    expect(verified.stdout).toMatch(
+      /^verified: .*evidence\.tar\.gz: 7 files, verdict conformant recomputed from the rules, \d+ rule statuses re-judged from \d+ recorded exchanges; signed by the public key given/,
+    );
 
     const other = path.join(dir, 'other');
     await conformance(['keygen', '--out', other]);
@@ -51,6 +56,10 @@ describe('signed evidence on the command line', () => {
     const unsigned = await conformance(['verify', unsignedFile, '--json']);
     expect(unsigned.code).toBe(0);
     expect(JSON.parse(unsigned.stdout)).toMatchObject({ verified: true, key: 'none', notes: ['unsigned: integrity only, no proof of origin'] });
+    const { rejudge } = JSON.parse(unsigned.stdout) as { rejudge: { rules: { id: string; status: string }[]; notRejudged: unknown[]; rebuilt: number } };
+    expect(rejudge.notRejudged).toEqual([]);
+    expect(rejudge.rebuilt).toBeGreaterThan(100);
+    expect(rejudge.rules.find((r) => r.id === 'fa.metadata.over-pairs-rejected')?.status).toBe('passed');
   });
 
   it('usage errors are one line, exit 2: not a bundle, a bad key file, --sign-key without --bundle, an existing key', async () => {
@@ -117,6 +126,39 @@ describe('signed evidence on the command line', () => {
     expect(replayed.stdout).toMatch(/^ {2}id\.ref-id\.sequential-duplicate +passed /m);
     expect(replayed.stdout).toMatch(/^every rule judged in the HAR was judged again$/m);
     expect(replayed.stdout).toMatch(/^every rule re-judged has the status the report gives it$/m);
+  });
+
+  it('a bundle whose conformance.json passes a rule its recorded exchanges fail is refused in one line naming the rule; a body the HAR cut is said', async () => {
+    const dir = reportDir();
+    const reports = path.join(dir, 'reports');
+    const ran = await conformance(['run', '--runs', '3', '--seed', '7', '--fault', 'metadata-over-pairs-accepted', '--report-dir', reports]);
+    expect(ran.code, ran.stderr).toBe(1);
+    const report = JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
+    const forgedDir = await forgedReportFolder(reports, report, 'fa.metadata.over-pairs-rejected');
+    const bundle = path.join(dir, 'forged.tar.gz');
+    const bundled = await conformance(['bundle', forgedDir, '--out', bundle]);
+    expect(bundled.code, bundled.stderr).toBe(0);
+    const refused = await conformance(['verify', bundle]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(
+      /verification failed: conformance\.json: rule fa\.metadata\.over-pairs-rejected says passed, the recorded exchanges fail it \(entry \d+: /,
+    );
+    const json = await conformance(['verify', bundle, '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).rejudge.rules).toContainEqual(expect.objectContaining({ id: 'fa.metadata.over-pairs-rejected', status: 'failed' }));
+
+    // The true report, with one answer the HAR cut: verified, the rules of its operation not re-judged, and said so.
+    const harFile = path.join(reports, 'exchanges.har');
+    const har = JSON.parse(readFileSync(harFile, 'utf8')) as { log: { entries: HarEntry[] } };
+    const cut = har.log.entries.find((e) => e._case?.operation === 'createIdentity' && e.response.status === 201)!;
+    cut.response.content = { ...cut.response.content, text: cut.response.content.text!.slice(0, 10), comment: 'body cut to its first 10 of 70000 characters' };
+    writeFileSync(harFile, JSON.stringify(har));
+    const cutBundle = path.join(dir, 'cut.tar.gz');
+    expect((await conformance(['bundle', reports, '--out', cutBundle])).code).toBe(0);
+    const withCut = await conformance(['verify', cutBundle]);
+    expect(withCut.code, withCut.stderr).toBe(0);
+    expect(withCut.stdout).toMatch(/re-judged from \d+ recorded exchanges \(\d+ not re-judged: a body was cut\)/);
   });
 
   it('bundle, verify and keygen have their help, and the command list names them', async () => {
