@@ -12,6 +12,8 @@
  *   faults       per fault of the embedded server and of its strict variant, requests until its rule first saw a problem
  *   startup      median wall time of `conformance --help` and friends against `node -e 0`
  *   memory       peak RSS of `conformance run --profile P` against the embedded server
+ *   evidence     per profile, the wall time of a run with --bundle --sign-key --redact-personal
+ *                against the same run without, and of `conformance verify` on its bundle
  *
  * The CLI sections spawn bin/conformance.js as users run it (after `npm run build` when the
  * package has a build script); ratio and faults run the harness in this process.
@@ -19,7 +21,9 @@
  */
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { generateKeyPairSync } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +43,7 @@ import { measure } from './memory.ts';
 import { cliCommands, measureStartup, median } from './startup-time.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SECTIONS = ['ratio', 'profiles', 'concurrency', 'faults', 'startup', 'memory'] as const;
+const SECTIONS = ['ratio', 'profiles', 'concurrency', 'faults', 'startup', 'memory', 'evidence'] as const;
 type Section = (typeof SECTIONS)[number];
 /** The two settings the concurrency section compares. */
 const COMPARED = [1, 8] as const;
@@ -386,6 +390,47 @@ async function memorySection(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 6. Evidence: what a signed, redacted bundle adds to a run, and what verifying it costs
+
+async function evidenceSection(): Promise<void> {
+  heading(
+    'evidence bundle per profile, embedded server',
+    `bench flags: --profiles ${profiles.join(',')} --seed ${seed}\n` +
+      `each: node bin/conformance.js run --profile P --seed ${seed} --report-dir <tmp> [--bundle <tmp>.tar.gz --sign-key <key> --redact-personal]; ` +
+      'then node bin/conformance.js verify <bundle> --public-key <key> (re-judges every recorded exchange)',
+  );
+  const dir = await mkdtemp(path.join(tmpdir(), 'conformance-bench-evidence-'));
+  try {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const [signKey, verifyKey] = [path.join(dir, 'private.pem'), path.join(dir, 'public.pem')];
+    await writeFile(signKey, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, { mode: 0o600 });
+    await writeFile(verifyKey, publicKey.export({ type: 'spki', format: 'pem' }) as string);
+    const rows: string[][] = [];
+    for (const profile of profiles) {
+      const bundle = path.join(dir, `${profile}.tar.gz`);
+      const plain = await cliRun(['--profile', profile], false);
+      const bundled = await cliRun(['--profile', profile, '--bundle', bundle, '--sign-key', signKey, '--redact-personal'], false);
+      const started = process.hrtime.bigint();
+      const verified = spawnSync(process.execPath, [path.join(ROOT, 'bin/conformance.js'), 'verify', bundle, '--public-key', verifyKey], { encoding: 'utf8' });
+      const verifySeconds = Number(process.hrtime.bigint() - started) / 1e9;
+      rows.push([
+        profile,
+        String(bundled.report.summary.requests),
+        seconds(plain.seconds),
+        seconds(bundled.seconds),
+        times(bundled.seconds / plain.seconds),
+        `${(statSync(bundle).size / 1024).toFixed(0)} KiB`,
+        seconds(verifySeconds),
+        verified.status === 0 ? 'verified' : `exit ${verified.status}: ${verified.stderr.trim()}`,
+      ]);
+    }
+    console.log(table(['profile', 'requests', 'run', 'run + bundle', 'ratio', 'bundle', 'verify', 'verify says'], rows));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 /** The CLI runs dist/ when the package builds one: build it, so the figures are of the sources here. */
 async function build(): Promise<void> {
@@ -400,7 +445,7 @@ async function build(): Promise<void> {
 // Which sources the figures are of: others may be editing the working tree.
 const tree = spawnSync('git', ['describe', '--always', '--dirty'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() || 'not a git checkout';
 console.log(`npm run bench -- --only ${only.join(',')} --profiles ${profiles.join(',')}  (${tree}, node ${process.version}, ${new Date().toISOString()})`);
-if (only.some((s) => s === 'profiles' || s === 'concurrency' || s === 'startup' || s === 'memory')) await build();
+if (only.some((s) => s === 'profiles' || s === 'concurrency' || s === 'startup' || s === 'memory' || s === 'evidence')) await build();
 const RUN: Record<Section, () => void | Promise<void>> = {
   ratio: ratioSection,
   profiles: profilesSection,
@@ -408,5 +453,6 @@ const RUN: Record<Section, () => void | Promise<void>> = {
   faults: faultsSection,
   startup: startupSection,
   memory: memorySection,
+  evidence: evidenceSection,
 };
 for (const section of SECTIONS) if (only.includes(section)) await RUN[section]();
