@@ -23,7 +23,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'run the harness against every fault of the embedded server and print what it catches',
     load: async () => (await import('./self-test.ts')).selfTest,
   },
-  replay: { summary: 're-send the failing cases of a report (or every request of an exchanges.har) and say whether they still fail', load: async () => (await import('./replay.ts')).replay },
+  replay: {
+    summary: 're-send the failing cases of a report (or every request of an exchanges.har) and say whether they still fail',
+    load: async () => (await import('./replay.ts')).replay,
+  },
   diff: { summary: 'compare two reports: newly failing, newly passing, still failing', load: async () => (await import('./diff.ts')).diff },
   matrix: {
     summary: 'put the reports of several targets side by side: rules by target, observed contracts, what a client of one breaks on another',
