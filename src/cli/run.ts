@@ -8,6 +8,7 @@
 import { randomInt } from 'node:crypto';
 import type { CliIO } from './io.ts';
 import { resolveRunOptions, runHelp, runOptionsOfArgv } from '../run/run-config.ts';
+import { commandLineWithoutSecrets } from '../run/command-line.ts';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   // The flags become the library's options, resolved with the environment as the library resolves its own.
@@ -16,7 +17,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(runHelp());
     return 0;
   }
-  const config = resolveRunOptions({ ...options, env: io.env }, () => randomInt(1, 2 ** 31 - 1));
+  const resolved = resolveRunOptions({ ...options, env: io.env }, () => randomInt(1, 2 ** 31 - 1));
+  // The bundle's manifest records the command as typed (its secrets replaced), not only the re-run command.
+  const config = resolved.bundle ? { ...resolved, bundle: { ...resolved.bundle, commandLine: commandLineWithoutSecrets(['run', ...argv]) } } : resolved;
   // The engine, the reports and the embedded server load only for a run: `run --help` stays quick.
   return (await import('./run-execute.ts')).executeRun(config, io);
 }

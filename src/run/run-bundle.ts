@@ -32,7 +32,7 @@ export async function prepareRunBundle(config: RunConfig): Promise<RunBundle | u
       const { bytes } = await bundleReportFolder(config.reportDir, {
         ...(signKey ? { signKey } : {}),
         redactPersonal: settings.redactPersonal,
-        commandLine: rerunCommand(report),
+        commandLine: settings.commandLine ?? rerunCommand(report),
       });
       await writeBundleFile(settings.file, bytes);
       return settings.file;

@@ -63,6 +63,8 @@ export interface RunConfig {
 /** Where the evidence bundle goes and how it is made (docs/design.md 5.10). */
 export interface BundleSettings {
   file: string;
+  /** The command line the run was started with, secrets replaced (command-line.ts); absent from the library: the manifest then records the re-run command. */
+  commandLine?: string;
   /** A PEM Ed25519 private key file; read (and checked) before the run sends anything. */
   signKeyFile?: string;
   redactPersonal: boolean;

@@ -36,6 +36,15 @@ describe('signed evidence on the command line', () => {
     // The run says what its bundle proves where it writes it.
     expect(ran.stdout).toContain(`bundle: ${bundle}, signed, personal values as sent`);
     for (const output of [made.stdout, ran.stdout, ran.stderr]) expect(output).not.toContain(privateKey.split('\n')[1]);
+    // The manifest records the command as typed.
+    const manifest = JSON.parse(
+      readTarGz(readFileSync(bundle))
+        .find((m) => m.name === 'manifest.json')!
+        .data.toString('utf8'),
+    );
+    expect(manifest.commandLine).toBe(
+      `conformance run --profile quick --seed 5 --report-dir ${reports} --bundle ${bundle} --sign-key ${path.join(keys, 'private.pem')}`,
+    );
 
     const verified = await conformance(['verify', bundle, '--public-key', path.join(keys, 'public.pem')]);
     expect(verified.code, verified.stderr).toBe(0);
