@@ -6,12 +6,8 @@
 import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
-import { readReport } from '../report/model/read-report.ts';
-import { rerunCommand } from '../report/model/rerun-command.ts';
 import { readPrivateKey } from '../report/files/bundle/signature.ts';
-import { buildBundle, reportFolderFiles, writeBundleFile } from '../report/files/bundle/write-bundle.ts';
-import { REPORT_FILES } from '../report/files/write-reports.ts';
-import path from 'node:path';
+import { bundleReportFolder, writeBundleFile } from '../report/files/bundle/write-bundle.ts';
 
 const HELP = `usage: conformance bundle <report folder> --out FILE [--sign-key FILE] [--redact-personal]
 
@@ -42,11 +38,9 @@ export async function bundle(argv: string[], io: CliIO): Promise<number> {
   if (!values.out?.trim()) throw new UsageError('give the bundle file: --out FILE (e.g. evidence.tar.gz)');
   const [dir] = positionals;
   const signKey = values['sign-key'] !== undefined ? await readPrivateKey(values['sign-key']) : undefined;
-  const report = await readReport(path.join(dir, REPORT_FILES.json));
-  const { bytes, manifest } = buildBundle(report, await reportFolderFiles(dir), {
+  const { bytes, manifest } = await bundleReportFolder(dir, {
     ...(signKey ? { signKey } : {}),
     ...(values['redact-personal'] ? { redactPersonal: true } : {}),
-    commandLine: rerunCommand(report),
   });
   await writeBundleFile(values.out, bytes);
   const signed = manifest.signer ? `signed (${manifest.signer})` : 'unsigned';

@@ -92,11 +92,7 @@ export class ExchangeJudge {
   private async judgements(exchange: Exchange, { account, random }: JudgeOptions): Promise<Judgement[]> {
     const { ledger, twins } = this.parts;
     const c = exchange.testCase;
-    let judgements = judge(exchange, this.parts.context);
-    const distinct = isAround(c) ? null : this.parts.created.observe(exchange);
-    if (distinct) judgements.push({ rule: 'id.distinct-identities', problems: distinct });
-    // An answer that is another create's identity does not reflect this request: one root, one rule.
-    if (distinct?.length) judgements = judgements.filter((j) => !comparesWithRequest(j.rule));
+    const judgements = checkJudgements(exchange, this.parts.context, this.parts.created);
     const own = c.violates ?? c.exercises;
     const ownAt = judgements.findIndex((j) => j.rule === own);
     if (
@@ -140,6 +136,19 @@ export class ExchangeJudge {
         this.parts.ledger.tally(rule.id as RuleId)!.silentSuccesses++;
     }
   }
+}
+
+/**
+ * Every check's judgement of an exchange and the identities created so far: the run's and a HAR's
+ * judge (run/har-judge.ts) both start from it. An answer that is another create's identity does
+ * not reflect its request: it fails id.distinct-identities alone (one root, one rule).
+ */
+export function checkJudgements(exchange: Exchange, context: CheckContext, created: CreatedIdentities): Judgement[] {
+  const judgements = judge(exchange, context);
+  const distinct = isAround(exchange.testCase) ? null : created.observe(exchange);
+  if (!distinct) return judgements;
+  judgements.push({ rule: 'id.distinct-identities', problems: distinct });
+  return distinct.length ? judgements.filter((j) => !comparesWithRequest(j.rule)) : judgements;
 }
 
 /** How a twin is judged: on its case's account, random when its case is. */

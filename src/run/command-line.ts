@@ -5,12 +5,10 @@
  * seed, profile and target say what they resolved to.
  */
 import { REDACTED } from '../core/redaction.ts';
-import { shellQuote } from '../report/model/curl.ts';
+import { shellWord } from '../report/model/curl.ts';
 
 /** Flags whose value is a credential. */
 const SECRET_FLAGS = ['--token', '--client-secret'];
-
-const shellWord = (word: string): string => (/^[\w./:@%+=,-]+$/.test(word) ? word : shellQuote(word));
 
 /** `conformance run --base-url … --client-secret [REDACTED] …` for `argv`, the words after `conformance`. */
 export function commandLineWithoutSecrets(argv: readonly string[]): string {

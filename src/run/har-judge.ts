@@ -17,11 +17,10 @@ import { SEQUENCE_ACCOUNTS } from '../engine/sequences/account-sequences.ts';
 import { raceOutcome, repeatOutcome, SCENARIOS, scenarioRules } from '../engine/scenarios.ts';
 import type { Problem } from '../rules/check.ts';
 import { CreatedIdentities, createdId, sentRefId } from '../rules/created-identities.ts';
-import { judge } from '../rules/judge.ts';
-import { comparesWithRequest } from '../rules/rule-facts.ts';
 import { is2xx } from '../rules/checks/exchange-facts.ts';
 import { refusesOpenPoint } from '../rules/checks/status-codes.ts';
 import { type NeighbourFinding, OpenPointBook } from '../engine/open-point-book.ts';
+import { checkJudgements } from '../engine/exchange-judge.ts';
 
 /** The status of a rule from a replay: failed, passed (judged, no problem), error (a check crashed), or not judged by any entry. */
 export type ReplayStatus = 'passed' | 'failed' | 'error' | 'not judged';
@@ -83,10 +82,8 @@ class EntryJudge {
   /** Judges one exchange as the run's exchange judge (engine/exchange-judge.ts) does, with the twins' verdicts of these exchanges. */
   judge(exchange: Exchange, at: number): void {
     const c = exchange.testCase;
-    let judgements = judge(exchange, { fiatAccountIds: this.fiatAccountIds, mergeMayExceedLimit: (e) => this.metadata.mergeMayExceedLimit(e) });
-    const distinct = c.around === undefined ? this.created.observe(exchange) : null;
-    if (distinct) judgements.push({ rule: 'id.distinct-identities', problems: distinct });
-    if (distinct?.length) judgements = judgements.filter((j) => !comparesWithRequest(j.rule));
+    const context = { fiatAccountIds: this.fiatAccountIds, mergeMayExceedLimit: (e: Exchange) => this.metadata.mergeMayExceedLimit(e) };
+    let judgements = checkJudgements(exchange, context, this.created);
     // A refusal judges its rule only when its valid twin was accepted (else the target refuses something else).
     const own = c.violates ?? c.exercises;
     if (own && !c.open && exchange.response && !is2xx(exchange) && this.twinAccepted(at) === false) judgements = judgements.filter((j) => j.rule !== own);

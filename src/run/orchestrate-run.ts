@@ -198,7 +198,7 @@ function reportFiles(run: PreparedRun, options: OrchestrateOptions, bundle: RunB
       // The bundle holds what was written: after the reports, whatever the verdict.
       if (bundle) {
         try {
-          files.written.push(await bundle.write(report));
+          files.written.push(await bundle.write());
         } catch (error) {
           files.unwritten.push({ writer: 'bundle', message: new Redactor(run.secrets()).text((error as Error).message) });
         }

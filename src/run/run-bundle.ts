@@ -9,14 +9,12 @@ import { UsageError } from '../core/errors.ts';
 import { REPORT_DIR_FILES } from '../report/files/write-reports.ts';
 import { readPrivateKey } from '../report/files/bundle/signature.ts';
 import { bundleReportFolder, writeBundleFile } from '../report/files/bundle/write-bundle.ts';
-import type { ConformanceReport } from '../report/model/model.ts';
-import { rerunCommand } from '../report/model/rerun-command.ts';
 import type { RunConfig } from './run-config.ts';
 
 /** The bundle of one run, ready to write once its reports are. */
 export interface RunBundle {
   /** Writes the bundle of the report folder; resolves to its path. Throws what kept it from being written. */
-  write(report: ConformanceReport): Promise<string>;
+  write(): Promise<string>;
 }
 
 /** The run's bundle writer, or undefined without --bundle; the key is read now (a UsageError for a bad one). */
@@ -28,11 +26,11 @@ export async function prepareRunBundle(config: RunConfig): Promise<RunBundle | u
     throw new UsageError(`--bundle ${settings.file} is a file of the report folder; give another path, e.g. evidence.tar.gz`);
   const signKey: KeyObject | undefined = settings.signKeyFile !== undefined ? await readPrivateKey(settings.signKeyFile) : undefined;
   return {
-    async write(report) {
+    async write() {
       const { bytes } = await bundleReportFolder(config.reportDir, {
         ...(signKey ? { signKey } : {}),
         redactPersonal: settings.redactPersonal,
-        commandLine: settings.commandLine ?? rerunCommand(report),
+        ...(settings.commandLine ? { commandLine: settings.commandLine } : {}),
       });
       await writeBundleFile(settings.file, bytes);
       return settings.file;

@@ -36,6 +36,9 @@ export function toCurl(request: RecordedRequest): string {
  * keep everything literal, UTF-8 included; text with control characters (a raw newline is easy
  * to break when pasting) uses bash's $'...' with escapes instead.
  */
+/** A word as a command line shows it: plain words as they are, anything else quoted by shellQuote. */
+export const shellWord = (value: string): string => (/^[\w./:@%+=,-]+$/.test(value) ? value : shellQuote(value));
+
 export function shellQuote(value: string): string {
   if (!/[\x00-\x1f\x7f]/.test(value)) return `'${value.replace(/'/g, `'\\''`)}'`;
   const escaped = [...value]

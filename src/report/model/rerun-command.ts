@@ -1,10 +1,7 @@
 import type { ConformanceReport } from './model.ts';
 import { PROFILES } from '../../engine/profiles.ts';
-import { shellQuote } from './curl.ts';
+import { shellWord } from './curl.ts';
 import { DEFAULT_READING, READING_KEYS } from '../../server/reading.ts';
-
-/** Keeps a value shell-safe for display: plain words as they are, anything else quoted as curl lines are. */
-const shellWord = (value: string): string => (/^[\w./:@%+=,-]+$/.test(value) ? value : shellQuote(value));
 
 /**
  * The command that runs the same cases again: same seed and number of random cases, same rules,

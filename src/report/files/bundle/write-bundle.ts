@@ -11,6 +11,7 @@ import path from 'node:path';
 import { UsageError } from '../../../core/errors.ts';
 import { readReport } from '../../model/read-report.ts';
 import type { ConformanceReport } from '../../model/model.ts';
+import { rerunCommand } from '../../model/rerun-command.ts';
 import { REPORT_FILES } from '../write-reports.ts';
 import { BUNDLED_KEY_FILE, buildManifest, type Manifest, manifestBytes, MANIFEST_FILE, SIGNATURE_FILE } from './manifest.ts';
 import { keyFingerprint, publicKeyPem, signBytes } from './signature.ts';
@@ -24,7 +25,7 @@ export interface BundleOptions {
   /** Replace names, account numbers, ids, emails and phone numbers in every file with stand-ins of the same shape. */
   redactPersonal?: boolean;
   /** The command line with its secrets removed; default: the report's re-run command. */
-  commandLine: string;
+  commandLine?: string;
 }
 
 /** A bundle's bytes and its manifest. */
@@ -55,7 +56,7 @@ export function buildBundle(report: ConformanceReport, files: readonly ArchiveMe
   }
   if (options.signKey) members.push({ name: BUNDLED_KEY_FILE, data: Buffer.from(publicKeyPem(options.signKey), 'utf8') });
   const manifest = buildManifest(report, members, {
-    commandLine: options.commandLine,
+    commandLine: options.commandLine ?? rerunCommand(report),
     ...(redactedValues !== undefined ? { redactedValues } : {}),
     ...(options.signKey ? { signer: keyFingerprint(options.signKey) } : {}),
   });
