@@ -35,6 +35,8 @@ export interface TestCase {
   fiatAccountId?: string;
   /** Send without the configured credentials: see UnauthenticatedKind. */
   auth?: UnauthenticatedKind;
+  /** A step of an update sequence (engine/sequences/): its number in the sequence and its account (from 1), for whoever judges it again. */
+  sequence?: SequenceStep;
   /**
    * invalid and boundary cases: the nearest valid twin (the same payload with the one defect
    * removed, or moved off the limit). When this case is refused, the runner sends the twin: a
@@ -79,6 +81,12 @@ export function intentOf(c: TestCase): Intent {
   // Another method or an empty body that a 2xx may rightly answer: accepting and refusing are both conformant.
   if (c.around && c.mode === 'valid') return 'open';
   return c.mode === 'invalid' ? 'forbidden' : 'guaranteed';
+}
+
+/** Where a step of an update sequence stands: step 1 starts a sequence. */
+export interface SequenceStep {
+  step: number;
+  account: number;
 }
 
 /** A case's intent as the reports record it (conformance.json failures, HAR entries). */

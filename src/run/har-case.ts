@@ -49,7 +49,10 @@ export function caseOfEntry(entry: HarEntry): { testCase: TestCase; judged: bool
   } as unknown as ReportFailure;
   const rebuilt = recordedCase(failure);
   if ('problem' in rebuilt) return { why: rebuilt.problem };
-  return { testCase: { ...rebuilt, ...(c?.restore ? { restore: c.restore } : {}) }, judged: c !== undefined && c.restore === undefined };
+  return {
+    testCase: { ...rebuilt, ...(c?.restore ? { restore: c.restore } : {}), ...(c?.sequence ? { sequence: c.sequence } : {}) },
+    judged: c !== undefined && c.restore === undefined,
+  };
 }
 
 /** The fiat account a HAR entry's URL names, if any. */

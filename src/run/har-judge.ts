@@ -38,8 +38,6 @@ export interface ReplayedRule {
 /** The ref_id scenarios' rules, re-judged from their entries: each repeat against the identity its ref_id made, each race by its round. */
 const SEQUENTIAL: RuleId = 'id.ref-id.sequential-duplicate';
 const CONCURRENT: RuleId = 'id.ref-id.concurrent-duplicate';
-/** `sequence step 3, account 2: …`: a step of an update sequence (engine/sequences/update-commands.ts runStep). */
-const SEQUENCE_STEP = /^sequence step (\d+), account (\d+): /;
 /** The scenarios' rules a replay judges from their entries. */
 const REJUDGED_SCENARIO_RULES: readonly RuleId[] = [SEQUENTIAL, CONCURRENT, ...SEQUENCE_RULES];
 
@@ -100,9 +98,9 @@ class EntryJudge {
    * contradiction.
    */
   private judgeSequenceStep(exchange: Exchange, at: number): void {
-    const step = SEQUENCE_STEP.exec(exchange.testCase.label);
+    const step = exchange.testCase.sequence;
     if (!step) return;
-    if (step[1] === '1') this.closeSequence();
+    if (step.step === 1) this.closeSequence();
     this.sequence ??= {
       model: new AccountModel(SEQUENCE_ACCOUNTS, () => this.metadata.semantics),
       judged: new Set(),
@@ -113,7 +111,7 @@ class EntryJudge {
     const sequence = this.sequence;
     if (sequence.over) return;
     sequence.at = at;
-    const judgement = sequence.model.observe(Number(step[2]) - 1, exchange);
+    const judgement = sequence.model.observe(step.account - 1, exchange);
     for (const rule of judgement.judged) sequence.judged.add(rule);
     sequence.problems = judgement.problems;
     sequence.over = judgement.problems.size > 0;

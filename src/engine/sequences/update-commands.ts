@@ -70,7 +70,11 @@ class UpdateCommand implements fc.AsyncCommand<object, SequenceWorld> {
 export async function runStep(world: SequenceWorld, index: number, c: TestCase): Promise<void> {
   const step = `account ${index + 1}: ${c.label}`;
   world.steps.push(step);
-  const exchange = await world.send(index, { ...c, label: `sequence step ${world.steps.length}, ${step}` });
+  const exchange = await world.send(index, {
+    ...c,
+    label: `sequence step ${world.steps.length}, ${step}`,
+    sequence: { step: world.steps.length, account: index + 1 },
+  });
   const judgement = world.model.observe(index, exchange);
   world.judged(exchange, judgement);
   const [failing] = judgement.problems.keys();

@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { bodyText, type Exchange, type UnjudgedExchange } from '../../core/exchange.ts';
-import { caseIntent, type CaseIntent, type UnauthenticatedKind } from '../../core/case.ts';
+import { caseIntent, type CaseIntent, type SequenceStep, type UnauthenticatedKind } from '../../core/case.ts';
 import { type TwinLinker, twinLinks } from './twin-link.ts';
 
 export interface HarHeader {
@@ -51,7 +51,7 @@ export interface HarEntry {
    * header is redacted), so a replay of the HAR sends the same. `twin` and `input` link a case
    * refused with a valid twin to that twin's request (twin-link.ts).
    */
-  _case?: CaseIntent & { auth?: UnauthenticatedKind; twin?: string; input?: string };
+  _case?: CaseIntent & { auth?: UnauthenticatedKind; twin?: string; input?: string; sequence?: SequenceStep };
 }
 
 export interface Har {
@@ -163,7 +163,14 @@ export function harEntry(exchange: Exchange | UnjudgedExchange, link?: TwinLinke
     timings: { send: 0, wait: time, receive: 0 },
     ...(error ? { _error: { kind: error.kind, message: error.message } } : !response ? { _error: { kind: 'other', message: 'no response recorded' } } : {}),
     ...(testCase
-      ? { _case: { ...caseIntent(testCase), ...(testCase.auth ? { auth: testCase.auth } : {}), ...twinLinks(testCase, link) } }
+      ? {
+          _case: {
+            ...caseIntent(testCase),
+            ...(testCase.auth ? { auth: testCase.auth } : {}),
+            ...(testCase.sequence ? { sequence: testCase.sequence } : {}),
+            ...twinLinks(testCase, link),
+          },
+        }
       : { comment: UNJUDGED_COMMENT[(exchange as UnjudgedExchange).unjudged] }),
   };
 }
