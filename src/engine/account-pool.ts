@@ -21,10 +21,20 @@ export class AccountPool {
   inPlanOrder = false;
 
   constructor(
-    readonly ids: readonly string[],
+    private pool: readonly string[],
     private readonly metadata: MetadataState,
     private readonly families: readonly CaseFamily[],
   ) {}
+
+  /** The accounts cases may go to. */
+  get ids(): readonly string[] {
+    return this.pool;
+  }
+
+  /** Keeps only `ids` (the accounts journaled before the run: no other is written to). */
+  keepOnly(ids: readonly string[]): void {
+    this.pool = this.pool.filter((id) => ids.includes(id));
+  }
 
   /**
    * `c` with its account, chosen now from what the accounts hold, and its metadata fitted to that

@@ -123,7 +123,12 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     markUncounted: (c) => uncounted.add(c),
     refusalExplainedByMerge: (e) => metadata.semantics === 'merge' && checkContext.mergeMayExceedLimit(e),
   });
-  const watch = targetWatch(transport, settings.fiatAccountIds[0]);
+  const restore = settings.restore === false ? undefined : accountRestore(transport, settings, metadata, emit);
+  const watch = targetWatch(
+    transport,
+    () => pool.ids[0] ?? settings.fiatAccountIds[0],
+    () => restore?.readsWithGet() ?? false,
+  );
   const judge = new ExchangeJudge({
     selected,
     ledger,
@@ -151,7 +156,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     refIds,
     created,
     identities,
-    restore: settings.restore === false ? undefined : accountRestore(transport, settings, metadata, emit),
+    restore,
     twins,
     openPoints,
     judge,
@@ -173,18 +178,36 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
 }
 
 function accountRestore(transport: Transport, settings: RunSettings, metadata: MetadataState, emit: (event: RunEvent) => Promise<void>): AccountRestore {
-  return new AccountRestore({
+  const restore = new AccountRestore({
     ids: settings.fiatAccountIds,
+    ...(settings.baseUrl ? { target: settings.baseUrl } : {}),
+    ...(settings.journalFile ? { journalFile: settings.journalFile } : {}),
+    ...(settings.readWithEmptyUpdate ? { emptyUpdateReads: true } : {}),
+    ...(settings.restorePatienceMs !== undefined ? { patienceMs: settings.restorePatienceMs } : {}),
     send: (c) => transport.sendCleanup(c),
     record: (exchange) => emit({ type: 'exchange', exchange }),
     semantics: () => metadata.semantics,
     interrupted: () => settings.signal?.aborted === true,
   });
+  // The run's accepted updates: a change after the last one is not the run's.
+  transport.recordSent((sent) => {
+    if ('testCase' in sent) restore.observe(sent);
+  });
+  return restore;
 }
 
-/** Notices a target that stopped answering: then asks a request that worked at the start (an empty update of the first account). */
-function targetWatch(transport: Transport, account: string): TargetWatch {
+/**
+ * Notices a target that stopped answering: then asks a request that worked at the start, a read of
+ * the first account (a GET where the target has it: an empty update writes where PUT replaces).
+ */
+function targetWatch(transport: Transport, account: () => string, readsWithGet: () => boolean): TargetWatch {
   return new TargetWatch(() =>
-    transport.send({ operation: 'updateFiatAccount', mode: 'valid', label: 'probe: is the target still answering?', body: {}, fiatAccountId: account }),
+    transport.send({
+      operation: 'updateFiatAccount',
+      mode: 'valid',
+      label: 'probe: is the target still answering?',
+      fiatAccountId: account(),
+      ...(readsWithGet() ? { method: 'GET' } : { body: {} }),
+    }),
   );
 }

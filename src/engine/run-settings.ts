@@ -33,6 +33,14 @@ export interface RunSettings {
    * they are read before the probe and put back at the end (restore/account-restore.ts).
    */
   restore?: boolean;
+  /** The target's base URL, as the restore journal names it. */
+  baseUrl?: string;
+  /** Where the restore journal is written before the first write (restore-journal.ts); in memory only when absent. */
+  journalFile?: string;
+  /** --read-with-empty-update: a target without GET of fiat accounts may be read with `PUT {}`. */
+  readWithEmptyUpdate?: boolean;
+  /** --restore-patience: how long a restore request waits for a target that is away, ms. */
+  restorePatienceMs?: number;
   /** The run's plan (plan.ts planRun), made once by whoever composes the run; made here when absent. */
   plan?: Pick<RunPlan, 'selected' | 'share' | 'budget'>;
 }

@@ -34,6 +34,8 @@ export async function runEngine(transport: Transport, settings: RunSettings, lis
   try {
     // Before anything could change the pool accounts: what they hold, to put back at the end.
     await context.restore?.readStart();
+    // An account without a journal entry is left alone: no case goes to it.
+    if (context.restore) context.pool.keepOnly(context.restore.journaled());
     for (const phase of PHASES) {
       await context.emit({ type: 'phase-start', phase: phase.name });
       await phase.run(context);

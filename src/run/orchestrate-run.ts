@@ -29,6 +29,7 @@ import { REPORT_DIR_FILES, writeReports, type WriteReportsResult } from '../repo
 import { prepareRun, type PreparedRun } from './prepare-run.ts';
 import type { RunConfig } from './run-config.ts';
 import { prepareRunBundle, type RunBundle } from './run-bundle.ts';
+import { checkNoPendingJournal } from './pending-journal.ts';
 
 /** The caller's report listeners, either side of the report files written at the run's end. */
 export interface RunListeners {
@@ -89,12 +90,14 @@ export async function orchestrateRun(config: RunConfig, options: OrchestrateOpti
   // Before any request: a folder that cannot take the reports is exit 2, and the previous run's
   // report files go, so no old verdict stays beside what this run writes (or fails to).
   if (options.reports) await prepareReportDir(config.reportDir, REPORT_DIR_FILES);
+  // A journal a previous run could not put back is the only record of those accounts: never overwritten.
+  const journalFile = options.reports && !config.noRestore ? await checkNoPendingJournal(config.reportDir) : undefined;
   // A bad --sign-key is a usage error before any request; a bundle needs the report files.
   if (config.bundle && !options.reports) throw new UsageError('a bundle holds the report files: give a report folder (reportDir) with the bundle');
   const bundle = options.reports ? await prepareRunBundle(config) : undefined;
   const interruption = followed(options.signal);
   try {
-    const run = await prepareRun(config, interruption ? { signal: interruption.signal } : {});
+    const run = await prepareRun(config, { ...(interruption ? { signal: interruption.signal } : {}), ...(journalFile ? { journalFile } : {}) });
     try {
       return await conduct(run, { ...options, ...(interruption ? { signal: interruption.signal } : {}) }, bundle);
     } finally {

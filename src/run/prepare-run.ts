@@ -66,7 +66,7 @@ export function targetTransport(config: RunConfig, target: Target, signal?: Abor
  * `signal`: aborted (with the signal's name as reason) when the user interrupts the run; the
  * transport stops sending and the engine ends with what it judged.
  */
-export async function prepareRun(config: RunConfig, options: { signal?: AbortSignal } = {}): Promise<PreparedRun> {
+export async function prepareRun(config: RunConfig, options: { signal?: AbortSignal; journalFile?: string } = {}): Promise<PreparedRun> {
   const target = await startTarget(config);
   // Under --max-requests the plan is fitted before anything is sent, and the transport refuses what would overrun it.
   const plan = await runPlanOf(config, target.fiatAccountIds.length).catch(async (error: unknown) => {
@@ -87,6 +87,10 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     ...(config.failFast ? { failFast: (rule: RuleDefinition) => rule.basis === 'documented' || config.strict } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(config.noRestore ? { restore: false } : {}),
+    baseUrl: target.baseUrl,
+    ...(options.journalFile ? { journalFile: options.journalFile } : {}),
+    ...(config.readWithEmptyUpdate ? { readWithEmptyUpdate: true } : {}),
+    ...(config.restorePatienceMs !== undefined ? { restorePatienceMs: config.restorePatienceMs } : {}),
     // The engine sends what the plan says: one selection of rules, families and scenarios per run.
     plan,
   };

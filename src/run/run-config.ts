@@ -54,6 +54,10 @@ export interface RunConfig {
   reading: Partial<Reading>;
   /** --no-restore: leave the pool's fiat accounts as the run's last update left them (they are put back by default). */
   noRestore?: boolean;
+  /** --read-with-empty-update: a target without GET of fiat accounts may be read with `PUT {}` (a write where PUT replaces the record). */
+  readWithEmptyUpdate?: boolean;
+  /** --restore-patience: how long each request of the restore waits for a target that is away (429, 5xx, no answer), ms. */
+  restorePatienceMs?: number;
   /** Embedded server only: its strict variant, the open points restricted (set by self-test and the fault matrix). */
   strictServer?: boolean;
   /** --bundle FILE: the evidence bundle written after the reports, signed with --sign-key, personal values replaced under --redact-personal. */
@@ -137,6 +141,16 @@ export const RUN_OPTIONS = {
     type: 'boolean',
     env: 'CONFORMANCE_NO_RESTORE',
     help: 'leave the fiat accounts as the run last wrote them (by default they are read before the run and what differs is written back at its end)',
+  },
+  'read-with-empty-update': {
+    type: 'boolean',
+    env: 'CONFORMANCE_READ_WITH_EMPTY_UPDATE',
+    help: 'read the fiat accounts with an empty update (PUT {}) when the target answers no GET of them; on a target whose PUT replaces the record this wipes the account before the journal is written, so only for targets known to keep what an update does not send',
+  },
+  'restore-patience': {
+    type: 'string',
+    env: 'CONFORMANCE_RESTORE_PATIENCE',
+    help: 'seconds each request of the restore is tried again while the target is away (429, 5xx, timeouts, resets; Retry-After honoured) (default 60)',
   },
   timeout: { type: 'string', env: 'CONFORMANCE_TIMEOUT_MS', help: 'per-request timeout in ms (default 10000)' },
   'rate-limit': {
@@ -244,6 +258,8 @@ export function runOptionsOfArgv(argv: string[], command = 'run'): RunOptions | 
     strict: values.strict,
     failFast: values['fail-fast'],
     noRestore: values['no-restore'],
+    readWithEmptyUpdate: values['read-with-empty-update'],
+    restorePatience: values['restore-patience'],
     shard: values.shard,
     reportDir: values['report-dir'],
     rateLimit: values['rate-limit'],
@@ -346,6 +362,8 @@ export function resolveRunOptions(options: RunOptions, randomSeed: () => number)
     strict: on('strict'),
     failFast: on('fail-fast'),
     ...(on('no-restore') ? { noRestore: true } : {}),
+    ...(on('read-with-empty-update') ? { readWithEmptyUpdate: true } : {}),
+    ...(pick('restore-patience') !== undefined ? { restorePatienceMs: int('restore-patience', 60, 0, MAX_TIMER_MS / 1000) * 1000 } : {}),
     timeoutMs: int('timeout', DEFAULTS.timeoutMs, 1, MAX_TIMER_MS),
     rateLimitPerSecond: rate === 0 ? null : rate,
     concurrency: int('concurrency', DEFAULTS.concurrency, 1),
@@ -408,6 +426,7 @@ const SETTING_OF_FLAG = {
   concurrency: (o) => o.concurrency,
   'max-retries': (o) => o.maxRetries,
   'max-requests': (o) => o.maxRequests,
+  'restore-patience': (o) => o.restorePatience,
   shard: (o) => o.shard,
   fault: (o) => o.fault,
   bundle: (o) => o.bundle,
@@ -429,6 +448,7 @@ const SWITCH_OF_FLAG = {
   strict: (o) => o.strict,
   'fail-fast': (o) => o.failFast,
   'no-restore': (o) => o.noRestore,
+  'read-with-empty-update': (o) => o.readWithEmptyUpdate,
   'redact-personal': (o) => o.redactPersonal,
   quiet: (o) => o.quiet,
   json: (o) => o.json,

@@ -35,6 +35,10 @@ export interface RunOptions {
   failFast?: boolean;
   /** --no-restore: leave the fiat accounts as the run last wrote them. */
   noRestore?: boolean;
+  /** --read-with-empty-update: read fiat accounts with PUT {} when the target answers no GET of them. */
+  readWithEmptyUpdate?: boolean;
+  /** --restore-patience: seconds a restore request waits for a target that is away. */
+  restorePatience?: WholeNumberSetting;
   /** --shard i/n */
   shard?: string;
   reportDir?: string;

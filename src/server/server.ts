@@ -13,6 +13,7 @@ import { behaviourFor } from './deviations.ts';
 import type { FaultName } from './faults.ts';
 import { seedFiatAccounts, type FiatAccountRecord } from './fiat-account-store.ts';
 import { handleFiatAccountUpdate } from './fiat-account-update.ts';
+import { handleFiatAccountGet } from './fiat-account-get.ts';
 import { decodeUtf8 } from './json-body.ts';
 import { discardRest, readRequestBody } from './http-io.ts';
 import { handleIdentityCreate } from './identity-create.ts';
@@ -35,6 +36,8 @@ export interface ReferenceServerOptions {
   strict?: boolean;
   /** Seeded fiat accounts; default (and at least) 3. */
   accounts?: number;
+  /** Answer GET on a fiat account's path with the account (the get operation section 1 names); default true. False: 405, as a target without it. */
+  accountReads?: boolean;
 }
 
 export interface ReferenceServer {
@@ -86,6 +89,7 @@ interface ServerState {
   auth: Authenticator;
   accounts: Map<string, FiatAccountRecord>;
   identities: IdentityStore;
+  accountReads: boolean;
 }
 
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
@@ -100,6 +104,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     accounts: new Map(seeded.map((a) => [a.id, a])),
     // A 409 for a repeated ref_id names only the first identity's id: no need to keep the rest.
     identities: new IdentityStore(reading.duplicateRefId === 'same' || behaviour.duplicateResponse !== FAITHFUL.duplicateResponse),
+    accountReads: options.accountReads ?? true,
   };
 
   // Every socket, so that a server that dies (a fault) can take them all down at once.
@@ -206,6 +211,8 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   }
 
   if (route.kind === 'unknown') return sendProblem(res, 404, `no route ${pathname}`);
+  if (route.kind === 'fiat-account' && method === 'GET' && otherMethod === 'refuse' && state.accountReads)
+    return handleFiatAccountGet(state.accounts, route.id, { reading: state.reading, behaviour: state.behaviour, strict: state.strict, owner }, res);
   if (!operation) return sendProblem(res, 405, `${pathname} takes ${ALLOWED_METHOD[route.kind]}`, { headers: { allow: ALLOWED_METHOD[route.kind] } });
   if (otherMethod === 'fail') return sendProblem(res, 500, 'internal error');
   if (state.behaviour.dropsConnection(operation, decodeUtf8(body.bytes) ?? '')) {

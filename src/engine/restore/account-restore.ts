@@ -1,26 +1,39 @@
 /**
- * Leaves the pool's fiat accounts as the run found them (docs/design.md section 2, "What a run
- * leaves behind"). Before anything could change them, each is read with an empty update (`{}`:
- * every field is optional, so it is valid and changes nothing). At the end of the run, however it
- * ended, each is read again, what differs is written back in one update, and a read-back tells
- * what now reads as before. At most RESTORE_REQUESTS_PER_ACCOUNT requests per account.
+ * Leaves the pool's fiat accounts as the run found them (docs/design.md, "A guest in a shared
+ * sandbox"):
+ * - **a journal first**: before anything could change them, each account is read and what it
+ *   holds is written to the journal on disk (restore-journal.ts); an account that could not be
+ *   journaled is left alone (the run sends it nothing);
+ * - **a read is not a write**: accounts are read with GET where the target answers it; an empty
+ *   update (`PUT {}`) is a write on a target whose PUT replaces the record, so it is used only when
+ *   the user allows it (--read-with-empty-update);
+ * - **a restore that survives the target**: every request is retried on 429, 5xx, timeouts and
+ *   resets, honouring Retry-After, for up to `patienceMs` while the target is away; one account's
+ *   failure does not stop the others;
+ * - **verified**: after writing back, the account is read again and compared with the journal
+ *   field by field, JSON types and placements included; "restored" only when equal. Metadata keys
+ *   a merging target kept are deleted where it allows it (a null value, then an empty object).
  *
  * These requests are the run's housekeeping, no case of any rule: sent through the transport's
  * cleanup path (counted, recorded in exchanges.har, sent after an interrupt too), never judged.
- * A failure here fails no rule; the report says what could not be restored.
  */
 import type { RestoreStep, TestCase } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import { cutText } from '../../core/cut-text.ts';
+import { AuthenticationError, UnknownAccountsError, UnreachableError, UsageError } from '../../core/errors.ts';
 import { is2xx, isObject } from '../../rules/checks/exchange-facts.ts';
 import type { MetadataSemantics } from '../metadata-state.ts';
 import { RunStop } from '../run-stop.ts';
-import { type AccountState, accountState } from './account-state.ts';
-import { type FieldNote, planWriteBack, shownValue, type WriteBack } from './restore-plan.ts';
+import { retryDelayMs } from '../transport/retry-after.ts';
+import { type AccountState, accountState, fieldName, isMasked, sameValue, setPath } from './account-state.ts';
+import { differing, type FieldNote, planWriteBack, shownValue, writePaths } from './restore-plan.ts';
+import { type JournalAccount, newJournal, type ReadMethod, type RestoreJournal, saveJournal } from './restore-journal.ts';
 import { type RestoredAccount, type RestoreSummary, restoreNote } from './restore-summary.ts';
 
 export interface RestoreParts {
   readonly ids: readonly string[];
+  /** The base URL, for the journal. */
+  readonly target?: string;
   /** Sends a request of the restore (the transport's cleanup path). */
   send(c: TestCase): Promise<Exchange>;
   /** Tells the listeners of an exchange (exchanges.har records it). */
@@ -29,89 +42,298 @@ export interface RestoreParts {
   semantics(): MetadataSemantics;
   /** True once the user interrupted the run: no account is read for a run that will change none. */
   interrupted(): boolean;
+  /** Where the journal is written; undefined: it is kept in memory only. */
+  readonly journalFile?: string;
+  /** The user allows empty updates as reads (a target without GET): --read-with-empty-update. */
+  readonly emptyUpdateReads?: boolean;
+  /** How long a request of the restore is tried again while the target is away (429, 5xx, no answer), ms. */
+  readonly patienceMs?: number;
+  /** Waits between attempts (tests pass a fast one). */
+  sleep?(ms: number): Promise<void>;
 }
 
-/** A read or a write that did not give a FiatAccount: why, in a few words. */
-type Answer = { state: AccountState } | { failed: string; answerless: boolean; status?: number };
+/** Default patience: a sandbox that restarts or rate-limits is waited for this long, per request. */
+export const RESTORE_PATIENCE_MS = 60_000;
 
+/** A read or a write that did not give a FiatAccount: why, in a few words. */
+type Answer = { body: Record<string, unknown>; state: AccountState } | { failed: string; answerless: boolean; status?: number };
+
+/** Answers that say the route or the method is not there: no GET of fiat accounts. */
+const NO_ROUTE = new Set([404, 405, 501]);
+/** Answers worth waiting out: the target is busy or away for a moment. */
+const TRANSIENT = new Set([408, 425, 429, 500, 502, 503, 504]);
 /** Answers that refuse the credentials, not the account. */
 const REFUSED_CREDENTIALS = new Set([401, 403]);
 
+/** How metadata keys the run added can be deleted on a merging target, once learned. */
+type Deletion = 'null-value' | 'empty-object' | 'none';
+const DELETIONS: Deletion[] = ['null-value', 'empty-object'];
+
+/** A metadata key to delete (or a pair to put back once there is room), and where an update writes it. */
+interface AddedKey {
+  field: string;
+  writeAt: readonly string[];
+}
+
 export class AccountRestore {
-  /** Each account's state at the start, or why it could not be read. */
-  private readonly starts = new Map<string, AccountState | string>();
+  private journal: RestoreJournal | undefined;
+  /** Why an account has no journal entry (it is left alone). */
+  private readonly leftAlone = new Map<string, string>();
+  /** The last accepted update's answer per account: a change after it is someone else's. */
+  private readonly lastSeen = new Map<string, AccountState>();
   private requests = 0;
-  /** Set once a restore request got no answer: the others are not tried (a lost target would cost a timeout each). */
-  private silence: string | undefined;
+  /** Set once the target stayed away for the whole patience: the other accounts get one try each. */
+  private away = false;
+  private deletion: Deletion | undefined;
 
   constructor(private readonly parts: RestoreParts) {}
 
-  /** Reads every account before the run changes any. */
+  /** True when the accounts are read with GET (the target has it). */
+  readsWithGet(): boolean {
+    return this.journal?.read === 'get';
+  }
+
+  /** The accounts the run may write to: those journaled. */
+  journaled(): string[] {
+    return this.journal?.accounts.map((a) => a.id) ?? [];
+  }
+
+  /** The journal's path, when it is on disk. */
+  get journalFile(): string | undefined {
+    return this.journal?.accounts.length ? this.parts.journalFile : undefined;
+  }
+
+  /** The keys of the client's metadata an account held at the start (for keeping a merging account within 6 pairs). */
+  metadataKeysAtStart(id: string): string[] {
+    const entry = this.journal?.accounts.find((a) => a.id === id);
+    if (!entry) return [];
+    return [...accountState(entry.account).values()].filter((f) => f.kind === 'metadata' && f.path.length === 2).map((f) => f.path[1]);
+  }
+
+  /** Reads every account before the run changes any, and journals each one read. */
   async readStart(): Promise<void> {
-    let refused: string | undefined;
+    const method = await this.readMethod();
+    if (!method) return;
+    this.journal = newJournal(this.parts.target ?? '', method.read);
+    const missing: Exchange[] = [];
     for (const id of this.parts.ids) {
       if (this.parts.interrupted()) return;
-      // Credentials refused once are refused for every account: the probe says so, a read each would only cost requests.
-      if (refused) {
-        this.starts.set(id, `was not sent: the target refused the credentials on an earlier account (${refused})`);
-        continue;
+      const answer = method.first?.id === id ? method.first.answer : await this.read(id, 'start-read', method.read);
+      if ('state' in answer) {
+        this.journal.accounts.push({ id, journaledAt: new Date().toISOString(), account: answer.body });
+        await this.save();
+      } else {
+        if (answer.status === 404) missing.push(this.lastExchange!);
+        this.leftAlone.set(id, `the start read ${answer.failed}: not journaled, so the run sent it nothing`);
+        if (answer.status !== undefined && REFUSED_CREDENTIALS.has(answer.status)) break;
       }
-      const answer = await this.ask(id, 'start-read', {});
-      this.starts.set(id, 'state' in answer ? answer.state : answer.failed);
-      if (!('state' in answer) && answer.status !== undefined && REFUSED_CREDENTIALS.has(answer.status)) refused = `HTTP ${answer.status}`;
     }
+    if (missing.length)
+      throw new UnknownAccountsError(
+        missing.map((e) => e.testCase.fiatAccountId!),
+        missing.map((e) => `${e.request.method} ${e.request.url}`),
+        'a read',
+      );
+    if (this.journal.accounts.length || this.parts.interrupted()) return;
+    const [id, why] = [...this.leftAlone][0]!;
+    const refused = this.lastExchange?.response && REFUSED_CREDENTIALS.has(this.lastExchange.response.status);
+    const message = `no fiat account could be journaled before the run (${id}: ${why}); the run writes to no account it could not put back`;
+    throw refused ? new AuthenticationError(`the target refused the credentials: ${message}`) : new UnreachableError(message);
   }
 
-  /** Reads every account again and puts back what differs; what it did, per account. */
+  /** Hears the run's exchanges: the last accepted update of each account, to tell someone else's change from the run's. */
+  observe(e: Exchange): void {
+    const id = e.testCase.fiatAccountId;
+    if (e.testCase.restore || e.testCase.operation !== 'updateFiatAccount' || !id || !is2xx(e) || e.request.method !== 'PUT') return;
+    if (isObject(e.response?.body)) this.lastSeen.set(id, accountState(e.response.body as Record<string, unknown>));
+  }
+
+  /** Puts every journaled account back and verifies it; what it did, per account. */
   async finish(): Promise<RestoreSummary> {
     const accounts: RestoredAccount[] = [];
-    for (const id of this.parts.ids) accounts.push(await this.restore(id));
-    return { enabled: true, note: restoreNote(accounts), requests: this.requests, accounts };
-  }
-
-  private async restore(id: string): Promise<RestoredAccount> {
-    const start = this.starts.get(id);
-    const notRestored = (reason: string): RestoredAccount => ({ id, outcome: 'not-restored', restored: [], notRestored: [], reason });
-    if (start === undefined) return notRestored('the run ended before the account was read: it was not changed');
-    if (typeof start === 'string') return notRestored(`the start read ${start}, so what the account held is unknown: it was not restored`);
-    if (this.silence) return notRestored(`not tried: an earlier restore request ${this.silence}`);
-    const end = await this.ask(id, 'end-read', {});
-    if (!('state' in end)) return notRestored(`the end read ${end.failed}: the account was not restored`);
-    const plan = planWriteBack(start, end.state, this.parts.semantics());
-    if (!plan.body) return settled(id, [], plan.notRestored);
-    const written = await this.ask(id, 'write-back', plan.body);
-    if (!('state' in written)) return settled(id, [], [...plan.notRestored, ...unwritten(plan, `the write-back ${written.failed}`)]);
-    const readBack = await this.ask(id, 'read-back', {});
-    if (!('state' in readBack))
-      return settled(id, [], [...plan.notRestored, ...unwritten(plan, `written back, but the read-back ${readBack.failed}: cannot tell`)]);
-    return compared(id, plan, readBack.state);
-  }
-
-  /** Sends one restore request and reads the FiatAccount it answers. */
-  private async ask(id: string, step: RestoreStep, body: Record<string, unknown>): Promise<Answer> {
-    const c: TestCase = { operation: 'updateFiatAccount', mode: 'valid', label: `restore: ${LABELS[step]}`, body, fiatAccountId: id, restore: step };
-    let exchange: Exchange;
-    try {
-      exchange = await this.parts.send(c);
-    } catch (error) {
-      // No token can be had any more (after an interrupt, or the token endpoint failed).
-      if (!(error instanceof RunStop)) throw error;
-      this.silence = `could not be sent (${error.message})`;
-      return { failed: this.silence, answerless: true };
+    for (const id of this.parts.ids) {
+      const entry = this.journal?.accounts.find((a) => a.id === id);
+      if (!entry) {
+        const why = this.leftAlone.get(id) ?? 'the run ended before the account was read: it was not changed';
+        accounts.push({ id, outcome: 'left-alone', restored: [], notRestored: [], reason: why });
+        continue;
+      }
+      accounts.push(await this.restoreEntry(entry));
+      await this.save();
     }
-    this.requests++;
-    await this.parts.record(exchange);
-    const answer = answerOf(exchange);
-    if ('failed' in answer && answer.answerless) this.silence ??= answer.failed;
-    return answer;
+    return this.summary(accounts);
+  }
+
+  /** Puts back the pending accounts of a journal read from disk (`conformance restore`). */
+  async restoreJournal(journal: RestoreJournal): Promise<RestoreSummary> {
+    this.journal = journal;
+    const accounts: RestoredAccount[] = [];
+    for (const entry of journal.accounts) {
+      accounts.push(await this.restoreEntry(entry));
+      await this.save();
+    }
+    return this.summary(accounts);
+  }
+
+  private summary(accounts: RestoredAccount[]): RestoreSummary {
+    return { enabled: true, note: restoreNote(accounts), requests: this.requests, accounts, ...(this.journalFile ? { journal: this.journalFile } : {}) };
+  }
+
+  /** One account: read it, write back what differs, read again, and compare with the journal. */
+  private async restoreEntry(entry: JournalAccount): Promise<RestoredAccount> {
+    const outcome = await this.restoreAccount(entry);
+    entry.outcome = outcome.outcome;
+    entry.left = outcome.notRestored;
+    return outcome;
+  }
+
+  private async restoreAccount(entry: JournalAccount): Promise<RestoredAccount> {
+    const { id } = entry;
+    const read = this.journal!.read;
+    const journaled = accountState(entry.account);
+    const end = await this.read(id, 'end-read', read);
+    if (!('state' in end)) return { id, outcome: 'unknown', restored: [], notRestored: [], reason: `the end read ${end.failed}: the account may be changed` };
+    const others = this.interference(id, end.state);
+    const changed = differing(journaled, end.state);
+    if (!changed.length) return { id, outcome: 'unchanged', restored: [], notRestored: [], ...others };
+    let now = end.state;
+    const plan = planWriteBack(journaled, now, this.parts.semantics());
+    let refused: string | undefined;
+    if (plan.body) {
+      const written = await this.ask(id, 'write-back', plan.body);
+      if (!('state' in written)) refused = `the write-back ${written.failed}`;
+      const after = await this.read(id, 'read-back', read);
+      if (!('state' in after))
+        return { id, outcome: 'unknown', restored: [], notRestored: [], reason: `written back, but the read-back ${after.failed}: cannot tell`, ...others };
+      now = after.state;
+    }
+    // A merging target keeps the keys the run added (and may have refused pairs that would pass 6 with them).
+    const writeAt = writePaths(journaled);
+    const kept = [...now.values()].filter((f) => f.kind === 'metadata' && !journaled.has(fieldName(f.path)));
+    const added = [...plan.added, ...kept.map((f) => ({ field: fieldName(f.path), writeAt: writeAt(f) }))];
+    if (added.length) now = await this.deleteAdded(id, journaled, now, added);
+    return verified(id, changed, journaled, now, plan.notRestored, refused, others);
+  }
+
+  /**
+   * Metadata keys a merging target kept after the journaled pairs went back: deleted with a null
+   * value, else with an empty object (then the journaled pairs again), whichever the target honours
+   * first; learned once, so the other accounts go straight to what works.
+   */
+  private async deleteAdded(id: string, journaled: AccountState, now: AccountState, added: readonly AddedKey[]): Promise<AccountState> {
+    const writeAt = writePaths(journaled);
+    const maps = new Set(added.map((a) => JSON.stringify(a.writeAt.slice(0, -1))));
+    for (const way of this.deletion ? [this.deletion] : DELETIONS) {
+      if (way === 'none') break;
+      const steps: Record<string, unknown>[] = [{}, {}];
+      if (way === 'null-value') for (const a of added) setPath(steps[0], a.writeAt, journaled.get(a.field)?.value ?? null);
+      else {
+        for (const map of maps) setPath(steps[0], JSON.parse(map) as string[], {});
+        for (const f of journaled.values())
+          if (f.kind === 'metadata' && !isMasked(f.value) && maps.has(JSON.stringify(writeAt(f).slice(0, -1)))) setPath(steps[1], writeAt(f), f.value);
+      }
+      for (const body of steps.filter((b) => Object.keys(b).length)) await this.ask(id, 'write-back', body);
+      const after = await this.read(id, 'read-back', this.journal!.read);
+      if (!('state' in after)) return now;
+      now = after.state;
+      if (!differing(journaled, now).some((f) => added.some((a) => a.field === f))) {
+        this.deletion = way;
+        return now;
+      }
+    }
+    this.deletion = 'none';
+    return now;
+  }
+
+  /** Fields that differ from the run's last accepted answer: changed after it, by someone else or by the target. */
+  private interference(id: string, end: AccountState): { interference?: FieldNote[] } {
+    const seen = this.lastSeen.get(id);
+    if (!seen) return {};
+    const notes = [...seen.keys()]
+      .filter((f) => end.has(f) && seen.get(f)!.kind !== 'status' && !sameValue(seen.get(f)!.value, end.get(f)!.value))
+      .map((field) => ({
+        field,
+        reason: `changed after the run's last accepted update (${shownValue(seen.get(field)!.value)} then): by someone else, or the target did not keep it`,
+        was: seen.get(field)!.value,
+        now: end.get(field)!.value,
+      }));
+    return notes.length ? { interference: notes } : {};
+  }
+
+  /**
+   * How the accounts can be read without writing: a GET where the first account answers it;
+   * otherwise an empty update, only when the user allowed it. Undefined when no account could be read.
+   */
+  private async readMethod(): Promise<{ read: ReadMethod; first?: { id: string; answer: Answer } } | undefined> {
+    const [first] = this.parts.ids;
+    if (first === undefined || this.parts.interrupted()) return undefined;
+    const answer = await this.read(first, 'start-read', 'get');
+    if ('state' in answer) return { read: 'get', first: { id: first, answer } };
+    if (answer.status === undefined || !NO_ROUTE.has(answer.status)) return { read: 'get', first: { id: first, answer } };
+    if (!this.parts.emptyUpdateReads)
+      throw new UsageError(
+        `the target answers no GET of fiat account ${first} (${answer.failed}), so there is no read that cannot write: an empty update replaces the record on some targets. Check --base-url and the account id; if the target has no get operation and its PUT keeps fields it is not sent, allow reading with an empty update: --read-with-empty-update (CONFORMANCE_READ_WITH_EMPTY_UPDATE=1)`,
+      );
+    return { read: 'empty-update' };
+  }
+
+  private read(id: string, step: RestoreStep, how: ReadMethod): Promise<Answer> {
+    return this.ask(id, step, how === 'get' ? undefined : {});
+  }
+
+  private lastExchange: Exchange | undefined;
+
+  /** Sends one restore request (a GET when `body` is undefined), patiently: what is transient is tried again. */
+  private async ask(id: string, step: RestoreStep, body: Record<string, unknown> | undefined): Promise<Answer> {
+    const c: TestCase = {
+      operation: 'updateFiatAccount',
+      mode: 'valid',
+      label: `restore: ${LABELS[step]}${body ? '' : ' (GET)'}`,
+      fiatAccountId: id,
+      restore: step,
+      ...(body ? { body } : { method: 'GET' }),
+    };
+    const patience = this.away ? 0 : (this.parts.patienceMs ?? RESTORE_PATIENCE_MS);
+    const deadline = Date.now() + patience;
+    for (let attempt = 0; ; attempt++) {
+      let exchange: Exchange;
+      try {
+        exchange = await this.parts.send(c);
+      } catch (error) {
+        // No token can be had any more (after an interrupt, or the token endpoint failed).
+        if (!(error instanceof RunStop)) throw error;
+        return { failed: `could not be sent (${error.message})`, answerless: true };
+      }
+      this.requests += 1 + (exchange.resent?.length ?? 0);
+      this.lastExchange = exchange;
+      await this.parts.record(exchange);
+      const answer = answerOf(exchange);
+      const transient = 'failed' in answer && (answer.answerless || (answer.status !== undefined && TRANSIENT.has(answer.status)));
+      if (!transient) {
+        if ('state' in answer) this.away = false;
+        return answer;
+      }
+      const wait = retryDelayMs(exchange.response?.headers['retry-after'], Math.min(attempt, 5));
+      if (Date.now() + wait > deadline) {
+        if (answer.answerless) this.away = true;
+        return { ...answer, failed: `${answer.failed}${attempt ? ` (${attempt + 1} attempts over ${Math.round(patience / 1000)} s)` : ''}` };
+      }
+      await (this.parts.sleep ?? sleep)(wait);
+    }
+  }
+
+  private async save(): Promise<void> {
+    if (this.parts.journalFile && this.journal) await saveJournal(this.parts.journalFile, this.journal);
   }
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const LABELS: Record<RestoreStep, string> = {
-  'start-read': 'empty update (reads the account before the run)',
-  'end-read': 'empty update (reads the account after the run)',
+  'start-read': 'reads the account before the run (journal)',
+  'end-read': 'reads the account after the run',
   'write-back': 'writes back what the run changed',
-  'read-back': 'empty update (reads the account after the write-back)',
+  'read-back': 'reads the account after the write-back',
 };
 
 function answerOf(e: Exchange): Answer {
@@ -120,25 +342,37 @@ function answerOf(e: Exchange): Answer {
   if (!is2xx(e)) return { failed: `was answered HTTP ${e.response.status}${said}`, answerless: false, status: e.response.status };
   const body = e.response.json ? e.response.body : undefined;
   if (!isObject(body)) return { failed: `was answered HTTP ${e.response.status} without a FiatAccount${said}`, answerless: false };
-  return { state: accountState(body) };
+  return { body, state: accountState(body) };
 }
 
-/** Every field the write-back was to set, not restored for `reason`. */
-const unwritten = (plan: WriteBack, reason: string): FieldNote[] => plan.expected.map((x) => ({ field: x.field, reason }));
-
-/** The read-back against what the write-back was to set. */
-function compared(id: string, plan: WriteBack, after: AccountState): RestoredAccount {
-  const restored: string[] = [];
-  const notRestored = [...plan.notRestored];
-  for (const x of plan.expected) {
-    const shown = x.read(after);
-    if (JSON.stringify(shown) === JSON.stringify(x.value)) restored.push(x.field);
-    else notRestored.push({ field: x.field, reason: `written back, but the account now shows ${shownValue(shown)} (before the run: ${shownValue(x.value)})` });
-  }
-  return settled(id, restored, notRestored);
-}
-
-function settled(id: string, restored: string[], notRestored: FieldNote[]): RestoredAccount {
-  const outcome = notRestored.length ? (restored.length ? 'partly-restored' : 'not-restored') : restored.length ? 'restored' : 'unchanged';
-  return { id, outcome, restored, notRestored };
+/** The account after the restore, compared with the journal field by field. */
+function verified(
+  id: string,
+  changed: string[],
+  journaled: AccountState,
+  now: AccountState,
+  planned: FieldNote[],
+  refused: string | undefined,
+  others: { interference?: FieldNote[] },
+): RestoredAccount {
+  const still = new Set(differing(journaled, now));
+  const restored = changed.filter((f) => !still.has(f));
+  const named = new Map(planned.map((n) => [n.field, n]));
+  const notRestored: FieldNote[] = [...still].map((field) => {
+    const was = journaled.get(field)?.value;
+    const shown = now.get(field)?.value;
+    const kept = !journaled.has(field) && now.get(field)?.kind === 'metadata';
+    const planned = named.get(field);
+    const reason =
+      planned?.reason ??
+      (refused
+        ? `${refused}; before the run: ${shownValue(was)}, now: ${shownValue(shown)}`
+        : kept
+          ? 'added by the run; the target merges metadata and removes a key neither by a null value nor by an empty object'
+          : `written back, but the account now shows ${shownValue(shown)} (before the run: ${shownValue(was)})`);
+    const final = planned?.final ?? (kept && !refused);
+    return { field, reason, ...(journaled.has(field) ? { was } : {}), ...(now.has(field) ? { now: shown } : {}), ...(final ? { final } : {}) };
+  });
+  const outcome = notRestored.length ? (restored.length ? 'partly-restored' : 'not-restored') : 'restored';
+  return { id, outcome, restored, notRestored, ...others };
 }

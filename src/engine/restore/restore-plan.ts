@@ -1,25 +1,31 @@
 /**
- * What to write back to a fiat account so that it shows what it showed before the run, decided
- * from the start read and the end read: only the fields that differ, and never a value that
- * cannot go back (one the target masked, one it never showed, a key that a merging target
- * cannot drop). Each field it cannot restore is named with why.
+ * What to write back to a fiat account so that it shows what the journal holds, decided from the
+ * journal's state and a read of the account now: only the parts that differ, each value with its
+ * JSON type, each metadata map from its own placement, and never a value that cannot go back (one
+ * the target masked, the review status, a field the journal never showed). Every field it cannot
+ * restore is named with why.
  */
 import { cutText } from '../../core/cut-text.ts';
+import { dig } from '../../rules/checks/exchange-facts.ts';
 import type { MetadataSemantics } from '../metadata-state.ts';
 import { METADATA_LIMITS } from '../generators/metadata.ts';
-import { type AccountState, OWNER_NAME_FIELDS, WIRE_PREFIX, isMasked, metadataField, nested, sameValue, setOwn } from './account-state.ts';
+import { type AccountState, type ShownField, isMasked, metadataPlacement, sameValue, setPath } from './account-state.ts';
 
-/** A field that could not be put back, and why. */
+/** A field that is not as the journal holds it, and why. */
 export interface FieldNote {
   field: string;
   reason: string;
+  /** What the journal holds and what the account shows now (absent: the field is not there). */
+  was?: unknown;
+  now?: unknown;
+  /** The API cannot undo it (a status moved by review, a masked value, a key a merging target keeps): trying again will not help. */
+  final?: boolean;
 }
 
-/** A field the write-back sets, the value it must show afterwards (undefined: absent) and where to find it in a state. */
+/** A field the write-back sets, and the value it must show afterwards (undefined: absent). */
 export interface Expected {
   field: string;
   value: unknown;
-  read(state: AccountState): unknown;
 }
 
 export interface WriteBack {
@@ -27,113 +33,113 @@ export interface WriteBack {
   body?: Record<string, unknown>;
   expected: Expected[];
   notRestored: FieldNote[];
+  /** Metadata keys the run added that this write cannot remove (the target merges): the restore tries to delete them. */
+  added: { field: string; writeAt: readonly string[] }[];
 }
 
 /** A value as a report shows it: JSON, cut. */
 export const shownValue = (value: unknown): string => (value === undefined ? 'nothing' : cutText(JSON.stringify(value), 120));
 
-const masked = (field: string, value: unknown): FieldNote => ({
-  field,
-  reason: `the target showed it masked (${shownValue(value)}) at the start: not written back, its value is unknown`,
-});
-const neverShown = (field: string, now: unknown): FieldNote => ({
-  field,
-  reason: `the start read did not show it, so there is no value to write back (it now shows ${shownValue(now)})`,
-});
+/** Every field that differs between two states (by display name). */
+export function differing(was: AccountState, now: AccountState): string[] {
+  return [...new Set([...was.keys(), ...now.keys()])].filter((f) => !sameValue(was.get(f)?.value, now.get(f)?.value));
+}
 
-export function planWriteBack(start: AccountState, end: AccountState, semantics: MetadataSemantics): WriteBack {
-  const plan: WriteBack = { expected: [], notRestored: [] };
+export function planWriteBack(journal: AccountState, now: AccountState, semantics: MetadataSemantics): WriteBack {
+  const plan: WriteBack = { expected: [], notRestored: [], added: [] };
   const body: Record<string, unknown> = {};
-  const names = planNames(start, end, plan);
-  if (names.size) body.fiat_account_owner = { person_details: Object.fromEntries([...names].map(([f, v]) => [f.split('.').at(-1)!, v])) };
-  const metadata = planMetadata(start, end, semantics, plan);
-  if (metadata) body.metadata = metadata;
-  const wire = planWire(start, end, plan);
-  if (wire) body.fiat_network_instructions = { wire };
+  const writeAt = writePaths(journal);
+  const note = (field: string, reason: string) =>
+    plan.notRestored.push({
+      field,
+      reason,
+      ...(journal.has(field) ? { was: journal.get(field)!.value } : {}),
+      ...(now.has(field) ? { now: now.get(field)!.value } : {}),
+      final: true,
+    });
+  const metadataMaps = new Set<string>();
+  let wireDiffers = false;
+  for (const field of differing(journal, now)) {
+    const was = journal.get(field);
+    const shown = was ?? now.get(field)!;
+    if (shown.kind === 'status') note(field, 'the target moved the review status; no update sets it (the document names no transition)');
+    else if (!was && shown.kind !== 'metadata') note(field, 'the journal did not show it, so there is no value to put back');
+    else if (was && isMasked(was.value))
+      note(field, `the target showed it masked (${shownValue(was.value)}) when journaled: its value is unknown, not written back`);
+    else if (shown.kind === 'metadata') metadataMaps.add(metadataPlacement(shown));
+    else {
+      setPath(body, writeAt(shown), was!.value);
+      plan.expected.push({ field, value: was!.value });
+      wireDiffers ||= shown.kind === 'wire';
+    }
+  }
+  // A target may replace the wire object whole: every journaled leaf goes with the ones that differ (a masked one cannot).
+  if (wireDiffers) for (const f of journal.values()) if (f.kind === 'wire' && !isMasked(f.value)) setPath(body, writeAt(f), f.value);
+  for (const placement of metadataMaps) planMetadata(placement, journal, now, semantics, writeAt, body, plan, note);
   return Object.keys(body).length ? { ...plan, body } : plan;
 }
 
-function planNames(start: AccountState, end: AccountState, plan: WriteBack): Map<string, string> {
-  const write = new Map<string, string>();
-  for (const field of OWNER_NAME_FIELDS) {
-    const [before, now] = [start.names.get(field), end.names.get(field)];
-    if (before === now) continue;
-    if (before === undefined) plan.notRestored.push(neverShown(field, now));
-    else if (isMasked(before)) plan.notRestored.push(masked(field, before));
-    else {
-      write.set(field, before);
-      plan.expected.push({ field, value: before, read: (s) => s.names.get(field) });
+/**
+ * One metadata map back as journaled. Under replace (or not yet known) the journaled pairs go back
+ * whole, which drops the run's keys; under merge only the changed pairs (within 6 on the account),
+ * and the keys the run added are left to the restore's deletion.
+ */
+function planMetadata(
+  placement: string,
+  journal: AccountState,
+  now: AccountState,
+  semantics: MetadataSemantics,
+  writeAt: (f: ShownField) => readonly string[],
+  body: Record<string, unknown>,
+  plan: WriteBack,
+  note: (field: string, reason: string) => void,
+): void {
+  const inMap = (state: AccountState) => [...state].filter(([, f]) => f.kind === 'metadata' && metadataPlacement(f) === placement);
+  const was = inMap(journal);
+  const shown = inMap(now);
+  const changed = was.filter(([name, f]) => !sameValue(f.value, now.get(name)?.value));
+  const added = shown.filter(([name]) => !journal.has(name));
+  for (const [name, f] of changed.filter(([, f]) => isMasked(f.value)))
+    note(name, `the target showed it masked (${shownValue(f.value)}) when journaled: its value is unknown, not written back`);
+  const writable = (semantics === 'merge' ? changed : was).filter(([, f]) => !isMasked(f.value));
+  const target = was[0]?.[1] ?? shown[0]![1];
+  if (semantics === 'merge') {
+    for (const [name, f] of added) plan.added.push({ field: name, writeAt: writeAt(f) });
+    if (new Set([...shown.map(([n]) => n), ...writable.map(([n]) => n)]).size > METADATA_LIMITS.maxPairs && added.length) {
+      // The added keys must go first, or the merge would pass 6 pairs and the write be refused.
+      for (const [name] of changed) plan.added.push({ field: name, writeAt: writeAt(journal.get(name)!) });
+      return;
     }
+  } else for (const [name] of added) plan.expected.push({ field: name, value: undefined });
+  if (!writable.length && semantics === 'merge') return;
+  // An empty map goes as {}: under replace it drops the run's keys (a map placed twice is one map).
+  const mapAt = writeAt(target).slice(0, -1);
+  if (dig(body, ...mapAt) === undefined) setPath(body, mapAt, {});
+  for (const [name, f] of writable) {
+    setPath(body, writeAt(f), f.value);
+    if (changed.some(([n]) => n === name)) plan.expected.push({ field: name, value: f.value });
   }
-  return write;
 }
 
 /**
- * Under replace the start's pairs go back whole (which drops the run's keys); under merge only the
- * pairs whose value differs, and the keys the run added stay: no update can remove them.
+ * Where an update writes a field the journal shows. The instructions' metadata is the client's
+ * when the account shows no top-level metadata, or shows the same map at both places (one map
+ * placed twice); otherwise it is the instructions' own, written inside fiat_network_instructions.
  */
-function planMetadata(start: AccountState, end: AccountState, semantics: MetadataSemantics, plan: WriteBack): Record<string, unknown> | undefined {
-  const now = end.metadata ?? new Map<string, string>();
-  const before = start.metadata;
-  const added = [...now.keys()].filter((k) => !before?.has(k));
-  if (!before) {
-    for (const key of added) plan.notRestored.push(neverShown(metadataField(key), now.get(key)));
-    return undefined;
-  }
-  const changed = [...before.keys()].filter((k) => before.get(k) !== now.get(k));
-  if (!changed.length && !added.length) return undefined;
-  for (const key of changed.filter((k) => isMasked(before.get(k)))) plan.notRestored.push(masked(metadataField(key), before.get(key)));
-  const writable = changed.filter((k) => !isMasked(before.get(k)));
-  const expect = (key: string, value: string | undefined) => plan.expected.push({ field: metadataField(key), value, read: (s) => s.metadata?.get(key) });
-  if (semantics === 'merge') {
-    for (const key of added)
-      plan.notRestored.push({
-        field: metadataField(key),
-        reason: 'added by the run; the target merges metadata, so no update can remove a key',
-      });
-    if (!writable.length) return undefined;
-    // Merged into what the account holds, the pairs must stay within the limit, or the whole write is refused.
-    if (new Set([...now.keys(), ...writable]).size > METADATA_LIMITS.maxPairs) {
-      for (const key of writable)
-        plan.notRestored.push({
-          field: metadataField(key),
-          reason: `writing it back would leave more than ${METADATA_LIMITS.maxPairs} pairs on the account (the target merges metadata)`,
-        });
-      return undefined;
-    }
-    for (const key of writable) expect(key, before.get(key));
-    return pairs(writable, before);
-  }
-  const kept = [...before.keys()].filter((k) => !isMasked(before.get(k)));
-  for (const key of writable) expect(key, before.get(key));
-  for (const key of added) expect(key, undefined);
-  return pairs(kept, before);
-}
-
-/** The wire instructions as the start read showed them (its masked values left out), when any leaf differs. */
-function planWire(start: AccountState, end: AccountState, plan: WriteBack): Record<string, unknown> | undefined {
-  const now = end.wire ?? new Map<string, unknown>();
-  const before = start.wire;
-  const added = [...now.keys()].filter((f) => !before?.has(f));
-  if (!before) {
-    for (const field of added) plan.notRestored.push(neverShown(field, now.get(field)));
-    return undefined;
-  }
-  const changed = [...before.keys()].filter((f) => !sameValue(before.get(f), now.get(f)));
-  if (!changed.length && !added.length) return undefined;
-  for (const field of changed.filter((f) => isMasked(before.get(f)))) plan.notRestored.push(masked(field, before.get(field)));
-  const sendable = new Map([...before].filter(([, v]) => !isMasked(v)));
-  const restorable = [...changed.filter((f) => !isMasked(before.get(f))), ...added];
-  if (!sendable.size) {
-    for (const field of restorable) plan.notRestored.push({ field, reason: 'every wire value the start read showed was masked: nothing to write back' });
-    return undefined;
-  }
-  for (const field of restorable) plan.expected.push({ field, value: before.get(field), read: (s) => s.wire?.get(field) });
-  return nested(sendable, WIRE_PREFIX);
-}
-
-function pairs(keys: readonly string[], from: ReadonlyMap<string, string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of keys) setOwn(out, key, from.get(key));
-  return out;
+export function writePaths(journal: AccountState): (f: ShownField) => readonly string[] {
+  const mapOf = (placement: string) =>
+    JSON.stringify(
+      [...journal.values()]
+        .filter((f) => f.kind === 'metadata' && metadataPlacement(f) === placement)
+        .map((f) => [f.path.at(-1), f.value])
+        .sort(),
+    );
+  const hasTop = [...journal.values()].some((f) => f.kind === 'metadata' && f.path.length === 2);
+  return (f) => {
+    if (f.kind === 'wire') return ['fiat_network_instructions', ...f.path.slice(f.path.indexOf('wire'))];
+    if (f.kind !== 'metadata' || f.path.length === 2) return f.path;
+    const placement = metadataPlacement(f);
+    const own = hasTop && mapOf(placement) !== mapOf('metadata');
+    return own ? ['fiat_network_instructions', 'metadata', f.path.at(-1)!] : ['metadata', f.path.at(-1)!];
+  };
 }

@@ -2,11 +2,13 @@
 import type { FieldNote } from './restore-plan.ts';
 
 /**
- * `unchanged`: the end read showed what the start read showed. `restored`: every field that
- * differed was written back and reads as before. `partly-restored`: some were, some not.
- * `not-restored`: none could be (the reads or the write failed, or no field could go back).
+ * `unchanged`: the end read showed what the journal holds. `restored`: every field that differed
+ * was written back and a read afterwards shows it as journaled. `partly-restored`: some were, some
+ * not. `not-restored`: none could be. `unknown`: the account could not be read after the run (it
+ * may be changed; the journal has what it held). `left-alone`: never journaled, so the run sent it
+ * nothing.
  */
-export type RestoreOutcome = 'unchanged' | 'restored' | 'partly-restored' | 'not-restored';
+export type RestoreOutcome = 'unchanged' | 'restored' | 'partly-restored' | 'not-restored' | 'unknown' | 'left-alone';
 
 export interface RestoredAccount {
   id: string;
@@ -17,6 +19,8 @@ export interface RestoredAccount {
   notRestored: FieldNote[];
   /** Why the account as a whole was not restored (its start read or end read failed). */
   reason?: string;
+  /** Fields that changed after the run's last accepted update (someone else, or a target that did not keep it). */
+  interference?: FieldNote[];
 }
 
 export interface RestoreSummary {
@@ -27,6 +31,8 @@ export interface RestoreSummary {
   /** Requests the restore sent (they are in summary.requests and exchanges.har too). */
   requests: number;
   accounts: RestoredAccount[];
+  /** The journal of what the accounts held before the run (restore-journal.json), when written. */
+  journal?: string;
 }
 
 /** The one line a summary of restored accounts says. */
@@ -37,6 +43,8 @@ export function restoreNote(accounts: readonly RestoredAccount[]): string {
     `${count('restored')} restored`,
     `${count('partly-restored')} partly restored`,
     `${count('not-restored')} not restored`,
+    `${count('unknown')} unknown (not readable after the run)`,
+    `${count('left-alone')} left alone (not journaled)`,
   ].filter((p) => !p.startsWith('0 '));
   return `fiat accounts: ${parts.join(', ') || 'none'}`;
 }
