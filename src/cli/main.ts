@@ -27,6 +27,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 're-send the failing cases of a report (or every request of an exchanges.har) and say whether they still fail',
     load: async () => (await import('./replay.ts')).replay,
   },
+  restore: {
+    summary: "put a run's fiat accounts back from its journal (reports/restore-journal.json), verified field by field; safe to run twice",
+    load: async () => (await import('./restore.ts')).restore,
+  },
   diff: { summary: 'compare two reports: newly failing, newly passing, still failing', load: async () => (await import('./diff.ts')).diff },
   matrix: {
     summary: 'put the reports of several targets side by side: rules by target, observed contracts, what a client of one breaks on another',

@@ -79,15 +79,19 @@ export class RequestBudget {
     throw new RunStop('budget', `${budgetName(this.maxRequests)} was spent after ${this.used} requests: ${what} was not sent`);
   }
 
-  /** Takes a housekeeping request's unit (the accounts' restore): from the reserve kept for it first, then as any request. */
-  takeReserved(what: string): void {
-    if (this.reserve > 0) {
-      this.reserve--;
-      this.used++;
-      return;
-    }
-    this.take(what);
+  /**
+   * Takes a housekeeping request's unit (the accounts' restore): from the reserve kept for it
+   * first, then from what the phases left. Never refused: a restore that a target makes retry
+   * may pass the budget rather than leave an account changed (`beyond` counts those requests).
+   */
+  takeReserved(_what: string): void {
+    if (this.reserve > 0) this.reserve--;
+    else if (this.left <= 0) this.beyond++;
+    this.used++;
   }
+
+  /** Housekeeping requests sent past the budget (the restore retried a target that failed). */
+  beyond = 0;
 
   summary(planned: number, trimmed: readonly string[]): BudgetSummary {
     return { maxRequests: this.maxRequests, reserved: this.reserved, planned, used: this.used, refused: this.refused, trimmed: [...trimmed] };

@@ -22,10 +22,14 @@ export function interruptible(signal: AbortSignal | undefined, graceMs = INTERRU
   };
 }
 
-/** Sends whether or not the run was interrupted; once it was, the request is given up `graceMs` later. */
-export function withinGrace(signal: AbortSignal | undefined, graceMs = INTERRUPT_GRACE_MS): Layer {
+/**
+ * Sends whether or not the run was interrupted; once it was, the request is given up `graceMs`
+ * later (a function: the cleanup's grace follows the target's observed latency, latency-watch.ts).
+ */
+export function withinGrace(signal: AbortSignal | undefined, grace: number | (() => number) = INTERRUPT_GRACE_MS): Layer {
   if (!signal) return (next) => next;
   return (next) => async (request) => {
+    const graceMs = typeof grace === 'number' ? grace : grace();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const givenUp = new Promise<Outcome>((resolve) => {

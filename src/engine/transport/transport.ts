@@ -19,7 +19,8 @@ import { counting } from './counting.ts';
 import { paidFirst } from './paid-first.ts';
 import { TokenSource, type TokenSourceOptions } from './token-source.ts';
 import { checkReachable } from './reachability.ts';
-import { interruptible, withinGrace } from './interruptible.ts';
+import { INTERRUPT_GRACE_MS, interruptible, withinGrace } from './interruptible.ts';
+import { LatencyWatch } from './latency-watch.ts';
 import { requestCap } from './request-cap.ts';
 import type { RequestBudget } from '../request-budget.ts';
 
@@ -100,12 +101,16 @@ export function createTransport(options: TransportOptions): Transport {
   // Bottom up: the HTTP call, counted once the request budget let it go; then inside the limits (a place in flight, then a start slot).
   // An interruption cuts both the call and the wait for the limits.
   const cut = interruptible(options.signal);
-  const wire = cut(requestCap(options.budget)(counting(() => sent++)(httpSend(options.timeoutMs))));
+  const latency = new LatencyWatch(INTERRUPT_GRACE_MS, options.timeoutMs);
+  const wire = cut(requestCap(options.budget)(counting(() => sent++)(latency.layer(httpSend(options.timeoutMs)))));
   const slots = new ConcurrencyLimit(options.concurrency);
   const limited = cut(concurrency(slots)(rate(limiter)(wire)));
-  // The cleanup is sent after an interrupt too: the same counter, limits and budget (its reserve), only the grace bounds it.
-  const graced = withinGrace(options.signal);
-  const cleanup = graced(concurrency(slots)(rate(limiter)(graced(requestCap(options.budget, true)(counting(() => sent++)(httpSend(options.timeoutMs)))))));
+  // The cleanup is sent after an interrupt too: the same counter, limits and budget (its reserve), only the grace bounds it,
+  // a grace that fits the target's observed latency.
+  const graced = withinGrace(options.signal, () => latency.graceMs());
+  const cleanup = graced(
+    concurrency(slots)(rate(limiter)(graced(requestCap(options.budget, true)(counting(() => sent++)(latency.layer(httpSend(options.timeoutMs))))))),
+  );
   // Only fetched tokens can be renewed; a static token that gets a 401 keeps it.
   const renewal: Layer = tokens ? renewOn401((rejected) => tokens.renew(rejected)) : (next) => next;
   const policies = (bottom: Send): SendCase => recording(baseUrl, record)(bearerAuth(ownToken)(renewal(retry429(options.maxRetries)(bottom))));
