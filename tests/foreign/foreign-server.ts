@@ -81,6 +81,21 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
       const reject = (message: string) => reply(422, { error: message });
       // RFC 6750 section 3: a 401 names the Bearer scheme (here in capitals and with no parameters).
       if (req.headers.authorization !== `Bearer ${token}`) return reply(401, { error: 'unauthorized' }, { 'www-authenticate': 'BEARER' });
+      const answerOf = (id: string, stored: { created: string; updated: string; first: string; last: string; metadata: Record<string, string> }) => ({
+        id,
+        status: defect === 'lowercase-status' ? 'pending' : 'PENDING',
+        metadata: stored.metadata,
+        created_at: stored.created,
+        updated_at: stored.updated,
+        fiat_network_instructions: { wire: { account_number: '1' } },
+        fiat_account_owner: { person_details: { first_name: stored.first, last_name: stored.last } },
+      });
+      // The get operation of fiat accounts (section 1 names it), as a vendor has it.
+      const read = /^\/v2\/transfer\/fiat-accounts\/([^/?]+)$/.exec(req.url ?? '');
+      if (read && req.method === 'GET') {
+        const stored = accounts.get(decodeURIComponent(read[1]));
+        return stored ? reply(200, answerOf(decodeURIComponent(read[1]), stored)) : reply(404, { error: 'not found' });
+      }
       let body: any;
       try {
         body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
@@ -121,15 +136,8 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
         if (defect !== 'owner-names-not-stored') [stored.first, stored.last] = [first, last];
         if (defect === 'one-owner-record') for (const other of accounts.values()) [other.first, other.last] = [first, last];
         stored.updated = now();
-        return reply(200, {
-          id,
-          status: defect === 'lowercase-status' ? 'pending' : 'PENDING',
-          metadata,
-          created_at: stored.created,
-          updated_at: stored.updated,
-          fiat_network_instructions: { wire: { account_number: '1' } },
-          fiat_account_owner: { person_details: { first_name: first, last_name: last } },
-        });
+        // The answer echoes the names sent, stored or not (the owner-names-not-stored defect).
+        return reply(200, { ...answerOf(id, stored), fiat_account_owner: { person_details: { first_name: first, last_name: last } } });
       }
       if (path === '/v2/identity/identities' && req.method === 'POST') {
         if (body.tax_details_not_required !== undefined && typeof body.tax_details_not_required !== 'boolean') return reject('tax flag');

@@ -20,7 +20,8 @@
 import type { RestoreStep, TestCase } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import { cutText } from '../../core/cut-text.ts';
-import { AuthenticationError, UnknownAccountsError, UnreachableError, UsageError } from '../../core/errors.ts';
+import { AuthenticationError, RouteNotFoundError, UnknownAccountsError, UnreachableError, UsageError, withAnswer } from '../../core/errors.ts';
+import { TargetLost } from '../target-watch.ts';
 import { is2xx, isObject } from '../../rules/checks/exchange-facts.ts';
 import type { MetadataSemantics } from '../metadata-state.ts';
 import { RunStop } from '../run-stop.ts';
@@ -56,7 +57,7 @@ export interface RestoreParts {
 export const RESTORE_PATIENCE_MS = 60_000;
 
 /** A read or a write that did not give a FiatAccount: why, in a few words. */
-type Answer = { body: Record<string, unknown>; state: AccountState } | { failed: string; answerless: boolean; status?: number };
+type Answer = { body: Record<string, unknown>; state: AccountState } | { failed: string; answerless: boolean; status?: number; transient?: boolean };
 
 /** Answers that say the route or the method is not there: no GET of fiat accounts. */
 const NO_ROUTE = new Set([404, 405, 501]);
@@ -136,9 +137,13 @@ export class AccountRestore {
       );
     if (this.journal.accounts.length || this.parts.interrupted()) return;
     const [id, why] = [...this.leftAlone][0]!;
-    const refused = this.lastExchange?.response && REFUSED_CREDENTIALS.has(this.lastExchange.response.status);
+    const last = this.lastExchange!;
+    // A target that answers nothing stops the run as one that stops mid-run does (exit 3, stopped.kind unreachable).
+    if (!last.response) throw new TargetLost(last);
     const message = `no fiat account could be journaled before the run (${id}: ${why}); the run writes to no account it could not put back`;
-    throw refused ? new AuthenticationError(`the target refused the credentials: ${message}`) : new UnreachableError(message);
+    throw REFUSED_CREDENTIALS.has(last.response.status)
+      ? new AuthenticationError(`the target refused the credentials: ${message}`)
+      : new UnreachableError(message);
   }
 
   /** Hears the run's exchanges: the last accepted update of each account, to tell someone else's change from the run's. */
@@ -270,11 +275,36 @@ export class AccountRestore {
     const answer = await this.read(first, 'start-read', 'get');
     if ('state' in answer) return { read: 'get', first: { id: first, answer } };
     if (answer.status === undefined || !NO_ROUTE.has(answer.status)) return { read: 'get', first: { id: first, answer } };
+    await this.checkRoutes();
     if (!this.parts.emptyUpdateReads)
       throw new UsageError(
         `the target answers no GET of fiat account ${first} (${answer.failed}), so there is no read that cannot write: an empty update replaces the record on some targets. Check --base-url and the account id; if the target has no get operation and its PUT keeps fields it is not sent, allow reading with an empty update: --read-with-empty-update (CONFORMANCE_READ_WITH_EMPTY_UPDATE=1)`,
       );
     return { read: 'empty-update' };
+  }
+
+  /**
+   * The first account's GET found nothing: a base URL that leads nowhere answers 404 on the create
+   * path too. A create with an empty body (invalid by the tax rule, so nothing is created) tells.
+   */
+  private async checkRoutes(): Promise<void> {
+    const read = this.lastExchange!;
+    if (read.response?.status !== 404) return;
+    const create = await this.parts.send({
+      operation: 'createIdentity',
+      mode: 'invalid',
+      violates: 'id.tax.absent-rejected',
+      label: 'probe: does the create route exist?',
+      body: {},
+      restore: 'start-read',
+    });
+    this.requests += 1;
+    await this.parts.record(create);
+    if (create.response?.status === 404)
+      throw withAnswer(
+        new RouteNotFoundError([`${read.request.method} ${read.request.url}`, `${create.request.method} ${create.request.url}`]),
+        create.response,
+      );
   }
 
   private read(id: string, step: RestoreStep, how: ReadMethod): Promise<Answer> {
@@ -308,7 +338,7 @@ export class AccountRestore {
       this.lastExchange = exchange;
       await this.parts.record(exchange);
       const answer = answerOf(exchange);
-      const transient = 'failed' in answer && (answer.answerless || (answer.status !== undefined && TRANSIENT.has(answer.status)));
+      const transient = 'failed' in answer && (answer.transient || (answer.status !== undefined && TRANSIENT.has(answer.status)));
       if (!transient) {
         if ('state' in answer) this.away = false;
         return answer;
@@ -337,7 +367,10 @@ const LABELS: Record<RestoreStep, string> = {
 };
 
 function answerOf(e: Exchange): Answer {
-  if (!e.response) return { failed: `got no answer (${e.error?.kind ?? 'other'}: ${e.error?.message ?? 'unknown'})`, answerless: true };
+  // A timeout, a reset or a refused connection may pass (an answer cut mid-body too); a request our side could not form will not.
+  const transient = e.error?.kind === 'timeout' || e.error?.kind === 'connection' || e.error?.kind === 'rate-limited';
+  if (!e.response) return { failed: `got no answer (${e.error?.kind ?? 'other'}: ${e.error?.message ?? 'unknown'})`, answerless: true, transient };
+  if (e.error && transient) return { failed: `got a broken answer (${e.error.kind}: ${e.error.message})`, answerless: false, transient };
   const said = e.response.rawBody ? `: ${cutText(e.response.rawBody.replace(/\s+/g, ' '), 160)}` : '';
   if (!is2xx(e)) return { failed: `was answered HTTP ${e.response.status}${said}`, answerless: false, status: e.response.status };
   const body = e.response.json ? e.response.body : undefined;

@@ -10,7 +10,7 @@ import { EXIT, exitCodeOfSignal } from '../../core/errors.ts';
 import type { RestoreSummary } from '../../engine/restore/restore-summary.ts';
 import type { LedgerEntry } from '../../engine/identity-ledger.ts';
 
-export const REPORT_VERSION = '1.9.0';
+export const REPORT_VERSION = '1.10.0';
 
 /**
  * `inconclusive` (since 1.3.0): judged by fewer cases than the profile's minimum, so neither
