@@ -8,6 +8,7 @@ import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
 import { readPrivateKey } from '../report/files/bundle/signature.ts';
 import { bundleReportFolder, writeBundleFile } from '../report/files/bundle/write-bundle.ts';
+import { checkOutputFile } from '../report/files/output-file.ts';
 
 const HELP = `usage: conformance bundle <report folder> --out FILE [--sign-key FILE] [--redact-personal]
 
@@ -37,6 +38,8 @@ export async function bundle(argv: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('give one report folder: conformance bundle <report folder> --out FILE');
   if (!values.out?.trim()) throw new UsageError('give the bundle file: --out FILE (e.g. evidence.tar.gz)');
   const [dir] = positionals;
+  // Refused before the folder is read: a device, a FIFO, a link or a folder at --out, or a missing folder.
+  await checkOutputFile('--out', values.out);
   const signKey = values['sign-key'] !== undefined ? await readPrivateKey(values['sign-key']) : undefined;
   const { bytes, manifest } = await bundleReportFolder(dir, {
     ...(signKey ? { signKey } : {}),
