@@ -18,8 +18,9 @@ every file, the tool, seed, profile, target, start and end, the command that rep
 the document's sections the rules cite and the schemas' hash. --sign-key (an Ed25519 private
 key, PEM; conformance keygen makes one) signs manifest.json into manifest.sig; without it the
 bundle says it is unsigned. --redact-personal replaces names, account numbers, government ids,
-emails and phone numbers in every file with stand-ins of the same shape. Check a bundle with
-conformance verify FILE --public-key public.pem. Exit 0 written, 2 usage.`;
+emails, phone numbers, dates of birth and addresses in every file with stand-ins of the same
+shape. Check a bundle with conformance verify FILE --public-key public.pem. Exit 0 written, 2
+usage: --out a folder, a link, a device or a FIFO, or in a missing folder.`;
 
 const OPTIONS = {
   out: { type: 'string' },
