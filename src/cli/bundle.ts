@@ -8,6 +8,7 @@ import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
 import { readPrivateKey } from '../report/files/bundle/signature.ts';
 import { bundleReportFolder, writeBundleFile } from '../report/files/bundle/write-bundle.ts';
+import { checkOutputFile } from '../report/files/output-file.ts';
 
 const HELP = `usage: conformance bundle <report folder> --out FILE [--sign-key FILE] [--redact-personal]
 
@@ -17,8 +18,9 @@ every file, the tool, seed, profile, target, start and end, the command that rep
 the document's sections the rules cite and the schemas' hash. --sign-key (an Ed25519 private
 key, PEM; conformance keygen makes one) signs manifest.json into manifest.sig; without it the
 bundle says it is unsigned. --redact-personal replaces names, account numbers, government ids,
-emails and phone numbers in every file with stand-ins of the same shape. Check a bundle with
-conformance verify FILE --public-key public.pem. Exit 0 written, 2 usage.`;
+emails, phone numbers, dates of birth and addresses in every file with stand-ins of the same
+shape. Check a bundle with conformance verify FILE --public-key public.pem. Exit 0 written, 2
+usage: --out a folder, a link, a device or a FIFO, or in a missing folder.`;
 
 const OPTIONS = {
   out: { type: 'string' },
@@ -37,6 +39,8 @@ export async function bundle(argv: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('give one report folder: conformance bundle <report folder> --out FILE');
   if (!values.out?.trim()) throw new UsageError('give the bundle file: --out FILE (e.g. evidence.tar.gz)');
   const [dir] = positionals;
+  // Refused before the folder is read: a device, a FIFO, a link or a folder at --out, or a missing folder.
+  await checkOutputFile('--out', values.out);
   const signKey = values['sign-key'] !== undefined ? await readPrivateKey(values['sign-key']) : undefined;
   const { bytes, manifest } = await bundleReportFolder(dir, {
     ...(signKey ? { signKey } : {}),

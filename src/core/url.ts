@@ -1,15 +1,20 @@
 /** URL facts shared by the configuration, the transport and the embedded server's command. */
+import { urlWithoutSecrets } from './query-secrets.ts';
 
-/** A URL fit for a message: user info (which may hold credentials) is dropped. */
-export function displayUrl(url: string): string {
+/**
+ * A URL fit for a message: user info (which may hold credentials) is dropped, and so are the
+ * query values named like a credential (`?api_key=`), or every query value when `credential`
+ * (a token endpoint's URL).
+ */
+export function displayUrl(url: string, credential = false): string {
   try {
     const parsed = new URL(url);
-    if (!parsed.username && !parsed.password) return url;
+    if (!parsed.username && !parsed.password) return urlWithoutSecrets(url, credential);
     parsed.username = '';
     parsed.password = '';
-    return parsed.toString();
+    return urlWithoutSecrets(parsed.toString(), credential);
   } catch {
-    return url;
+    return urlWithoutSecrets(url, credential);
   }
 }
 

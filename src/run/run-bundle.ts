@@ -1,6 +1,6 @@
 /**
- * The evidence bundle of a run (`run --bundle FILE`): its key read before the first request, so a
- * bad key file is a usage error that sends nothing; the bundle written from the report folder once
+ * The evidence bundle of a run (`run --bundle FILE`): its path checked and its key read before the
+ * first request, so a path that cannot take it or a bad key file is a usage error that sends nothing; the bundle written from the report folder once
  * the reports are, for every run that wrote them (non-conformant, stopped and aborted ones too).
  */
 import type { KeyObject } from 'node:crypto';
@@ -9,6 +9,7 @@ import { UsageError } from '../core/errors.ts';
 import { REPORT_DIR_FILES } from '../report/files/write-reports.ts';
 import { readPrivateKey } from '../report/files/bundle/signature.ts';
 import { bundleReportFolder, writeBundleFile } from '../report/files/bundle/write-bundle.ts';
+import { checkOutputFile } from '../report/files/output-file.ts';
 import type { RunConfig } from './run-config.ts';
 
 /** The bundle of one run, ready to write once its reports are. */
@@ -24,6 +25,8 @@ export async function prepareRunBundle(config: RunConfig): Promise<RunBundle | u
   // The bundle is written after the reports: over one of them it would replace the evidence it holds.
   if (REPORT_DIR_FILES.some((name) => path.resolve(config.reportDir, name) === path.resolve(settings.file)))
     throw new UsageError(`--bundle ${settings.file} is a file of the report folder; give another path, e.g. evidence.tar.gz`);
+  // A device, a FIFO, a link or a folder there, or a folder missing: refused before any request (the report folder exists by now).
+  await checkOutputFile('--bundle', settings.file);
   const signKey: KeyObject | undefined = settings.signKeyFile !== undefined ? await readPrivateKey(settings.signKeyFile) : undefined;
   return {
     async write() {

@@ -200,7 +200,7 @@ export const RUN_OPTIONS = {
   'redact-personal': {
     type: 'boolean',
     env: 'CONFORMANCE_REDACT_PERSONAL',
-    help: 'with --bundle: replace names, account numbers, government ids, emails and phone numbers in every file of the bundle with stand-ins of the same shape',
+    help: 'with --bundle: replace names, account numbers, government ids, emails, phone numbers, dates of birth and addresses in every file of the bundle with stand-ins of the same shape',
   },
   'list-rules': {
     type: 'boolean',

@@ -55,6 +55,24 @@ describe('what the run left on the target', () => {
     expect(lines.at(-1)).toBe('  +3 more in conformance.json restore');
   });
 
+  it('counts the creates whose answer was lost apart: they may have created an identity each (since 1.10.0)', () => {
+    const report = leftBehind();
+    const lost = { outcome: 'unknown' as const, runTag: 'conformance-1-x', sentAt: '2026-01-05T10:00:00Z' };
+    report.createdIdentities = [
+      ...report.createdIdentities!,
+      { ...lost, refId: 'conformance-1-x-3', why: 'timeout' as const },
+      { ...lost, refId: 'conformance-1-x-4', why: 'server-error' as const },
+    ];
+    expect(leftBehindLines(report, 'reports/created-identities.json')[0]).toBe(
+      'created 2 identities, 2 more may exist (answer lost); list in reports/created-identities.json',
+    );
+    expect(renderMarkdownSummary(report)).toContain(
+      '- 2 identities created, 2 more may exist (the answer to their create was lost; listed by ref_id) (listed in `created-identities.json`',
+    );
+    report.createdIdentities = [{ ...lost, refId: 'conformance-1-x-3', why: 'connection' as const }];
+    expect(leftBehindLines(report)[0]).toBe('created 0 identities, 1 more may exist (answer lost); list in conformance.json createdIdentities');
+  });
+
   it('summary.md has a section of its own; a report before 1.9.0 has none, nor a console line', () => {
     const text = renderMarkdownSummary(leftBehind());
     expect(text).toContain('### Left on the target');

@@ -67,7 +67,7 @@ async function run(exchanges: Exchange[], runEnd: Partial<Extract<RunEvent, { ty
 const schemaErrors = (report: unknown) => registry().validate('conformance-report', report);
 
 describe('conformance.json 1.7.0', () => {
-  it("is version 1.10.0 (1.8.0 adds case.around, 1.9.0 restore, createdIdentities, budget, every request the HAR holds counted and an aborted run's reason, 1.10.0 the restore journal)", () => {
+  it("is version 1.10.0 (1.8.0 adds case.around, 1.9.0 restore, createdIdentities, budget, every request the HAR holds counted and an aborted run's reason, 1.10.0 the restore journal and the creates whose answer was lost)", () => {
     expect(REPORT_VERSION).toBe('1.10.0');
   });
 
@@ -85,11 +85,25 @@ describe('conformance.json 1.7.0', () => {
         },
       ],
     };
-    const createdIdentities = [{ id: 'i-1', refId: 'conformance-1-x-1', runTag: 'conformance-1-x', createdAt: '2026-01-05T10:00:00Z' }];
+    const createdIdentities = [
+      { outcome: 'created' as const, id: 'i-1', refId: 'conformance-1-x-1', runTag: 'conformance-1-x', createdAt: '2026-01-05T10:00:00Z' },
+      { outcome: 'unknown' as const, refId: 'conformance-1-x-2', runTag: 'conformance-1-x', why: 'timeout' as const, sentAt: '2026-01-05T10:00:01Z' },
+    ];
     const report = await run([], { restore, createdIdentities });
     expect(report.restore).toEqual(restore);
     expect(report.createdIdentities).toEqual(createdIdentities);
     expect(schemaErrors(report)).toEqual([]);
+  });
+
+  it('takes a 1.9.0 ledger entry (no outcome: created); an unknown entry needs why and sentAt and has no id', async () => {
+    const report = await run([], {});
+    const older = { ...report, reportVersion: '1.9.0', createdIdentities: [{ id: 'i-1', refId: 'r-1', runTag: 't' }] };
+    expect(schemaErrors(older)).toEqual([]);
+    const unknown = { outcome: 'unknown', refId: 'r-2', runTag: 't', why: 'timeout', sentAt: '2026-01-05T10:00:01Z' };
+    expect(schemaErrors({ ...report, createdIdentities: [unknown] })).toEqual([]);
+    expect(schemaErrors({ ...report, createdIdentities: [{ ...unknown, id: 'i-2' }] })).not.toEqual([]);
+    expect(schemaErrors({ ...report, createdIdentities: [{ outcome: 'unknown', refId: 'r-2', runTag: 't' }] })).not.toEqual([]);
+    expect(schemaErrors({ ...report, createdIdentities: [{ outcome: 'created', refId: 'r-2', runTag: 't' }] })).not.toEqual([]);
   });
 
   it("carries the run-end event's observed contract as it came, and validates", async () => {

@@ -165,7 +165,7 @@ export class TokenSource {
     basicRefused: string | undefined,
     note?: string,
   ): ConformanceError {
-    const where = `the token endpoint ${displayUrl(this.config.tokenUrl)}`;
+    const where = `the token endpoint ${displayUrl(this.config.tokenUrl, true)}`;
     if (answer.kind === 'refused') {
       const tried = !basicRefused
         ? `tried ${LABEL[method]}`

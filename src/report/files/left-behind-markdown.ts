@@ -5,6 +5,7 @@
  */
 import type { ConformanceReport } from '../model/model.ts';
 import { escapeMarkdownCell } from './escape.ts';
+import { identityCounts } from '../model/identity-counts.ts';
 
 /** Fields not restored listed in summary.md; conformance.json `restore` lists them all. */
 const FIELDS_LISTED = 20;
@@ -13,7 +14,11 @@ export function leftBehindMarkdown(report: ConformanceReport): string[] {
   const { createdIdentities, restore } = report;
   if (!createdIdentities && !restore) return [];
   const lines = ['### Left on the target', ''];
-  if (createdIdentities) lines.push(`- ${createdIdentities.length} identities created (listed in \`created-identities.json\`; the document has no delete).`);
+  if (createdIdentities) {
+    const { created, unknown } = identityCounts(createdIdentities);
+    const lost = unknown ? `, ${unknown} more may exist (the answer to their create was lost; listed by ref_id)` : '';
+    lines.push(`- ${created} identities created${lost} (listed in \`created-identities.json\`; the document has no delete).`);
+  }
   if (restore) lines.push(`- Restore: ${escapeMarkdownCell(restore.note, 200)}.`);
   const code = (text: string) => `\`${escapeMarkdownCell(text, 120)}\``;
   const notes = (restore?.accounts ?? []).flatMap((a) =>

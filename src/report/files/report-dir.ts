@@ -9,21 +9,11 @@ import type { Stats } from 'node:fs';
 import { lstat, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.ts';
+import { kindOf, shownPath } from './output-file.ts';
 
 const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
-/** A path as a console line can hold it: quoted when it carries control characters (a new line). */
-const shown = (p: string): string => (/[\u0000-\u001F\u007F]/.test(p) ? JSON.stringify(p) : p);
-
-const refuse = (dir: string, why: string) => new UsageError(`--report-dir ${shown(dir)} cannot be used: ${why}; choose another folder`);
-
-function kindOf(info: Stats): string {
-  if (info.isDirectory()) return 'a folder';
-  if (info.isSymbolicLink()) return 'a symbolic link';
-  if (info.isFIFO()) return 'a FIFO';
-  if (info.isSocket()) return 'a socket';
-  return 'a device';
-}
+const refuse = (dir: string, why: string) => new UsageError(`--report-dir ${shownPath(dir)} cannot be used: ${why}; choose another folder`);
 
 /**
  * Creates `dir` and the missing folders above it, one plain mkdir each, from the nearest existing
@@ -42,12 +32,12 @@ export async function ensureFolder(dir: string): Promise<string | undefined> {
       const code = codeOf(error);
       const parent = path.dirname(at);
       // ENOTDIR: a file stands somewhere above; walking on finds it and names it.
-      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || parent === at) return `${shown(at)}: ${code}`;
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || parent === at) return `${shownPath(at)}: ${code}`;
       missing.push(at);
       at = parent;
       continue;
     }
-    if (!info.isDirectory()) return `${shown(at)} is not a folder`;
+    if (!info.isDirectory()) return `${shownPath(at)} is not a folder`;
     break;
   }
   for (const folder of missing.reverse()) {
@@ -56,7 +46,7 @@ export async function ensureFolder(dir: string): Promise<string | undefined> {
     } catch (error) {
       // Made meanwhile by another process: fine when it is a folder.
       if (codeOf(error) === 'EEXIST' && (await stat(folder).catch(() => undefined))?.isDirectory()) continue;
-      return `cannot create ${shown(folder)}: ${codeOf(error)}`;
+      return `cannot create ${shownPath(folder)}: ${codeOf(error)}`;
     }
   }
   return undefined;

@@ -199,6 +199,10 @@ export interface ConformanceReport {
   undocumentedFields: { path: string; operation: Operation; count: number }[];
   /** What the run put back on the pool's fiat accounts, or that restore was off (since 1.9.0). */
   restore?: RestoreSummary;
-  /** Every identity the run created: id, ref_id, run tag, created_at (since 1.9.0; also created-identities.json). */
+  /**
+   * Every identity the run created: id, ref_id, run tag, created_at (since 1.9.0; also
+   * created-identities.json). Since 1.10.0 each entry says its `outcome`, and the creates whose
+   * answer was lost are there too, `unknown`, with the ref_id they sent and why.
+   */
   createdIdentities?: LedgerEntry[];
 }

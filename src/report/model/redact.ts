@@ -2,10 +2,12 @@
  * Defence in depth against leaking credentials into reports and the console. The transport
  * already redacts the Authorization header it records; this catches everything else: a token a
  * server echoes in a body, a client secret quoted in an error message, a token response saved as
- * an exchange. Every writer passes its data through `value()` and its final text through `text()`.
+ * an exchange, a query parameter named like a credential in any URL (`?api_key=…`). Every writer
+ * passes its data through `value()` and its final text through `text()`.
  */
 
 import { REDACTED } from '../../core/redaction.ts';
+import { redactQuerySecrets } from '../../core/query-secrets.ts';
 
 /** Header names whose values are credentials whatever they hold. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
@@ -77,6 +79,8 @@ export class Redactor {
     // exchanges.har redacts every string of every exchange: skip what cannot match, cheaply.
     for (const form of this.forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
     for (const pattern of this.shortForms) out = out.replace(pattern, REDACTED);
+    // `?api_key=…` in any URL recorded (a token endpoint named in a message, a request's URL).
+    out = redactQuerySecrets(out);
     if (!CREDENTIAL_NAME.test(out)) return out;
     out = out.replace(HEADER_JSON, (_m, head: string, value: string, tail: string) => head + keepPlaceholder(value) + tail);
     out = out.replace(HEADER_LINE, (_m, head: string, value: string) => head + keepPlaceholder(value));

@@ -5,19 +5,23 @@
  */
 import { oneLine } from '../../core/text.ts';
 import type { ConformanceReport } from '../model/model.ts';
+import { identitiesSentence, identityCounts } from '../model/identity-counts.ts';
 
 /** Fields not restored listed on the console; conformance.json `restore` lists them all. */
 const FIELDS_SHOWN = 6;
 const LINE_WIDTH = 160;
 
-/** `created 37 identities; list in reports/created-identities.json`, then the restore. `ledgerFile`: where the list was written. */
+/**
+ * `created 37 identities, 2 more may exist (answer lost); list in reports/created-identities.json`,
+ * then the restore. `ledgerFile`: where the list was written.
+ */
 export function leftBehindLines(report: ConformanceReport, ledgerFile?: string): string[] {
   const lines: string[] = [];
   // A report before 1.9.0 says nothing of it: no line, rather than a false "created 0".
   if (report.createdIdentities) {
-    const created = report.createdIdentities.length;
+    const counts = identityCounts(report.createdIdentities);
     const where = ledgerFile ? `list in ${ledgerFile}` : 'list in conformance.json createdIdentities';
-    lines.push(`created ${created} ${created === 1 ? 'identity' : 'identities'}${created ? `; ${where}` : ''}`);
+    lines.push(`${identitiesSentence(counts)}${counts.created + counts.unknown ? `; ${where}` : ''}`);
   }
   const restore = report.restore;
   if (!restore) return lines;

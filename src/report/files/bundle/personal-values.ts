@@ -1,8 +1,10 @@
 /**
  * The personal values of a run: what exchanges.har's request and response bodies hold under the
  * fields that name a person or an institution, number an account, identify someone to a
- * government, or reach someone (schemas/: person_details, fiat_account_owner, wire,
- * routing_details, tax_details, institution_details). Every string (and integer: a wrong-type case
+ * government, reach someone, say when they were born or where they live (schemas/:
+ * person_details, fiat_account_owner, wire, routing_details, tax_details, institution_details,
+ * and every address object: the identity's, the fiat account owner's, the bank's; its country
+ * code stays). Every string (and integer: a wrong-type case
  * sends `cip_id: 123456789`) anywhere under such a field counts, a list or an object of the wrong
  * type included. Bodies that are not JSON (malformed on purpose) are read field by field.
  */
@@ -22,6 +24,14 @@ export const PERSONAL_FIELDS: ReadonlySet<string> = new Set([
   'tax_payer_id',
   'email',
   'phone_number',
+  // Sent as YYYY-MM-DD, returned as a timestamp at midnight UTC: both spellings are values here.
+  'date_of_birth',
+  // Every address object (2.4, 2.6): the lines, the city, the province, the postal code.
+  'address1',
+  'address2',
+  'city',
+  'province',
+  'zip_code',
 ]);
 
 /** `name` is personal only inside an institution's details or members. */

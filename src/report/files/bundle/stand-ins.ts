@@ -7,9 +7,12 @@
  * everything else (punctuation, spaces, combining marks, `@` and `.` of an email) stays. A digit
  * that starts a run of digits stays non-zero (a JSON number, an E.164 phone number stay valid).
  * The choice is drawn from HMAC-SHA256 of a random salt and the value: deterministic within one
- * bundle (the same value has the same stand-in in every file), unrelated across bundles.
+ * bundle (the same value has the same stand-in in every file), unrelated across bundles. A value
+ * that starts with a YYYY-MM-DD day (a date of birth, in either spelling) gets another day of the
+ * same kind instead, the same for every spelling of that day (date-stand-in.ts).
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { datedValue, standInDay } from './date-stand-in.ts';
 
 /** Letters, numbers, and other symbols (So: an emoji name is a value sent too); never `+`, `@` or `.`, which shape a phone or an email. */
 const CATEGORIES = ['Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Nd', 'Nl', 'No', 'So'] as const;
@@ -55,6 +58,9 @@ export class StandIns {
   private readonly salt: Buffer;
   private readonly byValue = new Map<string, string>();
   private readonly taken = new Set<string>();
+  /** Stand-in days by original day, and the days given: one day, one stand-in, in every spelling. */
+  private readonly byDay = new Map<string, string>();
+  private readonly takenDays = new Set<string>();
 
   constructor(salt: Buffer = randomBytes(32)) {
     this.salt = salt;
@@ -87,6 +93,8 @@ export class StandIns {
   of(value: string, acceptable: (standIn: string) => boolean = () => true): string | undefined {
     const known = this.byValue.get(value);
     if (known !== undefined) return known;
+    const dated = datedValue(value);
+    if (dated) return this.ofDated(value, dated.day, dated.rest, acceptable);
     for (let attempt = 0; attempt < 32; attempt++) {
       const standIn = this.draw(value, attempt);
       if (standIn === value || this.taken.has(standIn) || !acceptable(standIn)) continue;
@@ -95,6 +103,27 @@ export class StandIns {
       return standIn;
     }
     return undefined;
+  }
+
+  /**
+   * `value`, which starts with the day `day`: that day's stand-in (drawn once, the same for
+   * every value that starts with it: other than the day, than every day given so far, and
+   * acceptable alone and with `rest` after it), then `rest` as it is.
+   */
+  private ofDated(value: string, day: string, rest: string, acceptable: (standIn: string) => boolean): string | undefined {
+    let chosen = this.byDay.get(day);
+    for (let attempt = 0; chosen === undefined && attempt < 64; attempt++) {
+      const candidate = standInDay(day, createHmac('sha256', this.salt).update(`day\u0000${attempt}\u0000${day}`).digest().readUInt32BE(0));
+      if (candidate === day || this.takenDays.has(candidate) || !acceptable(candidate) || !acceptable(candidate + rest)) continue;
+      chosen = candidate;
+      this.byDay.set(day, candidate);
+      this.takenDays.add(candidate);
+    }
+    if (chosen === undefined) return undefined;
+    const standIn = chosen + rest;
+    this.byValue.set(value, standIn);
+    this.taken.add(standIn);
+    return standIn;
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../../core/errors.ts';
 import { readReport } from '../../model/read-report.ts';
@@ -17,6 +17,7 @@ import { BUNDLED_KEY_FILE, buildManifest, type Manifest, manifestBytes, MANIFEST
 import { keyFingerprint, publicKeyPem, signBytes } from './signature.ts';
 import { type ArchiveMember, writeTarGz } from './tar-archive.ts';
 import { redactPersonalValues } from './personal-redaction.ts';
+import { writeWholeFile } from '../output-file.ts';
 
 /** How a bundle is made. */
 export interface BundleOptions {
@@ -72,14 +73,10 @@ export async function bundleReportFolder(dir: string, options: BundleOptions): P
   return buildBundle(report, await reportFolderFiles(dir), options);
 }
 
-/** Writes the bundle's bytes to `file` whole or not at all (a temporary file renamed). */
+/**
+ * Writes the bundle's bytes to `file` whole or not at all (a temporary file renamed); never over
+ * what is not a regular file there, even one that appeared since the path was checked (output-file.ts).
+ */
 export async function writeBundleFile(file: string, bytes: Buffer): Promise<void> {
-  const partial = `${file}.partial`;
-  try {
-    await writeFile(partial, bytes);
-    await rename(partial, file);
-  } catch (error) {
-    await rm(partial, { force: true }).catch(() => undefined);
-    throw new UsageError(`the bundle cannot be written to ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
+  await writeWholeFile(file, bytes, 'the bundle');
 }
