@@ -213,7 +213,8 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   if (route.kind === 'unknown') return sendProblem(res, 404, `no route ${pathname}`);
   if (route.kind === 'fiat-account' && method === 'GET' && otherMethod === 'refuse' && state.accountReads)
     return handleFiatAccountGet(state.accounts, route.id, { reading: state.reading, behaviour: state.behaviour, strict: state.strict, owner }, res);
-  if (!operation) return sendProblem(res, 405, `${pathname} takes ${ALLOWED_METHOD[route.kind]}`, { headers: { allow: ALLOWED_METHOD[route.kind] } });
+  const allow = route.kind === 'fiat-account' && state.accountReads ? 'GET, PUT' : ALLOWED_METHOD[route.kind];
+  if (!operation) return sendProblem(res, 405, `${pathname} takes ${allow}`, { headers: { allow } });
   if (otherMethod === 'fail') return sendProblem(res, 500, 'internal error');
   if (state.behaviour.dropsConnection(operation, decodeUtf8(body.bytes) ?? '')) {
     req.socket.destroy();

@@ -46,7 +46,16 @@ describe('runConformance', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'library-reports-'));
     try {
       const result = await runConformance({ rules: ['id.tax'], profile: 'quick', reportDir: dir });
-      expect((await readdir(dir)).sort()).toEqual(['conformance.json', 'created-identities.json', 'exchanges.har', 'junit.xml', 'report.html', 'summary.md']);
+      // The report files, and the restore journal written before the first write.
+      expect((await readdir(dir)).sort()).toEqual([
+        'conformance.json',
+        'created-identities.json',
+        'exchanges.har',
+        'junit.xml',
+        'report.html',
+        'restore-journal.json',
+        'summary.md',
+      ]);
       expect(result.reportFiles).toHaveLength(6);
     } finally {
       await rm(dir, { recursive: true, force: true });

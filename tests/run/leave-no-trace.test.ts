@@ -86,7 +86,8 @@ describe('a run leaves the fiat accounts as it found them', () => {
       const added = Object.keys(now).filter((k) => !(k in was));
       const account = report.restore!.accounts.find((a) => a.id === id)!;
       expect(account.notRestored.map((n) => n.field).sort(), id).toEqual(added.map(fieldOf).sort());
-      for (const note of account.notRestored) expect(note.reason).toContain('merges metadata');
+      // The embedded server refuses a null value and merges an empty object: the API cannot remove them.
+      for (const note of account.notRestored) expect(note).toMatchObject({ reason: expect.stringContaining('merges metadata'), final: true });
     }
     expect(report.restore!.accounts.some((a) => a.notRestored.length > 0)).toBe(true);
   });
@@ -162,7 +163,9 @@ describe('the ledger of created identities', () => {
   });
 });
 
-const fieldOf = (key: string) => (/^[A-Za-z0-9_-]+$/.test(key) ? `metadata.${key}` : `metadata[${JSON.stringify(key)}]`);
+/** A key of the nested metadata (the embedded server's default placement) as the restore names it. */
+const fieldOf = (key: string) =>
+  `fiat_account_owner.fiat_network_instructions.metadata${/^[A-Za-z0-9_-]+$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
 
 function harEntries(dir: string): any[] {
   return JSON.parse(readFileSync(path.join(dir, 'exchanges.har'), 'utf8')).log.entries;

@@ -93,9 +93,8 @@ describe.each([400, 422] as const)('bad input, rejections with %i', (rejectStatu
   });
 
   it.each([
-    ['GET', () => accountPath(server.fiatAccountIds[0]), 'PUT'],
-    ['POST', () => accountPath(server.fiatAccountIds[0]), 'PUT'],
-    ['DELETE', () => accountPath(server.fiatAccountIds[0]), 'PUT'],
+    ['POST', () => accountPath(server.fiatAccountIds[0]), 'GET, PUT'],
+    ['DELETE', () => accountPath(server.fiatAccountIds[0]), 'GET, PUT'],
     ['GET', () => IDENTITIES, 'POST'],
     ['PUT', () => IDENTITIES, 'POST'],
   ])('%s on a known route gets 405 with Allow', async (method, path, allow) => {

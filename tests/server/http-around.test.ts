@@ -21,7 +21,6 @@ describe('other methods on the two paths', () => {
   it.each([
     ['PATCH', 'account', {}],
     ['POST', 'account', {}],
-    ['GET', 'account', undefined],
     ['OPTIONS', 'account', undefined],
     ['DELETE', 'account', undefined],
     ['PUT', 'identities', identityBody()],
@@ -33,7 +32,7 @@ describe('other methods on the two paths', () => {
       const s = await start({ strict });
       const reply = await call(s, method, path === 'account' ? accountPath(s.fiatAccountIds[0]) : IDENTITIES, { body });
       expect(reply.status).toBe(405);
-      expect(reply.headers.allow).toBe(path === 'account' ? 'PUT' : 'POST');
+      expect(reply.headers.allow).toBe(path === 'account' ? 'GET, PUT' : 'POST');
     }
   });
 
@@ -87,5 +86,26 @@ describe('the challenge of a 401', () => {
       expect(reply.status).toBe(401);
       expect(reply.headers['www-authenticate']).toBe(challenge);
     }
+  });
+});
+
+describe('the get operation of fiat accounts (section 1 names it)', () => {
+  it('answers the stored account as the update does, and changes nothing', async () => {
+    const s = await start({ reading: { placement: 'both' } });
+    const id = s.fiatAccountIds[0];
+    const updated = await update(s, { metadata: { team: 'ops' } }, {}, id);
+    const read = await call(s, 'GET', accountPath(id));
+    expect(read.status).toBe(200);
+    expect(read.json).toEqual(updated.json);
+    expect((await call(s, 'GET', accountPath(id))).json).toEqual(read.json);
+  });
+
+  it('answers 404 for an unknown account, and 405 (Allow: PUT) on a server started without it', async () => {
+    const s = await start();
+    expect((await call(s, 'GET', accountPath('3b241101-e2bb-4255-8caf-4136c566a962'))).status).toBe(404);
+    const without = await start({ accountReads: false });
+    const reply = await call(without, 'GET', accountPath(without.fiatAccountIds[0]));
+    expect(reply.status).toBe(405);
+    expect(reply.headers.allow).toBe('PUT');
   });
 });
