@@ -125,6 +125,11 @@ async function replayReport(file: string, values: ReportReplayFlags, io: CliIO):
   checkRedaction(file, await redactedBeside(file), baseUrl);
   const target =
     baseUrl !== undefined ? { baseUrl, auth, fiatAccountIds: namedAccounts(values['fiat-account-id'], io.env) } : embeddedServerOf(report.target.reading);
+  // Nothing to send: no server started, no request (not even the reachability check).
+  if (!failingRules(report).length) {
+    for (const line of reportNotes(report)) io.out(line);
+    return nothingToReplay(report, io);
+  }
   const interruption = io.interrupts?.((name) => io.err(`conformance replay: ${name}: stopping; the fiat accounts are put back (${name} again quits at once)`));
   try {
     const signal = interruption?.signal;
@@ -161,9 +166,8 @@ async function replayOnTarget(report: ConformanceReport, prepared: PreparedRun, 
     io.err(`conformance replay: ${(error as Error).message}`);
     return exitCode;
   }
-  const failing = report.rules.filter((r) => r.status === 'failed' && isRuleId(r.id));
+  const failing = failingRules(report);
   for (const line of reportNotes(report)) out(line);
-  if (!failing.length) return nothingToReplay(report, io);
   const metadata = new MetadataState();
   const restore = new ReplayRestore(target.fiatAccountIds, transport, () => metadata.semantics, signal);
   const replayer = new Replayer(
@@ -198,6 +202,9 @@ async function replayOnTarget(report: ConformanceReport, prepared: PreparedRun, 
   const code = replayExitCode(tally.stillFailing, tally.notJudged);
   return code !== EXIT.nonConformant && restored.leftChanged.length ? EXIT_LEFT_CHANGED : code;
 }
+
+/** The rules the report failed, each with a recorded case or a scenario to send again. */
+const failingRules = (report: ConformanceReport): ReportRule[] => report.rules.filter((r) => r.status === 'failed' && isRuleId(r.id));
 
 /** A report with no failing rule: nothing is sent. */
 function nothingToReplay(report: ConformanceReport, io: CliIO): number {

@@ -6,12 +6,15 @@
  * and leaves every account as it found it, Ctrl-C included.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { replay } from '../../src/cli/replay.ts';
 import type { CliIO } from '../../src/cli/io.ts';
 import { UsageError } from '../../src/core/errors.ts';
-import { markRedactedHar } from '../../src/report/files/bundle/redaction-mark.ts';
+import { isMarkedRedacted, markRedactedHar } from '../../src/report/files/bundle/redaction-mark.ts';
+import { bundleReportFolder } from '../../src/report/files/bundle/write-bundle.ts';
+import { readTarGz } from '../../src/report/files/bundle/tar-archive.ts';
 import { conformance, reportDir } from './binary.ts';
 import { startRecordingTarget, type RecordingTarget } from './recording-proxy.ts';
 import { testIO } from './test-io.ts';
@@ -134,6 +137,20 @@ describe('replay <exchanges.har> against a live target', () => {
     expect(await replay([file, '--report', path.join(dir, 'conformance.json')], io)).toBe(0);
     expect(out[0]).toMatch(/^target http:\/\/127\.0\.0\.1:\d+ \(embedded reference server\)$/);
   }, 60_000);
+
+  it('knows a redacted HAR by its mark, which a --redact-personal bundle sets, or by the manifest beside it', async () => {
+    const bundle = await bundleReportFolder(dir, { redactPersonal: true });
+    const member = readTarGz(bundle.bytes).find((m) => m.name === 'exchanges.har')!;
+    expect(isMarkedRedacted(JSON.parse(member.data.toString('utf8')))).toBe(true);
+    const plain = readTarGz((await bundleReportFolder(dir, {})).bytes).find((m) => m.name === 'exchanges.har')!;
+    expect(isMarkedRedacted(JSON.parse(plain.data.toString('utf8')))).toBe(false);
+    // An older bundle's HAR carries no mark: its manifest, extracted beside it, says so.
+    const folder = mkdtempSync(path.join(tmpdir(), 'conformance-extracted-'));
+    writeFileSync(path.join(folder, 'exchanges.har'), JSON.stringify(har));
+    writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify({ redacted: true }));
+    await expect(replay([path.join(folder, 'exchanges.har'), ...liveFlags()], testIO().io)).rejects.toThrow(/manifest\.json beside it says so/);
+    expect(live.seen).toEqual([]);
+  });
 
   it('Ctrl-C stops the sending, puts the accounts back and exits 130', async () => {
     const before = await live.accounts();
