@@ -2,14 +2,15 @@
  * `conformance replay <exchanges.har>`: sends a HAR's requests again, in order, and judges them
  * with the rules (src/run/har-replay.ts): against a fresh embedded server by default (its fault
  * and reading with --fault, --reading), or --base-url with credentials and --fiat-account-id for
- * the run's accounts. Prints each rule's status, the rules a HAR cannot judge again, and, with the
+ * the run's accounts (the URL and credentials only from the command line or environment; a
+ * redacted HAR is refused there; the accounts are read first and put back, Ctrl-C too). Prints each rule's status, the rules a HAR cannot judge again, and, with the
  * report beside the HAR (or --report), where the statuses differ from it. Exit 0: every judged
  * rule passed (with a report: the statuses agree); 1: a rule failed (with a report: they differ).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CliIO } from './io.ts';
-import { EXIT, UsageError } from '../core/errors.ts';
+import { EXIT, exitCodeOfSignal, UsageError } from '../core/errors.ts';
 import { parseJsonText, readInputFile } from '../core/json-file.ts';
 import { checkUrl, optionPicker, resolveAuth, runConfig } from '../run/run-config.ts';
 import { parseReading } from '../server/reading.ts';
@@ -17,6 +18,12 @@ import { replayDisagreements, replayHar, type HarReplay } from '../run/har-repla
 import type { HarEntry } from '../report/files/har.ts';
 import { readReport } from '../report/model/read-report.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
+import { isMarkedRedacted, manifestSaysRedacted } from '../report/files/bundle/redaction-mark.ts';
+import { MANIFEST_FILE } from '../report/files/bundle/manifest.ts';
+import { restoreLines } from '../report/terminal/left-behind.ts';
+import { checkCredentials, checkRedaction } from '../run/replay-target.ts';
+import { namedAccounts } from '../run/replay-accounts.ts';
+import { EXIT_LEFT_CHANGED } from '../run/replay-restore.ts';
 
 /** The flags of a HAR replay, as `conformance replay` parses them. */
 export interface HarReplayFlags {
@@ -32,11 +39,16 @@ export interface HarReplayFlags {
   report?: string;
 }
 
-/** The entries of a HAR file, or a UsageError. */
-async function harEntriesOf(file: string): Promise<HarEntry[]> {
+/** The entries of a HAR file and, when it is redacted, how that is known (its own mark, or the manifest of its bundle beside it); or a UsageError. */
+async function harOf(file: string): Promise<{ entries: HarEntry[]; redacted?: string }> {
   const data = parseJsonText(await readInputFile(file), file) as { log?: { entries?: unknown } } | null;
   if (!Array.isArray(data?.log?.entries)) throw new UsageError(`${file} is not a HAR file (no log.entries)`);
-  return data.log.entries as HarEntry[];
+  const entries = data.log.entries as HarEntry[];
+  if (isMarkedRedacted(data)) return { entries, redacted: 'its log says so: a bundle made with --redact-personal' };
+  const manifest = path.join(path.dirname(file), MANIFEST_FILE);
+  if (existsSync(manifest) && manifestSaysRedacted(await readInputFile(manifest).catch(() => '')))
+    return { entries, redacted: `${manifest} beside it says so: a bundle made with --redact-personal` };
+  return { entries };
 }
 
 /** The report to compare with: --report, or the conformance.json beside the HAR. */
@@ -50,6 +62,7 @@ function lines(result: HarReplay): string[] {
   const width = Math.max(...result.rules.map((r) => r.id.length), 4);
   return [
     `sent ${result.sent} requests again${result.leftOut.length ? `, left out ${result.leftOut.length} (${[...new Set(result.leftOut.map((l) => l.why.split(':')[0]))].join('; ')})` : ''}`,
+    ...leftOutLines(result.leftOut),
     ...result.rules.map(
       (r) =>
         `  ${r.id.padEnd(width)}  ${r.status.padEnd(6)}  ${r.cases} cases${r.problems[0] ? `  ${r.problems[0].message.split('\n')[0].slice(0, 120)}` : ''}`,
@@ -60,35 +73,70 @@ function lines(result: HarReplay): string[] {
   ];
 }
 
-/** Runs the replay of one HAR file and prints what it found; resolves to the exit code. */
-export async function replayHarFile(file: string, flags: HarReplayFlags, io: CliIO): Promise<number> {
-  const entries = await harEntriesOf(file);
-  const report = await reportToCompare(file, flags);
+/** Entries shown by number for each reason they were left out. */
+const ENTRIES_SHOWN = 5;
+
+/** Each reason entries were left out, with how many and which (HAR entry numbers from 0). */
+function leftOutLines(leftOut: HarReplay['leftOut']): string[] {
+  const byWhy = new Map<string, number[]>();
+  for (const { index, why } of leftOut) byWhy.set(why, [...(byWhy.get(why) ?? []), index]);
+  return [...byWhy].map(([why, at]) => {
+    const shown = at.slice(0, ENTRIES_SHOWN).map((i) => `#${i}`);
+    return `  left out ${at.length}: ${why} (entries ${shown.join(', ')}${at.length > ENTRIES_SHOWN ? ', …' : ''})`;
+  });
+}
+
+/** The replay's config: --base-url and its credentials from the command line or environment only, never from a file. */
+function replayConfig(file: string, flags: HarReplayFlags, io: CliIO, redacted: string | undefined, report: ConformanceReport | undefined) {
   const pick = optionPicker({
     baseUrl: flags['base-url'],
     token: flags.token,
     clientCredentials: { tokenUrl: flags['auth-url'], clientId: flags['client-id'], clientSecret: flags['client-secret'], scope: flags.scope },
+    fiatAccountIds: flags['fiat-account-id'],
     env: io.env,
   });
   const baseUrl = pick('base-url')?.replace(/\/+$/, '');
   if (baseUrl !== undefined) checkUrl('--base-url', baseUrl);
   const auth = resolveAuth(pick);
-  if (baseUrl !== undefined && auth.kind === 'none')
-    throw new UsageError('a remote target needs credentials: --token T, or --auth-url URL --client-id ID --client-secret S');
+  checkCredentials(baseUrl, auth);
   if (baseUrl !== undefined && (flags.fault || flags.reading?.length)) throw new UsageError('--fault and --reading apply to the embedded server only');
+  checkRedaction(file, redacted, baseUrl);
   const reading = parseReading(Object.fromEntries((flags.reading ?? []).map((pair) => pair.split('=') as [string, string])));
-  const config = runConfig({
+  return runConfig({
     seed: 0,
-    ...(baseUrl !== undefined ? { baseUrl, auth, fiatAccountIds: flags['fiat-account-id'] ?? [] } : {}),
+    ...(baseUrl !== undefined ? { baseUrl, auth, fiatAccountIds: namedAccounts(flags['fiat-account-id'], io.env) } : {}),
     // The report's own fault by default: the same server the run judged.
     ...(baseUrl === undefined && (flags.fault ?? report?.target.reading?.fault) ? { fault: flags.fault ?? report?.target.reading?.fault } : {}),
     reading,
   });
-  const result = await replayHar(entries, config);
-  for (const line of lines(result)) io.out(line);
-  if (!report) return result.rules.some((r) => r.status === 'failed' || r.status === 'error') ? EXIT.nonConformant : EXIT.conformant;
+}
+
+/** Runs the replay of one HAR file and prints what it found; resolves to the exit code. */
+export async function replayHarFile(file: string, flags: HarReplayFlags, io: CliIO): Promise<number> {
+  const { entries, redacted } = await harOf(file);
+  const report = await reportToCompare(file, flags);
+  const config = replayConfig(file, flags, io, redacted, report);
+  const interruption = io.interrupts?.((name) => io.err(`conformance replay: ${name}: stopping; the fiat accounts are put back (${name} again quits at once)`));
+  let result: HarReplay;
+  try {
+    result = await replayHar(entries, config, { announce: (line) => io.out(line), ...(interruption ? { signal: interruption.signal } : {}) });
+  } finally {
+    interruption?.dispose();
+  }
+  for (const line of [...lines(result), ...restoreLines(result.restore.summary)]) io.out(line);
+  if (result.interrupted) {
+    io.out(`interrupted: ${result.sent} requests sent before ${String(interruption?.signal.reason)}; the statuses above judge only those`);
+    return exitCodeOfSignal(String(interruption?.signal.reason));
+  }
+  const failed = report ? printDifferences(report, result, io) : result.rules.some((r) => r.status === 'failed' || r.status === 'error');
+  if (failed) return EXIT.nonConformant;
+  return result.restore.leftChanged.length ? EXIT_LEFT_CHANGED : EXIT.conformant;
+}
+
+/** Where the replay differs from the report, a line each and a closing line; true when it differs. */
+function printDifferences(report: ConformanceReport, result: HarReplay, io: CliIO): boolean {
   const differences = replayDisagreements(report.rules, result);
   for (const line of differences) io.out(`  differs: ${line}`);
   io.out(differences.length ? `${differences.length} rule statuses differ from the report` : 'every rule re-judged has the status the report gives it');
-  return differences.length ? EXIT.nonConformant : EXIT.conformant;
+  return differences.length > 0;
 }

@@ -1,6 +1,7 @@
 /**
- * `conformance replay <conformance.json>`: re-sends the failing cases of a report, against the
- * same target or another one, and says for each whether it still fails. For checking a fix
+ * `conformance replay <conformance.json>`: re-sends the failing cases of a report, against a
+ * target given on the command line (or a fresh embedded server), and says for each whether it
+ * still fails; a guest on that target, as run is (see HELP). For checking a fix
  * without a full run. Exit 1 when any still fails; 4 (inconclusive) when none fails but an
  * answer judged nothing (a pass it is not); 0 when all pass now. Reads any 1.x report: the
  * inconclusive rules of a 1.3.0 report have no failing case to re-send (a full run judges them),
@@ -8,9 +9,19 @@
  */
 import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
-import { EXIT, UsageError, exitCodeOfError } from '../core/errors.ts';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { EXIT, UsageError, exitCodeOfError, exitCodeOfSignal } from '../core/errors.ts';
+import { readInputFile } from '../core/json-file.ts';
 import { checkUrl, optionPicker, resolveAuth, runConfig } from '../run/run-config.ts';
-import { prepareRun } from '../run/prepare-run.ts';
+import { type PreparedRun, prepareRun } from '../run/prepare-run.ts';
+import { checkCredentials, checkRedaction, checkReportTarget, embeddedServerOf } from '../run/replay-target.ts';
+import { EXIT_LEFT_CHANGED, ReplayRestore, type ReplayRestoreResult, replayJournalFile } from '../run/replay-restore.ts';
+import { MANIFEST_FILE } from '../report/files/bundle/manifest.ts';
+import { manifestSaysRedacted } from '../report/files/bundle/redaction-mark.ts';
+import { restoreLines } from '../report/terminal/left-behind.ts';
+import { namedAccounts } from '../run/replay-accounts.ts';
 import { MAX_TIMER_MS, wholeNumberFlag } from '../run/whole-number-flag.ts';
 import type { ConformanceReport, ReportFailure, ReportRule } from '../report/model/model.ts';
 import { readReport } from '../report/model/read-report.ts';
@@ -22,7 +33,7 @@ import { RefIds } from '../engine/ref-ids.ts';
 import { SCENARIOS, scenarioRules } from '../engine/scenarios.ts';
 import type { TestCase, UnauthenticatedKind } from '../core/case.ts';
 import { CreatedIdentities } from '../rules/created-identities.ts';
-import { usesFiatAccount } from '../core/operations.ts';
+import { OPERATIONS, usesFiatAccount } from '../core/operations.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
 import { describeStatus } from '../rules/checks/exchange-facts.ts';
@@ -30,25 +41,36 @@ import { Redactor } from '../report/model/redact.ts';
 
 const FLAGS = ['base-url', 'token', 'auth-url', 'client-id', 'client-secret', 'scope', 'timeout'] as const;
 
-const HELP = `usage: conformance replay <conformance.json> [--base-url URL] [--token T | --auth-url URL --client-id ID --client-secret S [--scope S]]
-                          [--fiat-account-id UUID]... [--timeout MS]
+const HELP = `usage: conformance replay <conformance.json> [--base-url URL [--token T | --auth-url URL --client-id ID --client-secret S [--scope S]]
+                          --fiat-account-id UUID...] [--timeout MS]
        conformance replay <exchanges.har> [--fault NAME] [--reading key=value]... [--report conformance.json]
                           [--base-url URL [auth flags] --fiat-account-id UUID...]
 
 Re-sends the failing cases of a report and says for each whether it still fails.
-Without --base-url the report's own target is used; against another target, give its fiat
-account ids with --fiat-account-id (or CONFORMANCE_FIAT_ACCOUNT_IDS). Credentials come from the flags or .env,
-as for \`conformance run\`. Exit 1 when any case still fails; 4 when none fails but an answer
-judged nothing (e.g. a 404 for an account of another target: no pass); 0 when all pass now.
-A report with no failing rule exits 0, or 4 when it has blocking inconclusive rules (those need
-a full \`conformance run\`; replay has no failing case of theirs to send).
+Exit 1 when any case still fails; 4 when none fails but an answer judged nothing (e.g. no fiat
+account named: no pass); 0 when all pass now. A report with no failing rule exits 0, or 4 when it
+has blocking inconclusive rules (those need a full \`conformance run\`; replay has no failing case
+of theirs to send).
 
-Given exchanges.har (a run's, or one from an evidence bundle, redacted or not), every request is
-sent again in order, to a fresh embedded server (the report's fault, or --fault and --reading;
-its fiat accounts stand for the run's) or to --base-url, and judged by the rules as the run judged
-it. It prints each rule's status and the rules a HAR cannot judge again (those its scenarios
-judge across answers); with the conformance.json beside the HAR (or --report), where the statuses
-differ. Exit 0 when they agree (without a report: nothing failed), 1 when not.`;
+Given exchanges.har (a run's, or one from an evidence bundle), every request is sent again in
+order and judged by the rules as the run judged it. It prints each rule's status and the rules a
+HAR cannot judge again; with the conformance.json beside the HAR (or --report), where the statuses
+differ. Exit 0 when they agree (without a report: nothing failed), 1 when not.
+
+Replay is a guest on the target, as run is:
+- it prints the target before sending anything. Without --base-url (or CONFORMANCE_BASE_URL) it
+  sends to a fresh embedded server (the report's reading and fault); credentials go only to a base
+  URL given here or in the environment, never to one read from the file: a report of another
+  target asks for --base-url.
+- it writes only the fiat accounts you name (--fiat-account-id or CONFORMANCE_FIAT_ACCOUNT_IDS),
+  or the embedded server's: a recorded account stands for a named one, or is skipped; an
+  unknown-id probe goes to a fresh random id. It reads them first and puts them back at the end,
+  also after an error or Ctrl-C (SIGINT: it stops sending, restores, prints what it has, exit 130);
+  exit 5 when an account it wrote is left changed.
+- to a live target it sends only the documented operations (PUT of a fiat account, POST of an
+  identity), not the recorded run's restore; the rest is skipped and listed.
+- a redacted HAR or report (a bundle made with --redact-personal) is refused against a live target
+  (exit 2): its stand-ins would be written into real accounts.`;
 
 export async function replay(argv: string[], io: CliIO): Promise<number> {
   const parsed = parseCommandArgs(
@@ -73,7 +95,19 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
   if (parsed.positionals[0].endsWith('.har')) return (await import('./replay-har.ts')).replayHarFile(parsed.positionals[0], parsed.values, io);
   if (parsed.values.fault || parsed.values.reading || parsed.values.report)
     throw new UsageError('--fault, --reading and --report apply to replaying a HAR file (exchanges.har)');
-  const { values } = parsed;
+  return replayReport(parsed.positionals[0], parsed.values, io);
+}
+
+/** The flags of a report replay. */
+type ReportReplayFlags = Partial<Record<(typeof FLAGS)[number], string>> & { 'fiat-account-id'?: string[] };
+
+/**
+ * The replay of a report's failures. The target is a base URL of the command line or environment,
+ * or a fresh embedded server for a report of the embedded server (its reading and fault); never
+ * the report's own URL (replay-target.ts). The target's accounts are read first and put back at
+ * the end, after an error or Ctrl-C too.
+ */
+async function replayReport(file: string, values: ReportReplayFlags, io: CliIO): Promise<number> {
   const pick = optionPicker({
     baseUrl: values['base-url'],
     token: values.token,
@@ -82,18 +116,48 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
     env: io.env,
   });
   const timeout = wholeNumberFlag('--timeout', pick('timeout'), { min: 1, max: MAX_TIMER_MS }) ?? 10_000;
-  const report = await readReport(parsed.positionals[0]);
-  const baseUrl = (pick('base-url') ?? report.target.baseUrl).replace(/\/+$/, '');
-  checkUrl('--base-url', baseUrl);
+  const report = await readReport(file);
+  const baseUrl = pick('base-url')?.replace(/\/+$/, '');
+  checkReportTarget(report.target, baseUrl);
+  if (baseUrl !== undefined) checkUrl('--base-url', baseUrl);
   const auth = resolveAuth(pick);
-  if (auth.kind === 'none') throw new UsageError('replay needs credentials: --token T, or --auth-url URL --client-id ID --client-secret S');
+  checkCredentials(baseUrl, auth);
+  checkRedaction(file, await redactedBeside(file), baseUrl);
+  const target =
+    baseUrl !== undefined ? { baseUrl, auth, fiatAccountIds: namedAccounts(values['fiat-account-id'], io.env) } : embeddedServerOf(report.target.reading);
+  // Nothing to send: no server started, no request (not even the reachability check).
+  if (!failingRules(report).length) {
+    for (const line of reportNotes(report)) io.out(line);
+    return nothingToReplay(report, io);
+  }
+  const interruption = io.interrupts?.((name) => io.err(`conformance replay: ${name}: stopping; the fiat accounts are put back (${name} again quits at once)`));
+  try {
+    const signal = interruption?.signal;
+    const prepared = await prepareRun(runConfig({ seed: report.seed, timeoutMs: timeout, ...target }), signal ? { signal } : {});
+    try {
+      return await replayOnTarget(report, prepared, io, signal);
+    } finally {
+      await prepared.close();
+    }
+  } finally {
+    interruption?.dispose();
+  }
+}
 
-  const flagIds = parsed.values['fiat-account-id'] ?? [];
-  const accountIds = (flagIds.length ? flagIds : (io.env.CONFORMANCE_FIAT_ACCOUNT_IDS ?? '').split(','))
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter(Boolean);
-  const prepared = await prepareRun(runConfig({ seed: report.seed, baseUrl, auth, timeoutMs: timeout, fiatAccountIds: accountIds }));
+/** How a report beside its bundle's manifest is known to be redacted, if it is. */
+async function redactedBeside(file: string): Promise<string | undefined> {
+  const manifest = path.join(path.dirname(file), MANIFEST_FILE);
+  if (!existsSync(manifest)) return undefined;
+  const text = await readInputFile(manifest).catch(() => '');
+  return manifestSaysRedacted(text) ? `${manifest} beside it says so: a bundle made with --redact-personal` : undefined;
+}
+
+/** Connects, reads the accounts, sends the failures again, puts the accounts back; prints as it goes. */
+async function replayOnTarget(report: ConformanceReport, prepared: PreparedRun, io: CliIO, signal: AbortSignal | undefined): Promise<number> {
+  const { transport, target } = prepared;
+  // A target may echo a credential in a body that a message quotes: scrub every line.
+  const out = (line: string) => io.out(new Redactor(prepared.secrets()).text(line));
+  out(`target ${target.baseUrl}${target.embedded ? " (embedded reference server, as the report's run)" : ''}`);
   try {
     await prepared.connect();
   } catch (error) {
@@ -102,43 +166,75 @@ export async function replay(argv: string[], io: CliIO): Promise<number> {
     io.err(`conformance replay: ${(error as Error).message}`);
     return exitCode;
   }
-  const { transport } = prepared;
-
-  const failing = report.rules.filter((r) => r.status === 'failed' && isRuleId(r.id));
-  // A target may echo a credential in a body that a message quotes: scrub every line.
-  const out = (line: string) => io.out(new Redactor(prepared.secrets()).text(line));
+  const failing = failingRules(report);
   for (const line of reportNotes(report)) out(line);
-  if (!failing.length) {
-    const unsure = report.rules.filter((r) => r.status === 'inconclusive' && r.blocking);
-    if (unsure.length) {
-      io.out(`the report has no failing rule: nothing to replay; ${unsure.length} inconclusive rule(s) need a full \`conformance run\``);
-      return EXIT.inconclusive;
+  const metadata = new MetadataState();
+  const journal = { target: target.baseUrl, ...(target.embedded ? {} : { file: await replayJournalFile() }) };
+  const restore = new ReplayRestore(target.fiatAccountIds, transport, () => metadata.semantics, signal, journal);
+  const replayer = new Replayer(
+    transport.send.bind(transport),
+    new RefIds(report.seed),
+    target.fiatAccountIds,
+    prepared.settings.concurrentDuplicates,
+    {
+      seed: report.seed,
+      runs: report.runs ?? prepared.settings.runs,
+    },
+    { metadata, restore, live: !target.embedded },
+  );
+  const tally = { stillFailing: 0, notJudged: 0 };
+  out(`replaying ${failing.length} failing rule(s) against ${target.baseUrl}`);
+  let restored: ReplayRestoreResult;
+  try {
+    await restore.readStart();
+    for (const rule of failing) {
+      if (signal?.aborted) break;
+      printOutcome(rule, await replayer.replayRule(rule), out, tally, target.fiatAccountIds.length > 0);
     }
-    io.out('the report has no failing rule: nothing to replay');
-    return EXIT.conformant;
+  } finally {
+    restored = await restore.finish();
   }
-  const refIds = new RefIds(report.seed);
-  const replayer = new Replayer(transport.send.bind(transport), refIds, accountIds, prepared.settings.concurrentDuplicates, {
-    seed: report.seed,
-    runs: report.runs ?? prepared.settings.runs,
-  });
-  let stillFailing = 0;
-  let notJudged = 0;
-  out(`replaying ${failing.length} failing rule(s) against ${baseUrl}`);
-  for (const rule of failing) {
-    const outcome = await replayer.replayRule(rule);
-    if (outcome.problems.length) {
-      stillFailing++;
-      out(`  ✗ ${rule.id}  still fails: ${outcome.problems[0].message}`);
-    } else if (!outcome.judged) {
-      // An answer that says nothing about the rule (a 404 for an account of another target) is no
-      // fix, and no failure either: inconclusive.
-      notJudged++;
-      out(`  ? ${rule.id}  not judged: ${outcome.why}${accountIds.length ? '' : '; against another target give its --fiat-account-id'}`);
-    } else out(`  ✓ ${rule.id}  passes now`);
+  for (const line of restoreLines(restored.summary)) out(line);
+  if (signal?.aborted) {
+    io.out(`interrupted by ${String(signal.reason)}: the rules not printed above were not replayed`);
+    return exitCodeOfSignal(String(signal.reason));
   }
-  io.out(replayClosingLine(failing.length - stillFailing - notJudged, stillFailing, notJudged));
-  return replayExitCode(stillFailing, notJudged);
+  io.out(replayClosingLine(failing.length - tally.stillFailing - tally.notJudged, tally.stillFailing, tally.notJudged));
+  const code = replayExitCode(tally.stillFailing, tally.notJudged);
+  return code !== EXIT.nonConformant && restored.leftChanged.length ? EXIT_LEFT_CHANGED : code;
+}
+
+/** The rules the report failed, each with a recorded case or a scenario to send again. */
+const failingRules = (report: ConformanceReport): ReportRule[] => report.rules.filter((r) => r.status === 'failed' && isRuleId(r.id));
+
+/** A report with no failing rule: nothing is sent. */
+function nothingToReplay(report: ConformanceReport, io: CliIO): number {
+  const unsure = report.rules.filter((r) => r.status === 'inconclusive' && r.blocking);
+  if (unsure.length) {
+    io.out(`the report has no failing rule: nothing to replay; ${unsure.length} inconclusive rule(s) need a full \`conformance run\``);
+    return EXIT.inconclusive;
+  }
+  io.out('the report has no failing rule: nothing to replay');
+  return EXIT.conformant;
+}
+
+/** One rule's line: still fails, not judged (and why), or passes now. */
+function printOutcome(
+  rule: ReportRule,
+  outcome: { problems: Problem[]; judged: boolean; why?: string },
+  out: (line: string) => void,
+  tally: { stillFailing: number; notJudged: number },
+  accountsNamed: boolean,
+): void {
+  if (outcome.problems.length) {
+    tally.stillFailing++;
+    out(`  ✗ ${rule.id}  still fails: ${outcome.problems[0].message}`);
+  } else if (!outcome.judged) {
+    // An answer that says nothing about the rule (a 404 for an account of another target) is no
+    // fix, and no failure either: inconclusive.
+    tally.notJudged++;
+    out(`  ? ${rule.id}  not judged: ${outcome.why}${accountsNamed ? '' : '; against another target give its --fiat-account-id'}`);
+  } else out(`  ✓ ${rule.id}  passes now`);
 }
 
 /** `N passed, N failed`, then `, N inconclusive` when an answer judged nothing: the run's own closing line. */
@@ -165,19 +261,45 @@ function reportNotes(report: ConformanceReport): string[] {
   return notes;
 }
 
+/** What keeps a replay a guest: the metadata it learns (for the restore), the restore, and whether the target is live. */
+interface Guest {
+  metadata: MetadataState;
+  restore: ReplayRestore;
+  live: boolean;
+}
+
+/** A case the replay does not send, and why. */
+class NotSent {
+  constructor(readonly why: string) {}
+}
+
 class Replayer {
-  private readonly metadata = new MetadataState();
-
   private accountCursor = 0;
+  /** Recorded unknown ids and the fresh ones that stand for them. */
+  private readonly freshIds = new Map<string, string>();
 
-  /** @param accountIds the other target's fiat accounts; empty: the ids the report recorded. */
+  /** @param accountIds the target's fiat accounts: the ones the user named, or the embedded server's. */
   constructor(
     private readonly send: (c: TestCase, o?: { auth?: UnauthenticatedKind }) => Promise<Exchange>,
     private readonly refIds: RefIds,
     private readonly accountIds: string[],
     private readonly concurrentDuplicates: number,
     private readonly settings: { seed: number; runs: number },
+    private readonly guest: Guest,
   ) {}
+
+  /** The accounts the replay may write: those whose start read gave the account. */
+  private writable(): string[] {
+    return this.accountIds.filter((id) => this.guest.restore.mayWrite(id));
+  }
+
+  /** Sends a case, noting the account it may change and what its answer shows of metadata. */
+  private async guestSend(c: TestCase): Promise<Exchange> {
+    if (c.fiatAccountId && this.accountIds.includes(c.fiatAccountId)) this.guest.restore.wrote(c.fiatAccountId);
+    const exchange = await this.send(c, c.auth ? { auth: c.auth } : undefined);
+    this.guest.metadata.observe(exchange);
+    return exchange;
+  }
 
   /**
    * The problems a rule still has: its scenario again, or each recorded failing request again.
@@ -193,17 +315,17 @@ class Replayer {
         return e;
       };
       const { outcomes, notJudged } = await scenario.run({
-        exercise: (c) => sent(this.send(c)),
-        sendTogether: (cases) => Promise.all(cases.map((c) => sent(this.send(c)))),
+        exercise: (c) => sent(this.guestSend(c)),
+        sendTogether: (cases) => Promise.all(cases.map((c) => sent(this.guestSend(c)))),
         freshRefId: () => this.refIds.next(),
         stamp: (c, refId) => this.refIds.stamp(c, refId),
         concurrentDuplicates: this.concurrentDuplicates,
-        fiatAccountIds: this.accountIds.length ? this.accountIds : recordedAccounts(rule),
+        fiatAccountIds: this.writable(),
         created,
         pick: (items) => items[0],
         seed: this.settings.seed,
         runs: this.settings.runs,
-        metadataSemantics: () => this.metadata.semantics,
+        metadataSemantics: () => this.guest.metadata.semantics,
         fitMetadata: (c) => c,
       });
       const problems = outcomes.filter((o) => (o.rule ?? scenario.rule) === rule.id).flatMap((o) => o.problems);
@@ -213,37 +335,54 @@ class Replayer {
     let judged = false;
     let why = 'no recorded failure could be sent again';
     for (const failure of rule.failures) {
-      const { problems: found, exchange } = await this.replayFailure(rule.id as RuleId, failure);
-      if (found) {
+      const replayed = await this.replayFailure(rule.id as RuleId, failure);
+      if (replayed instanceof NotSent) why = replayed.why;
+      else if (replayed.problems) {
         judged = true;
-        problems.push(...found);
-      } else why = `the target answered ${describeStatus(exchange)}`;
+        problems.push(...replayed.problems);
+      } else why = `the target answered ${describeStatus(replayed.exchange)}`;
     }
     return { problems, judged, ...(judged ? {} : { why }) };
   }
 
-  /** The rule's problems with the answer, or null when the answer says nothing about the rule. */
-  private async replayFailure(ruleId: RuleId, failure: ReportFailure): Promise<{ problems: Problem[] | null; exchange: Exchange }> {
-    const testCase = this.refIds.stamp(this.onAccount(toTestCase(failure), ruleId));
-    const exchange = await this.send(testCase, testCase.auth ? { auth: testCase.auth } : undefined);
+  /** The rule's problems with the answer, or null when the answer says nothing about the rule; NotSent when a guest does not send it. */
+  private async replayFailure(ruleId: RuleId, failure: ReportFailure): Promise<{ problems: Problem[] | null; exchange: Exchange } | NotSent> {
+    const recorded = toTestCase(failure);
+    if (this.guest.live && recorded.method !== undefined && recorded.method !== OPERATIONS[recorded.operation].method)
+      return new NotSent(`${recorded.method} is not a documented operation: a live target gets only PUT on a fiat account and POST of an identity`);
+    const placed = this.onAccount(recorded, ruleId);
+    if (placed instanceof NotSent) return placed;
+    const testCase = this.refIds.stamp(placed);
+    const exchange = await this.guestSend(testCase);
     // The id was in the target's pool unless the failure was about an unknown id.
     const fiatAccountIds = testCase.fiatAccountId && ruleId !== 'fa.unknown-id-404' ? [testCase.fiatAccountId] : [];
-    const judgement = judge(exchange, { fiatAccountIds, mergeMayExceedLimit: (e) => this.metadata.mergeMayExceedLimit(e) });
-    this.metadata.observe(exchange);
+    const judgement = judge(exchange, { fiatAccountIds, mergeMayExceedLimit: (e) => this.guest.metadata.mergeMayExceedLimit(e) });
     return { problems: judgement.find((j) => j.rule === ruleId)?.problems ?? null, exchange };
   }
 
-  /** Another target has accounts of its own: updates go to those, except the id probes. */
-  private onAccount(testCase: TestCase, ruleId: RuleId): TestCase {
-    const probesId = ruleId === 'fa.unknown-id-404' || testCase.violates === 'fa.malformed-id-4xx';
-    if (!usesFiatAccount(testCase.operation) || probesId || !this.accountIds.length) return testCase;
-    return { ...testCase, fiatAccountId: this.accountIds[this.accountCursor++ % this.accountIds.length] };
+  /**
+   * The case on an account of the target (as replay-accounts.ts does for a HAR): an update goes
+   * to the next account the replay may write; an unknown-id probe to a fresh random id, which no
+   * account has; a malformed id (no account id) as recorded.
+   */
+  private onAccount(testCase: TestCase, ruleId: RuleId): TestCase | NotSent {
+    if (!usesFiatAccount(testCase.operation) || testCase.violates === 'fa.malformed-id-4xx') return testCase;
+    if (ruleId === 'fa.unknown-id-404') {
+      const recorded = testCase.fiatAccountId ?? '';
+      const fresh = this.freshIds.get(recorded) ?? randomUUID();
+      this.freshIds.set(recorded, fresh);
+      return { ...testCase, fiatAccountId: fresh };
+    }
+    const writable = this.writable();
+    if (!writable.length) {
+      return new NotSent(
+        this.accountIds.length
+          ? 'no fiat account of the target could be read first, so none is written'
+          : 'no fiat account of the target named (replay writes only accounts you name)',
+      );
+    }
+    return { ...testCase, fiatAccountId: writable[this.accountCursor++ % writable.length] };
   }
-}
-
-/** The fiat accounts a rule's recorded failures updated (a sequence's accounts). */
-function recordedAccounts(rule: ReportRule): string[] {
-  return [...new Set(rule.failures.map((f) => toTestCase(f).fiatAccountId).filter((id): id is string => id !== undefined))];
 }
 
 /** Rebuilds the case a failure came from: the same body, intent and account id (readReport checked it can). */

@@ -85,6 +85,8 @@ export interface Scenario {
   requests(planning: ScenarioPlanning): number;
   /** The identities it makes on a faithful target (none when absent). */
   creates?(planning: ScenarioPlanning): number;
+  /** The fiat accounts it needs to judge every rule of its own (none when absent): a shard holding it gets as many. */
+  fiatAccounts?: number;
   run(context: ScenarioContext): Promise<ScenarioResult>;
 }
 

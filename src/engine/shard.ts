@@ -131,3 +131,15 @@ export function ruleShards(families: readonly CaseFamily[], scenarios: readonly 
   });
   return owners;
 }
+
+/**
+ * The probe of every shard reads each of its accounts and writes two metadata pairs to the first
+ * (replace or merge?), so every shard needs one account of its own, even one without fiat account
+ * rules: two shards on one account would write it at the same time.
+ */
+export const PROBE_ACCOUNTS = 1;
+
+/** The fiat accounts a share needs of its own: the probe's, or more for a scenario that needs more (the sequences' isolation needs two). */
+export function fiatAccountsNeeded(share: Pick<ShardShare, 'scenarios'>): number {
+  return Math.max(PROBE_ACCOUNTS, ...share.scenarios.map((s) => s.fiatAccounts ?? 0));
+}

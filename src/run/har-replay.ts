@@ -10,19 +10,29 @@
  * repeat against the identity its ref_id made, each concurrent round (sent together again) by the
  * identities it made, each update sequence against the model of what it stored. Entries of the
  * restore (`_case.restore`) and attempts sent again are re-sent but judged by no rule; the
- * reachability check is not sent. A redacted HAR (bundle --redact-personal) replays the same way:
- * its stand-ins have the shape of the values.
+ * reachability check is not sent.
+ *
+ * A replay is a guest (docs/design.md, "A guest in a shared sandbox"): it reads the accounts it
+ * will write before the first request and puts them back at the end, also after an error or
+ * Ctrl-C (replay-restore.ts); it sends only to the accounts the user named or the embedded
+ * server's (replay-accounts.ts); to a live target only the documented operations' methods, and
+ * not the recorded run's restore. A redacted HAR (bundle --redact-personal) replays against the
+ * embedded server only (the CLI refuses it against a live target): its stand-ins have the shape
+ * of the values.
  */
 import type { TestCase } from '../core/case.ts';
 import { getRule, type RuleId } from '../core/catalogue.ts';
 import type { HarEntry } from '../report/files/har.ts';
 import type { RunConfig } from './run-config.ts';
-import { UsageError } from '../core/errors.ts';
+import { OPERATIONS } from '../core/operations.ts';
+import { MetadataState } from '../engine/metadata-state.ts';
 import { targetTransport } from './prepare-run.ts';
 import type { Transport } from '../engine/transport/transport.ts';
 import { startTarget } from './target.ts';
 import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
 import { type EntryExchange, judgeEntryExchanges, NOT_REJUDGED, type ReplayedRule, statusAgrees } from './har-judge.ts';
+import { ReplayAccounts } from './replay-accounts.ts';
+import { ReplayRestore, replayJournalFile, type ReplayRestoreResult } from './replay-restore.ts';
 
 export { caseOfEntry } from './har-case.ts';
 export { NOT_REJUDGED, type ReplayedRule, type ReplayStatus } from './har-judge.ts';
@@ -34,24 +44,15 @@ export interface HarReplay {
   rules: ReplayedRule[];
   /** The rules a HAR cannot judge again, each with why. */
   notRejudged: { id: RuleId; why: string }[];
-  /** Entries sent again, and those left out with why (the reachability check, a body the HAR cut). */
+  /** Entries sent again, and those left out with why (the reachability check, a body the HAR cut, what a guest does not send). */
   sent: number;
   leftOut: { index: number; why: string }[];
-}
-
-/**
- * The run's pool accounts, in the order the HAR first names them, paired with the target's: the
- * restore's start reads name the pool (else the accounts that answered a 2xx); a fresh embedded
- * server has as many accounts, with ids of its own. An id outside the pool (an unknown-id probe)
- * is sent as it was; so is every id when the target names no accounts (a remote one given none).
- */
-function accountMap(entries: readonly HarEntry[], targetIds: readonly string[]): Map<string, string> {
-  // A remote target given no account ids: the HAR's own accounts, as recorded.
-  if (!targetIds.length) return new Map();
-  const pool = recordedPool(entries);
-  if (pool.length > targetIds.length)
-    throw new UsageError(`the HAR updates ${pool.length} fiat accounts and the target has ${targetIds.length}: give as many --fiat-account-id`);
-  return new Map(pool.map((id, i) => [id, targetIds[i]]));
+  /** What the replay's restore did with the target's accounts it wrote, and those it left changed. */
+  restore: ReplayRestoreResult;
+  /** Set when Ctrl-C stopped the sending: the rules are judged from what was sent. */
+  interrupted?: boolean;
+  /** Where the requests went. */
+  target: { baseUrl: string; embedded: boolean };
 }
 
 /** A burst of the concurrent ref_id scenario: this entry's ref_id when it is one of the race's creates. */
@@ -61,51 +62,158 @@ function raceRefId(entry: HarEntry): string | undefined {
   return typeof refId === 'string' ? refId : undefined;
 }
 
+/** How a replay is run: Ctrl-C, and where the target is told before anything is sent. */
+export interface HarReplayOptions {
+  /** Aborted when the user interrupts the replay: no request is sent any more, the accounts are put back. */
+  signal?: AbortSignal;
+  /** Told the target (`target URL`) before anything is sent to it. */
+  announce?(line: string): void;
+}
+
+/** One entry ready to send. */
+interface Ready {
+  at: number;
+  entry: HarEntry;
+  testCase: TestCase;
+  judged: boolean;
+}
+
+/** The rule an entry's case was sent for, for the rules a replay left without their requests. */
+const ruleOfEntry = (entry: HarEntry): RuleId | undefined => entry._case?.around ?? entry._case?.violates ?? entry._case?.exercises;
+
 /**
- * Sends every entry that can be sent again, in the HAR's order, one at a time; the creates of one
- * concurrent round (consecutive, one ref_id) go out together, as the run sent them: a race needs them at once.
+ * The entries a replay sends, and those it leaves out with why: what cannot be sent again, and,
+ * against a live target, what a guest does not send (another method than the documented
+ * operation's, the recorded run's own restore, an account nobody named).
  */
-async function sendAll(
-  entries: readonly HarEntry[],
-  transport: Transport,
-  accounts: ReadonlyMap<string, string>,
-): Promise<{ sent: EntryExchange[]; leftOut: HarReplay['leftOut'] }> {
-  const sent: EntryExchange[] = [];
+function entriesToSend(entries: readonly HarEntry[], accounts: ReplayAccounts, live: boolean): { ready: Ready[]; leftOut: HarReplay['leftOut'] } {
+  const ready: Ready[] = [];
   const leftOut: HarReplay['leftOut'] = [];
-  const ready: { at: number; entry: HarEntry; testCase: TestCase; judged: boolean }[] = [];
   for (const [at, entry] of entries.entries()) {
     const rebuilt = caseOfEntry(entry);
-    if ('why' in rebuilt) leftOut.push({ index: at, why: rebuilt.why });
-    else {
-      const recorded = rebuilt.testCase;
-      const mapped = recorded.fiatAccountId !== undefined ? accounts.get(recorded.fiatAccountId) : undefined;
-      ready.push({ at, entry, testCase: mapped ? { ...recorded, fiatAccountId: mapped } : recorded, judged: rebuilt.judged });
+    if ('why' in rebuilt) {
+      leftOut.push({ index: at, why: rebuilt.why });
+      continue;
     }
+    const recorded = rebuilt.testCase;
+    if (live && recorded.restore) {
+      leftOut.push({ index: at, why: "the recorded run's restore: a replay reads and puts back the target's accounts itself" });
+      continue;
+    }
+    const method = recorded.method ?? OPERATIONS[recorded.operation].method;
+    if (live && method !== OPERATIONS[recorded.operation].method) {
+      leftOut.push({ index: at, why: `${method}: not a documented operation (a live target gets only ${documentedOperations()})` });
+      continue;
+    }
+    const choice = recorded.fiatAccountId !== undefined ? accounts.choose(recorded.fiatAccountId) : undefined;
+    if (choice && 'skip' in choice) {
+      leftOut.push({ index: at, why: `no account to send it to: ${choice.skip}` });
+      continue;
+    }
+    ready.push({ at, entry, testCase: choice ? { ...recorded, fiatAccountId: choice.id } : recorded, judged: rebuilt.judged });
   }
-  const sendOne = async ({ at, entry, testCase, judged }: (typeof ready)[number]): Promise<EntryExchange> => {
+  return { ready, leftOut };
+}
+
+const documentedOperations = (): string =>
+  Object.values(OPERATIONS)
+    .map((o) => `${o.method} ${o.pathTemplate}`)
+    .join(' and ');
+
+/**
+ * Sends the ready entries in the HAR's order, one at a time; the creates of one concurrent round
+ * (consecutive, one ref_id) go out together, as the run sent them: a race needs them at once.
+ * An update of an account the restore could not read first is left out; Ctrl-C stops the sending.
+ */
+async function sendAll(
+  ready: readonly Ready[],
+  transport: Transport,
+  guard: { restore: ReplayRestore; accounts: ReplayAccounts; metadata: MetadataState; signal?: AbortSignal },
+): Promise<{ sent: EntryExchange[]; leftOut: HarReplay['leftOut']; interrupted: boolean }> {
+  const sent: EntryExchange[] = [];
+  const leftOut: HarReplay['leftOut'] = [];
+  const sendOne = async ({ at, entry, testCase, judged }: Ready): Promise<EntryExchange> => {
+    if (testCase.fiatAccountId && guard.accounts.isTargetAccount(testCase.fiatAccountId)) guard.restore.wrote(testCase.fiatAccountId);
     const exchange = await transport.send(testCase, testCase.auth ? { auth: testCase.auth } : undefined);
+    guard.metadata.observe(exchange);
     return { exchange, at, judged, links: twinLinksOf(entry) };
   };
+  const unread = (r: Ready) =>
+    r.testCase.fiatAccountId !== undefined && guard.accounts.isTargetAccount(r.testCase.fiatAccountId) && !guard.restore.mayWrite(r.testCase.fiatAccountId);
   for (let i = 0; i < ready.length; ) {
+    if (guard.signal?.aborted) return { sent, leftOut, interrupted: true };
     const refId = raceRefId(ready[i].entry);
     let end = i + 1;
     while (refId !== undefined && end < ready.length && raceRefId(ready[end].entry) === refId) end++;
-    sent.push(...(await Promise.all(ready.slice(i, end).map(sendOne))));
+    const batch = ready.slice(i, end);
+    for (const r of batch.filter(unread))
+      leftOut.push({ index: r.at, why: `the start read of ${r.testCase.fiatAccountId} gave no account: what it holds is unknown, so it is not written` });
+    sent.push(...(await Promise.all(batch.filter((r) => !unread(r)).map(sendOne))));
     i = end;
   }
-  return { sent, leftOut };
+  return { sent, leftOut, interrupted: guard.signal?.aborted === true };
 }
 
-/** Sends the HAR's entries again, in order, to the target of `config` (none: a fresh embedded server) and judges them. */
-export async function replayHar(entries: readonly HarEntry[], config: RunConfig): Promise<HarReplay> {
+/** Runs `send`, then puts the accounts back however it ended (an error is thrown again after the restore). */
+async function putBackAfter<T>(restore: ReplayRestore, send: () => Promise<T>): Promise<T & { restored: ReplayRestoreResult }> {
+  let result: T;
+  try {
+    result = await send();
+  } catch (error) {
+    await restore.finish().catch(() => undefined);
+    throw error;
+  }
+  return { ...result, restored: await restore.finish() };
+}
+
+/** The rules whose requests a replay left out and that no request sent judged: they are not re-judged, with why. */
+function leftWithoutRequests(entries: readonly HarEntry[], leftOut: HarReplay['leftOut'], rules: readonly ReplayedRule[]): HarReplay['notRejudged'] {
+  const judged = new Set(rules.filter((r) => r.cases > 0).map((r) => r.id));
+  const why = new Map<RuleId, string>();
+  for (const { index, why: reason } of leftOut) {
+    const rule = ruleOfEntry(entries[index]);
+    if (rule && !judged.has(rule) && !why.has(rule)) why.set(rule, `its requests were left out: ${reason.split(':')[0]}`);
+  }
+  return [...why].map(([id, reason]) => ({ id, why: reason }));
+}
+
+/**
+ * Sends the HAR's entries again, in order, to the target of `config` (none: a fresh embedded
+ * server) and judges them. Reads the target's accounts first and puts them back at the end, also
+ * after an error or Ctrl-C (replay-restore.ts).
+ */
+export async function replayHar(entries: readonly HarEntry[], config: RunConfig, options: HarReplayOptions = {}): Promise<HarReplay> {
   const target = await startTarget(config);
   try {
-    const transport = targetTransport(config, target);
+    options.announce?.(`target ${target.baseUrl}${target.embedded ? ' (embedded reference server)' : ''}`);
+    const live = !target.embedded;
+    const accounts = new ReplayAccounts(target.fiatAccountIds, recordedPool(entries));
+    const planned = entriesToSend(entries, accounts, live);
+    const transport = targetTransport(config, target, options.signal);
     await transport.authenticate();
-    // Sent first, judged after: a refused case's twin goes after it, and its verdict decides the case.
-    const { sent, leftOut } = await sendAll(entries, transport, accountMap(entries, target.fiatAccountIds));
-    const rules = judgeEntryExchanges(sent, target.fiatAccountIds);
-    return { rules, notRejudged: [...NOT_REJUDGED], sent: sent.length, leftOut };
+    const metadata = new MetadataState();
+    const written = [
+      ...new Set(planned.ready.map((r) => r.testCase.fiatAccountId).filter((id): id is string => id !== undefined && accounts.isTargetAccount(id))),
+    ];
+    const journal = { target: target.baseUrl, ...(live ? { file: await replayJournalFile() } : {}) };
+    const restore = new ReplayRestore(written, transport, () => metadata.semantics, options.signal, journal);
+    const outcome = await putBackAfter(restore, async () => {
+      await restore.readStart();
+      // Sent first, judged after: a refused case's twin goes after it, and its verdict decides the case.
+      return sendAll(planned.ready, transport, { restore, accounts, metadata, ...(options.signal ? { signal: options.signal } : {}) });
+    });
+    const restored = outcome.restored;
+    const leftOut = [...planned.leftOut, ...outcome.leftOut].sort((a, b) => a.index - b.index);
+    const rules = judgeEntryExchanges(outcome.sent, target.fiatAccountIds);
+    return {
+      rules,
+      notRejudged: [...NOT_REJUDGED, ...leftWithoutRequests(entries, leftOut, rules)],
+      sent: outcome.sent.length,
+      leftOut,
+      restore: restored,
+      ...(outcome.interrupted ? { interrupted: true } : {}),
+      target: { baseUrl: target.baseUrl, embedded: target.embedded },
+    };
   } finally {
     await target.close();
   }

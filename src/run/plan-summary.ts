@@ -27,8 +27,13 @@ export interface PlanSummary {
   twins: { fixed: number; random: number };
   rules: { rule: string; fixed: number; fixedTwins: number; random: number; randomTwins: number }[];
   scenarios: { rule: string; requests: number }[];
-  /** The pool: the ids given, or for the embedded server the count it seeds (their ids are made when it starts). */
-  fiatAccounts: { ids?: string[]; count: number };
+  /**
+   * The pool: the ids given, or for the embedded server the count it seeds (their ids are made when
+   * it starts). With --shard against a remote target, this shard's own share of the `given` distinct ids.
+   */
+  fiatAccounts: { ids?: string[]; count: number; given?: number };
+  /** --shard i/n. */
+  shard?: { index: number; count: number };
   /** Identities a faithful target would create. */
   identities: number;
   /** The time the rate limit alone takes for the total; absent without a rate limit. */
@@ -59,7 +64,12 @@ export async function planSummary(config: RunConfig): Promise<PlanSummary> {
     twins: { fixed: requests.fixedTwins, random: requests.randomTwins },
     rules: requests.byFamily.map((f) => ({ rule: f.rule, fixed: f.examples, fixedTwins: f.fixedTwins, random: f.random, randomTwins: f.randomTwins })),
     scenarios: requests.byScenario.map((s) => ({ rule: s.rule, requests: s.requests })),
-    fiatAccounts: { ...(config.baseUrl !== undefined ? { ids: [...config.fiatAccountIds] } : {}), count: accounts },
+    fiatAccounts: {
+      ...(config.baseUrl !== undefined ? { ids: [...config.fiatAccountIds] } : {}),
+      count: accounts,
+      ...(config.fiatAccountsGiven !== undefined ? { given: config.fiatAccountsGiven } : {}),
+    },
+    ...(config.shard ? { shard: { ...config.shard } } : {}),
     identities: requests.creates,
     ...(config.rateLimitPerSecond ? { atRateLimitMs: (requests.total / config.rateLimitPerSecond) * 1000 } : {}),
     ...(budget ? { budget: { maxRequests: budget.maxRequests, reserved: budget.reserved, runs: budget.runs, trimmed: [...budget.trimmed] } } : {}),
@@ -71,14 +81,14 @@ export function planLines(summary: PlanSummary): string[] {
   const { phases, twins } = summary;
   const row = (name: string, n: number | string, note = '') => `  ${name.padEnd(14)} ${String(n).padStart(6)}${note ? `  ${note}` : ''}`;
   const accounts = summary.fiatAccounts.ids
-    ? summary.fiatAccounts.ids.join(', ')
-    : `the embedded server's ${summary.fiatAccounts.count} seeded accounts (ids made when it starts)`;
+    ? `${summary.fiatAccounts.ids.join(', ')}${shardShareNote(summary)}`
+    : `the embedded server's ${summary.fiatAccounts.count} seeded accounts (ids made when it starts${summary.shard ? ', one server per shard' : ''})`;
   const time =
     summary.atRateLimitMs !== undefined
       ? `about ${formatDuration(summary.atRateLimitMs)} at ${summary.rateLimitPerSecond} requests a second`
       : 'no rate limit: as fast as the target answers';
   return [
-    `plan: ${summary.target ?? 'the embedded reference server'}, seed ${summary.seed}, profile ${summary.profile}, ${summary.runs} random cases per rule`,
+    `plan: ${summary.target ?? 'the embedded reference server'}, seed ${summary.seed}, profile ${summary.profile}, ${summary.runs} random cases per rule${summary.shard ? `, shard ${summary.shard.index}/${summary.shard.count}` : ''}`,
     ...(summary.budget ? budgetLines(summary.budget) : []),
     'requests by phase (to a faithful target):',
     row('probe', phases.probe, '1 reachability check, a read of each account, 2 metadata probes'),
@@ -98,6 +108,13 @@ export function planLines(summary: PlanSummary): string[] {
     `time: ${time}`,
     'nothing was sent.',
   ];
+}
+
+/** ` (shard 2/3's own 2 of the 5 given ids; ...)`: a shard's accounts are its share of the list every shard was given. */
+function shardShareNote(summary: PlanSummary): string {
+  const { shard, fiatAccounts } = summary;
+  if (!shard || fiatAccounts.given === undefined) return '';
+  return ` (shard ${shard.index}/${shard.count}'s own ${fiatAccounts.count} of the ${fiatAccounts.given} ids given: shards never write the same account)`;
 }
 
 function budgetLines(budget: NonNullable<PlanSummary['budget']>): string[] {

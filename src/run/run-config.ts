@@ -17,6 +17,7 @@ import { MAX_TIMER_MS, wholeNumberFlag } from './whole-number-flag.ts';
 import { parseShard, type Shard } from '../engine/shard.ts';
 import { checkBudget } from '../engine/request-budget.ts';
 import { poolSize, reservedRequests } from './request-reserve.ts';
+import { shardAccountNeeds, shardAccounts } from './shard-accounts.ts';
 
 /** Requests per second against a remote target unless told otherwise: gentle on shared sandboxes. */
 export const REMOTE_RATE_LIMIT = 10;
@@ -43,6 +44,8 @@ export interface RunConfig {
   ruleFilter: string[];
   /** --shard i/n: run only this shard's share of the cases; `conformance merge` joins the shards' reports. */
   shard?: Shard;
+  /** With --shard against a remote target: the distinct ids given to every shard (`fiatAccountIds` is this shard's own share of them). */
+  fiatAccountsGiven?: number;
   /** --list-rules: print the rules (honouring the filter) and send nothing. */
   listRules?: boolean;
   /** --quiet: only errors, the reports line and the verdict line. */
@@ -346,18 +349,28 @@ export function resolveRunOptions(options: RunOptions, randomSeed: () => number)
     );
   }
   const ruleFilter = checkedRuleFilter(list('rule'));
+  const runs = int('runs', PROFILES[profile]);
+  const parsedShard = shard !== undefined ? parseShard(shard) : undefined;
+  // Shards run at the same time: against a remote target each writes accounts of its own (shard-accounts.ts).
+  const accounts =
+    parsedShard && baseUrl !== undefined
+      ? {
+          fiatAccountIds: shardAccounts(fiatAccountIds, parsedShard, shardAccountNeeds(ruleFilter, runs, parsedShard.count)),
+          fiatAccountsGiven: new Set(fiatAccountIds.map((id) => id.toLowerCase())).size,
+        }
+      : { fiatAccountIds };
   const maxRequests = wholeNumberFlag('--max-requests', pick('max-requests'), { min: 1 });
   // Before anything is sent: a budget that cannot hold the probe names the smallest that can.
   if (maxRequests !== undefined)
-    checkBudget({ maxRequests, reserved: reservedRequests(poolSize({ baseUrl, fiatAccountIds }), !on('no-restore')) }, poolSize({ baseUrl, fiatAccountIds }));
+    checkBudget({ maxRequests, reserved: reservedRequests(poolSize({ baseUrl, ...accounts }), !on('no-restore')) }, poolSize({ baseUrl, ...accounts }));
 
   return {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     auth,
-    fiatAccountIds,
+    ...accounts,
     seed,
     profile,
-    runs: int('runs', PROFILES[profile]),
+    runs,
     reportDir: reportDir(pick('report-dir')),
     strict: on('strict'),
     failFast: on('fail-fast'),
@@ -370,7 +383,7 @@ export function resolveRunOptions(options: RunOptions, randomSeed: () => number)
     maxRetries: int('max-retries', DEFAULTS.maxRetries),
     ...(maxRequests !== undefined ? { maxRequests } : {}),
     ruleFilter,
-    ...(shard !== undefined ? { shard: parseShard(shard) } : {}),
+    ...(parsedShard ? { shard: parsedShard } : {}),
     ...(fault ? { fault } : {}),
     reading,
     ...bundleSettings(pick, on('redact-personal')),

@@ -113,7 +113,8 @@ function expectOneLine(result: { code: number; stdout: string; stderr: string },
 
 describe('a damaged report is exit 2 with one line, for replay and diff', () => {
   it('the undamaged report replays and diffs (the damages below are what breaks them)', async () => {
-    expect((await conformance(['replay', goodFile, '--token', server.staticToken])).code).toBe(1);
+    const target = ['--base-url', server.baseUrl, '--token', server.staticToken, ...server.fiatAccountIds.flatMap((id) => ['--fiat-account-id', id])];
+    expect((await conformance(['replay', goodFile, ...target])).code).toBe(1);
     expect((await conformance(['diff', goodFile, goodFile])).code).toBe(0);
   });
 

@@ -9,10 +9,19 @@ import { replayClosingLine, replayExitCode } from '../../src/cli/replay.ts';
 import { startForeignServer, type ForeignServer } from '../foreign/foreign-server.ts';
 import { conformance, readReport, reportDir } from './binary.ts';
 
-/** Writes an edited report beside the original and replays it with the given token. */
-const replayEdited = (report: ReturnType<typeof readReport>, file: string, token: string) => {
+/** The flags that point a replay at a server: replay sends only to a base URL and accounts it is given. */
+const targetOf = (server: ForeignServer) => [
+  '--base-url',
+  server.baseUrl,
+  '--token',
+  server.token,
+  ...server.accountIds.flatMap((id) => ['--fiat-account-id', id]),
+];
+
+/** Writes an edited report beside the original and replays it against the given server. */
+const replayEdited = (report: ReturnType<typeof readReport>, file: string, server: ForeignServer) => {
   writeFileSync(file, JSON.stringify(report));
-  return conformance(['replay', file, '--token', token]);
+  return conformance(['replay', file, ...targetOf(server)]);
 };
 
 const runAgainst = async (server: ForeignServer) => {
@@ -42,17 +51,23 @@ describe('replay and diff between two releases', () => {
     expect(readReport(before.dir).rules.find((r) => r.id === 'fa.status.enum')?.status).toBe('failed');
   });
 
+  it('replay without --base-url: the report names a target that is not the embedded server, so it asks for one and sends nothing (exit 2)', async () => {
+    const { code, stdout, stderr } = await conformance(['replay', before.file], { CONFORMANCE_TOKEN: faulty.token });
+    expect(code, stdout + stderr).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([
+      `conformance replay: the report's target is ${faulty.baseUrl}; replay sends credentials only to a base URL you give it: add --base-url ${faulty.baseUrl} (or CONFORMANCE_BASE_URL) with its --fiat-account-id`,
+    ]);
+  });
+
   it('replay against the same target: still fails, exit 1', async () => {
-    const { code, stdout } = await conformance(['replay', before.file, '--token', faulty.token]);
+    const { code, stdout } = await conformance(['replay', before.file, ...targetOf(faulty)]);
     expect(code, stdout).toBe(1);
     expect(stdout).toMatch(/✗ fa\.status\.enum\s+still fails/);
     expect(stdout.trim().split('\n').at(-1)).toBe('0 passed, 1 failed');
   });
 
   it('replay against the fixed release, with its own accounts: passes now, exit 0', async () => {
-    const args = ['replay', before.file, '--base-url', fixed.baseUrl, '--token', fixed.token];
-    for (const id of fixed.accountIds) args.push('--fiat-account-id', id);
-    const { code, stdout } = await conformance(args);
+    const { code, stdout } = await conformance(['replay', before.file, ...targetOf(fixed)]);
     expect(code, stdout).toBe(0);
     expect(stdout).toMatch(/✓ fa\.status\.enum\s+passes now/);
   });
@@ -60,7 +75,9 @@ describe('replay and diff between two releases', () => {
   it('replay against the fixed release without its accounts: not judged, which is no pass: inconclusive, exit 4', async () => {
     const { code, stdout } = await conformance(['replay', before.file, '--base-url', fixed.baseUrl, '--token', fixed.token]);
     expect(code, stdout).toBe(4);
-    expect(stdout).toMatch(/\? fa\.status\.enum\s+not judged: the target answered HTTP 404; .*--fiat-account-id/);
+    expect(stdout).toMatch(
+      /\? fa\.status\.enum\s+not judged: no fiat account of the target named \(replay writes only accounts you name\); .*--fiat-account-id/,
+    );
     expect(stdout.trim().split('\n').at(-1)).toBe('0 passed, 0 failed, 1 inconclusive');
   });
 
@@ -68,7 +85,7 @@ describe('replay and diff between two releases', () => {
     const report = readReport(before.dir);
     report.stopped = { kind: 'unreachable', message: 'connect ECONNREFUSED 127.0.0.1:1', requests: 40, rule: 'id.answers' };
     report.summary.verdict = 'error';
-    const { code, stdout } = await replayEdited(report, path.join(before.dir, 'stopped.json'), faulty.token);
+    const { code, stdout } = await replayEdited(report, path.join(before.dir, 'stopped.json'), faulty);
     expect(code, stdout).toBe(1);
     expect(stdout).toContain("note: the report's run stopped after 40 requests (connect ECONNREFUSED 127.0.0.1:1); only the failures it recorded are replayed");
     expect(stdout).toMatch(/✗ fa\.status\.enum\s+still fails/);
@@ -81,7 +98,7 @@ describe('replay and diff between two releases', () => {
     Object.assign(rule, { status: 'inconclusive', blocking: true, reason: 'judged by 1 fixed and 0 random cases (minimum 2 and 25)' });
     report.summary.verdict = 'inconclusive';
     const file = path.join(after.dir, 'inconclusive.json');
-    const { code, stdout } = await replayEdited(report, file, fixed.token);
+    const { code, stdout } = await replayEdited(report, file, fixed);
     expect(code, stdout).toBe(4);
     expect(stdout).toContain('note: 1 rule(s) of the report were inconclusive; replay cannot judge them (no failing case recorded)');
     expect(stdout).toContain('the report has no failing rule: nothing to replay; 1 inconclusive rule(s) need a full `conformance run`');
@@ -89,7 +106,7 @@ describe('replay and diff between two releases', () => {
     Object.assign(rule, { status: 'passed', blocking: false });
     delete rule.reason;
     report.summary.verdict = 'conformant';
-    const clean = await replayEdited(report, file, fixed.token);
+    const clean = await replayEdited(report, file, fixed);
     expect(clean.code, clean.stdout).toBe(0);
     expect(clean.stdout.trim()).toBe('the report has no failing rule: nothing to replay');
   });

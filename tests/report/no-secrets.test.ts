@@ -145,7 +145,7 @@ describe('a target that echoes the bearer token in its answers', () => {
       dir,
     ]);
     expect(run.stdout).toMatch(/✗ fa\.update-reflected/); // the echo is quoted in the failure
-    const replay = await conformance(['replay', path.join(dir, 'conformance.json'), '--token', TOKEN]);
+    const replay = await conformance(['replay', path.join(dir, 'conformance.json'), '--base-url', baseUrl, '--token', TOKEN, '--fiat-account-id', ACCOUNT]);
     expect(replay.stdout).toMatch(/fa\.update-reflected +still fails: /);
     for (const [where, text] of Object.entries({ ...outputs(run, [dir]), 'replay stdout': replay.stdout, 'replay stderr': replay.stderr })) {
       expect(text.includes(TOKEN), `${where} holds the token`).toBe(false);

@@ -51,6 +51,7 @@ export const accountSequences: Scenario = {
   judgesItsRule: true,
   minimums: Object.fromEntries(SEQUENCE_RULES.map((r) => [r, MINIMUM_SEQUENCES])),
   requests: sequenceRequests,
+  fiatAccounts: SEQUENCE_ACCOUNTS,
   async run(context) {
     const count = accountsOf(context.fiatAccountIds.length);
     if (!count) return { outcomes: [], notJudged: 'no fiat account to update' };

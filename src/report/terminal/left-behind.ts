@@ -6,6 +6,7 @@
 import { oneLine } from '../../core/text.ts';
 import type { ConformanceReport } from '../model/model.ts';
 import { identitiesSentence, identityCounts } from '../model/identity-counts.ts';
+import type { RestoreSummary } from '../../engine/restore/restore-summary.ts';
 
 /** Fields not restored listed on the console; conformance.json `restore` lists them all. */
 const FIELDS_SHOWN = 6;
@@ -23,13 +24,17 @@ export function leftBehindLines(report: ConformanceReport, ledgerFile?: string):
     const where = ledgerFile ? `list in ${ledgerFile}` : 'list in conformance.json createdIdentities';
     lines.push(`${identitiesSentence(counts)}${counts.created + counts.unknown ? `; ${where}` : ''}`);
   }
-  const restore = report.restore;
-  if (!restore) return lines;
-  lines.push(`restore: ${restore.note}`);
+  return report.restore ? [...lines, ...restoreLines(report.restore, 'conformance.json restore')] : lines;
+}
+
+/** `restore: fiat accounts: 2 restored`, then what was not put back, field by field (the rest in `more`, when written somewhere). */
+export function restoreLines(restore: RestoreSummary, more?: string): string[] {
   const notes = restore.accounts.flatMap((a) =>
     a.reason ? [`${a.id}: ${a.reason}`] : a.notRestored.map((n) => `${a.id} ${n.field} not restored: ${n.reason}`),
   );
-  lines.push(...notes.slice(0, FIELDS_SHOWN).map((n) => `  ${oneLine(n, LINE_WIDTH)}`));
-  if (notes.length > FIELDS_SHOWN) lines.push(`  +${notes.length - FIELDS_SHOWN} more in conformance.json restore`);
-  return lines;
+  return [
+    `restore: ${restore.note}`,
+    ...notes.slice(0, FIELDS_SHOWN).map((n) => `  ${oneLine(n, LINE_WIDTH)}`),
+    ...(notes.length > FIELDS_SHOWN ? [`  +${notes.length - FIELDS_SHOWN} more${more ? ` in ${more}` : ''}`] : []),
+  ];
 }

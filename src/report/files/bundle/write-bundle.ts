@@ -18,6 +18,8 @@ import { keyFingerprint, publicKeyPem, signBytes } from './signature.ts';
 import { type ArchiveMember, writeTarGz } from './tar-archive.ts';
 import { redactPersonalValues } from './personal-redaction.ts';
 import { writeWholeFile } from '../output-file.ts';
+import { markRedactedHar } from './redaction-mark.ts';
+import { HAR_FILE } from '../har-file.ts';
 
 /** How a bundle is made. */
 export interface BundleOptions {
@@ -52,7 +54,8 @@ export function buildBundle(report: ConformanceReport, files: readonly ArchiveMe
   let redactedValues: number | undefined;
   if (options.redactPersonal) {
     const redacted = redactPersonalValues(members);
-    members = redacted.members;
+    // The HAR says it is redacted itself: copied out of the bundle, a replay still knows (redaction-mark.ts).
+    members = redacted.members.map((m) => (m.name === HAR_FILE ? { name: m.name, data: Buffer.from(markRedactedHar(m.data.toString('utf8')), 'utf8') } : m));
     redactedValues = redacted.values;
   }
   if (options.signKey) members.push({ name: BUNDLED_KEY_FILE, data: Buffer.from(publicKeyPem(options.signKey), 'utf8') });

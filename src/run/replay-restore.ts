@@ -1,0 +1,80 @@
+/**
+ * A replay's restore, the run's own (src/engine/restore/account-restore.ts, used exactly as
+ * src/engine/run-context.ts uses it): the target accounts are read before the first request,
+ * and put back at the end however the replay ended (an error, Ctrl-C). An account whose start
+ * read gave no FiatAccount gets no write: what it held is unknown, so nothing could put it back.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AccountRestore } from '../engine/restore/account-restore.ts';
+import { JOURNAL_FILE } from '../engine/restore/restore-journal.ts';
+import type { RestoreSummary } from '../engine/restore/restore-summary.ts';
+import type { MetadataSemantics } from '../engine/metadata-state.ts';
+import type { Transport } from '../engine/transport/transport.ts';
+
+/** What the restore did, and the accounts the replay wrote that are not as they were found. */
+export interface ReplayRestoreResult {
+  summary: RestoreSummary;
+  leftChanged: string[];
+}
+
+/**
+ * The exit code of a command that left a fiat account changed, as `conformance run` exits (issue
+ * 29; precedence: a signal, 3, 2, 1, then 5, then 4 and 0).
+ */
+export const EXIT_LEFT_CHANGED = 5;
+
+/** Outcomes of an account that is as it was found. */
+const AS_FOUND = new Set(['unchanged', 'restored']);
+
+/** A fresh folder for a live replay's journal: the path a repair (`conformance restore`) is given. */
+export async function replayJournalFile(): Promise<string> {
+  return path.join(await mkdtemp(path.join(tmpdir(), 'conformance-replay-')), JOURNAL_FILE);
+}
+
+export class ReplayRestore {
+  private readonly restore: AccountRestore;
+  private readonly written = new Set<string>();
+
+  /** `journal`: the target and, for a live one, where the journal goes (a repair needs it on disk). */
+  constructor(
+    ids: readonly string[],
+    transport: Transport,
+    semantics: () => MetadataSemantics,
+    signal?: AbortSignal,
+    journal?: { target: string; file?: string },
+  ) {
+    this.restore = new AccountRestore({
+      ids,
+      ...(journal ? { target: journal.target } : {}),
+      ...(journal?.file ? { journalFile: journal.file } : {}),
+      send: (c) => transport.sendCleanup(c),
+      record: async () => {},
+      semantics,
+      interrupted: () => signal?.aborted === true,
+    });
+  }
+
+  /** Reads every account before the replay sends anything. */
+  readStart(): Promise<void> {
+    return this.restore.readStart();
+  }
+
+  /** Whether the replay may write `id`: its state before is known (the start read answered with it). */
+  mayWrite(id: string): boolean {
+    return this.restore.journaled().includes(id);
+  }
+
+  /** Notes a request sent to an account: it may have changed it. */
+  wrote(id: string): void {
+    this.written.add(id);
+  }
+
+  /** Reads the accounts again and puts back what differs. */
+  async finish(): Promise<ReplayRestoreResult> {
+    const summary = await this.restore.finish();
+    const leftChanged = summary.accounts.filter((a) => this.written.has(a.id) && !AS_FOUND.has(a.outcome)).map((a) => a.id);
+    return { summary, leftChanged };
+  }
+}
