@@ -185,6 +185,7 @@ function accountRestore(transport: Transport, settings: RunSettings, metadata: M
     ...(settings.readWithEmptyUpdate ? { emptyUpdateReads: true } : {}),
     ...(settings.restorePatienceMs !== undefined ? { patienceMs: settings.restorePatienceMs } : {}),
     send: (c) => transport.sendCleanup(c),
+    secrets: () => transport.secrets(),
     record: (exchange) => emit({ type: 'exchange', exchange }),
     semantics: () => metadata.semantics,
     interrupted: () => settings.signal?.aborted === true,

@@ -86,7 +86,8 @@ describe('a run with client credentials against a faulty target', () => {
     expect(result.code, result.stderr).toBe(1); // the fault makes failures, so curl lines and evidence are written
     expect(issued.length).toBeGreaterThan(before);
     const texts = outputs(result, [dir, summaryDir]);
-    expect(Object.keys(texts)).toHaveLength(2 + 6 + 1);
+    // stdout, stderr, the six report files and the restore journal, and the step summary.
+    expect(Object.keys(texts)).toHaveLength(2 + 6 + 1 + 1);
     expect(texts[path.join(dir, 'conformance.json')]).toContain('"curl": "curl ');
     for (const [where, text] of Object.entries(texts)) {
       for (const secret of [server.clientSecret, ...issued.slice(before)]) expect(text.includes(secret), `${where} holds a credential`).toBe(false);

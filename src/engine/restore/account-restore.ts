@@ -51,6 +51,8 @@ export interface RestoreParts {
   readonly patienceMs?: number;
   /** Waits between attempts (tests pass a fast one). */
   sleep?(ms: number): Promise<void>;
+  /** Every credential of the run: a target that echoes one into an account must not put it in the journal. */
+  secrets?(): string[];
 }
 
 /** Default patience: a sandbox that restarts or rate-limits is waited for this long, per request. */
@@ -353,7 +355,7 @@ export class AccountRestore {
   }
 
   private async save(): Promise<void> {
-    if (this.parts.journalFile && this.journal) await saveJournal(this.parts.journalFile, this.journal);
+    if (this.parts.journalFile && this.journal) await saveJournal(this.parts.journalFile, this.journal, this.parts.secrets?.() ?? []);
   }
 }
 

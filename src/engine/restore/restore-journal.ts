@@ -10,6 +10,7 @@
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.ts';
+import { REDACTED } from '../../core/redaction.ts';
 import { isObject } from '../../rules/checks/exchange-facts.ts';
 import type { FieldNote } from './restore-plan.ts';
 import type { RestoreOutcome } from './restore-summary.ts';
@@ -46,12 +47,17 @@ export function newJournal(target: string, read: ReadMethod): RestoreJournal {
   return { kind: JOURNAL_KIND, version: 1, target, read, createdAt: new Date().toISOString(), accounts: [] };
 }
 
-/** Writes the journal durably (mode 0600: it holds the accounts' owner names and bank details). */
-export async function saveJournal(file: string, journal: RestoreJournal): Promise<void> {
+/**
+ * Writes the journal durably (mode 0600: it holds the accounts' owner names and bank details), a
+ * credential a target echoed into an account replaced as in every report (no real account holds
+ * the run's own token).
+ */
+export async function saveJournal(file: string, journal: RestoreJournal, secrets: readonly string[] = []): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
   const handle = await open(temporary, 'w', 0o600);
   try {
-    await handle.writeFile(`${JSON.stringify(journal, null, 2)}\n`, 'utf8');
+    const text = secrets.filter((x) => x.length >= 4).reduce((t, secret) => t.split(secret).join(REDACTED), `${JSON.stringify(journal, null, 2)}\n`);
+    await handle.writeFile(text, 'utf8');
     await handle.sync();
   } finally {
     await handle.close();
