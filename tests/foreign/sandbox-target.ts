@@ -177,19 +177,11 @@ export async function startSandboxTarget(options: SandboxOptions = {}): Promise<
 
   function deliver(rule: FaultRule, req: http.IncomingMessage, res: http.ServerResponse, entry: SandboxLogEntry): void {
     entry.fault = rule.fault;
-    if (rule.fault === '500') return send(res, error(500, 'internal error'), entry);
-    if (rule.fault === '429')
-      return send(
-        res,
-        {
-          status: 429,
-          body: { error: 'too_many_requests', message: 'slow down' },
-          headers: rule.retryAfterSeconds !== undefined ? { 'retry-after': String(rule.retryAfterSeconds) } : {},
-        },
-        entry,
-      );
-    if (rule.fault === 'reset') return void req.socket.destroy();
-    if (rule.fault === 'restart') return restart(rule.restartMs ?? 1000);
+    const retryAfter: Record<string, string> = rule.retryAfterSeconds !== undefined ? { 'retry-after': String(rule.retryAfterSeconds) } : {};
+    if (rule.fault === '500') send(res, error(500, 'internal error'), entry);
+    else if (rule.fault === '429') send(res, { status: 429, body: { error: 'too_many_requests', message: 'slow down' }, headers: retryAfter }, entry);
+    else if (rule.fault === 'reset') req.socket.destroy();
+    else if (rule.fault === 'restart') restart(rule.restartMs ?? 1000);
     // hang: no answer; close() (or a restart) ends the connection.
   }
 
