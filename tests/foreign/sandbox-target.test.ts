@@ -320,6 +320,21 @@ describe('identity create', () => {
     expect((await create(t, { ref_id: 'r-4', tax_details: [{ tax_payer_country: 'USA', tax_payer_id: '1' }] })).status).toBe(200);
     expect(t.identities().map((i) => i.ref_id)).toEqual(['r-1', 'r-4']);
   });
+
+  it.each([
+    ['is_merchant a string', { is_merchant: 'true' }],
+    ['ref_id a number', { ref_id: 12345 }],
+    ['tax_details an object', { tax_details: { tax_payer_id: '1' } }],
+    ['a tax_payer_id a number', { tax_details: [{ tax_payer_id: 1 }] }],
+    ['first_name a number', { person_details: { first_name: 42 } }],
+    ['an address zip_code a number', { person_details: { address: { zip_code: 10001 } } }],
+    ['date_of_birth Feb 30', { person_details: { date_of_birth: '2001-02-30' } }],
+    ['date_of_birth a number', { person_details: { date_of_birth: 19900101 } }],
+  ])('refuses a create with %s (400)', async (_name, body) => {
+    const t = await start();
+    expect((await create(t, { tax_details_not_required: true, ...body })).status).toBe(400);
+    expect(t.identities()).toEqual([]);
+  });
 });
 
 describe('faults', () => {

@@ -66,8 +66,9 @@ async function main(): Promise<void> {
     const sent = target.log.length;
     const { code, report } = await runOnce(target, extra);
     const inconclusive = report.rules.filter((r: { status: string }) => r.status === 'inconclusive').length;
+    const failed = report.rules.filter((r: { status: string }) => r.status === 'failed').map((r: { id: string }) => r.id);
     console.log(
-      `run ${run}: exit ${code}, verdict ${report.summary.verdict} (${inconclusive} rules inconclusive), ${target.log.length - sent} requests; restore: ${report.restore?.note}`,
+      `run ${run}: exit ${code}, verdict ${report.summary.verdict} (failed: ${failed.join(', ') || 'none'}; ${inconclusive} rules inconclusive), ${target.log.length - sent} requests; restore: ${report.restore?.note}`,
     );
     target.accountIds.forEach((id, i) => {
       const diff = accountDiff(before[i], target.snapshot(id));
