@@ -80,6 +80,13 @@ async function main(): Promise<void> {
     });
   }
   const line = (e: SandboxLogEntry) => `${e.method} ${e.path.replace(/^\/v2\/transfer\/fiat-accounts\/.*/, 'account')} ${e.status ?? e.fault}`;
+  const puts = target.log.filter((e) => e.method === 'PUT' && e.accountId === target.accountIds[0]);
+  console.log(
+    `PUTs to account 1: ${puts.length}; its last four answered ${puts
+      .slice(-4)
+      .map((e) => e.status ?? e.fault)
+      .join(', ')}`,
+  );
   console.log(`first requests: ${target.log.slice(0, 3).map(line).join('; ')}`);
   console.log(`last requests: ${target.log.slice(-4).map(line).join('; ')}`);
   await target.close();
