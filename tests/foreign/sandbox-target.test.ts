@@ -445,6 +445,26 @@ describe('faults', () => {
 });
 
 describe('onRequest and the log', () => {
+  it('an async listener holds the answer back until it settles (a slow target)', async () => {
+    const t = await start();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let heard!: () => void;
+    const arrived = new Promise<void>((resolve) => (heard = resolve));
+    t.onRequest(async () => {
+      heard();
+      await gate;
+    });
+    let answered = false;
+    const pending = get(t).then((reply) => ((answered = true), reply));
+    await arrived;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    expect(t.log.at(-1)?.status).toBeUndefined();
+    release();
+    expect((await pending).status).toBe(200);
+  });
+
   it('hears every request before it is handled, with its parsed body and nth; awaited; unsubscribed', async () => {
     const t = await start();
     const heard: unknown[] = [];

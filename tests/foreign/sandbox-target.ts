@@ -4,8 +4,9 @@
  * top level, the instructions' own metadata with an integer counter inside
  * fiat_account_owner.fiat_network_instructions), a GET that may be missing, PUT semantics by option
  * (sandbox-account.ts: patch or replace, metadata replaced or merged, deletes, blanks ignored, a
- * masked account number, a review that moves the status), a minimal identity create, and faults a
- * test injects at run time (sandbox-routes.ts answers, sandbox-faults.ts: 500, 429, hang, reset, a restart of the listener).
+ * masked account number, a review that moves the status), a minimal identity create
+ * (sandbox-routes.ts answers all that), and faults a test injects at run time (sandbox-faults.ts:
+ * 500, 429, hang, reset, a restart of the listener).
  * Written apart from src/server (no shared code): it is a second reading of the document.
  */
 import http from 'node:http';
@@ -48,7 +49,10 @@ export interface SandboxTarget {
   set(id: string, change: Partial<Omit<SandboxAccount, 'id'>>): void;
   /** A fault from now on, after those already in force. */
   inject(rule: FaultRule): InjectedFault;
-  /** Called for every request before it is handled (and awaited); returns the unsubscribe. */
+  /**
+   * Called for every request before it is handled, and awaited: a test sends a signal at a phase
+   * this way, or holds the answer back (a slow target). Returns the unsubscribe.
+   */
   onRequest(listener: RequestListener): () => void;
   /** Every request, in arrival order. */
   readonly log: readonly SandboxLogEntry[];
