@@ -43,11 +43,12 @@ export class UnknownAccountsError extends ConformanceError {
     readonly ids: string[],
     readonly urls: string[] = [],
     via = 'an empty update',
+    hint = '',
   ) {
     super(
       'unknown-accounts',
       EXIT.usage,
-      `the target has no fiat account ${ids.join(', ')} (HTTP 404 to ${via}${urls.length ? ` of ${urls.join(', ')}` : ''}): give ids of existing accounts with --fiat-account-id (or CONFORMANCE_FIAT_ACCOUNT_IDS)`,
+      `the target has no fiat account ${ids.join(', ')} (HTTP 404 to ${via}${urls.length ? ` of ${urls.join(', ')}` : ''}): give ids of existing accounts with --fiat-account-id (or CONFORMANCE_FIAT_ACCOUNT_IDS)${hint ? `; ${hint}` : ''}`,
     );
   }
 }

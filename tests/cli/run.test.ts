@@ -56,7 +56,15 @@ describe('conformance run against the embedded server', () => {
     const report = readReport(dir);
     expect(report.stopped?.kind).toBe('fail-fast');
     expect(report.summary.verdict).toBe('non-conformant');
-    expect(readdirSync(dir).sort()).toEqual(['conformance.json', 'created-identities.json', 'exchanges.har', 'junit.xml', 'report.html', 'summary.md']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'conformance.json',
+      'created-identities.json',
+      'exchanges.har',
+      'junit.xml',
+      'report.html',
+      'restore-journal.json',
+      'summary.md',
+    ]);
   });
 });
 

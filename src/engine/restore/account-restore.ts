@@ -20,7 +20,7 @@
 import type { RestoreStep, TestCase } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import { cutText } from '../../core/cut-text.ts';
-import { AuthenticationError, RouteNotFoundError, UnknownAccountsError, UnreachableError, UsageError, withAnswer } from '../../core/errors.ts';
+import { AuthenticationError, type ConformanceError, RouteNotFoundError, UnknownAccountsError, UnreachableError, UsageError, withAnswer } from '../../core/errors.ts';
 import { TargetLost } from '../target-watch.ts';
 import { is2xx, isObject } from '../../rules/checks/exchange-facts.ts';
 import type { MetadataSemantics } from '../metadata-state.ts';
@@ -60,6 +60,18 @@ export const RESTORE_PATIENCE_MS = 60_000;
 
 /** A read or a write that did not give a FiatAccount: why, in a few words. */
 type Answer = { body: Record<string, unknown>; state: AccountState } | { failed: string; answerless: boolean; status?: number; transient?: boolean };
+
+/**
+ * No GET answered an account: the ids are unknown (404), or the target has no get operation. An
+ * empty update would tell, but it writes where PUT replaces the record: only with the user's leave.
+ */
+function noHarmlessRead(ids: readonly string[], answers: readonly Answer[]): ConformanceError {
+  const hint =
+    'if they exist and the target has no GET of fiat accounts, allow reading them with an empty update (a write where PUT replaces the record): --read-with-empty-update (CONFORMANCE_READ_WITH_EMPTY_UPDATE=1)';
+  const failed = answers.map((a) => ('failed' in a ? a.failed : '')).find(Boolean);
+  if (answers.every((a) => 'status' in a && a.status === 404)) return new UnknownAccountsError([...ids], [], 'a GET of each', hint);
+  return new UsageError(`the target answers no GET of fiat accounts (${failed}), so there is no read that cannot write; ${hint}`);
+}
 
 /** Answers that say the route or the method is not there: no GET of fiat accounts. */
 const NO_ROUTE = new Set([404, 405, 501]);
@@ -115,37 +127,49 @@ export class AccountRestore {
 
   /** Reads every account before the run changes any, and journals each one read. */
   async readStart(): Promise<void> {
-    const method = await this.readMethod();
-    if (!method) return;
-    this.journal = newJournal(this.parts.target ?? '', method.read);
-    const missing: Exchange[] = [];
-    for (const id of this.parts.ids) {
-      if (this.parts.interrupted()) return;
-      const answer = method.first?.id === id ? method.first.answer : await this.read(id, 'start-read', method.read);
+    if (!this.parts.ids.length) return;
+    let read: ReadMethod = 'get';
+    let answers = await this.readAll('get');
+    const all = [...answers.values()];
+    // Every GET answered "no such route or method": the target has no get operation, or the ids are unknown.
+    if (all.length === this.parts.ids.length && all.every((a) => !('state' in a) && a.status !== undefined && NO_ROUTE.has(a.status))) {
+      await this.checkRoutes();
+      if (!this.parts.emptyUpdateReads) throw noHarmlessRead(this.parts.ids, all);
+      read = 'empty-update';
+      answers = await this.readAll(read);
+    }
+    this.journal = newJournal(this.parts.target ?? '', read);
+    const missing: string[] = [];
+    for (const [id, answer] of answers) {
       if ('state' in answer) {
         this.journal.accounts.push({ id, journaledAt: new Date().toISOString(), account: answer.body });
-        await this.save();
-      } else {
-        if (answer.status === 404) missing.push(this.lastExchange!);
-        this.leftAlone.set(id, `the start read ${answer.failed}: not journaled, so the run sent it nothing`);
-        if (answer.status !== undefined && REFUSED_CREDENTIALS.has(answer.status)) break;
+        continue;
       }
+      if (answer.status === 404) missing.push(id);
+      this.leftAlone.set(id, `the start read ${answer.failed}: not journaled, so the run sent it nothing`);
     }
-    if (missing.length)
-      throw new UnknownAccountsError(
-        missing.map((e) => e.testCase.fiatAccountId!),
-        missing.map((e) => `${e.request.method} ${e.request.url}`),
-        'a read',
-      );
+    await this.save();
+    if (missing.length) throw new UnknownAccountsError(missing, [], read === 'get' ? 'a GET of the account' : 'an empty update');
     if (this.journal.accounts.length || this.parts.interrupted()) return;
     const [id, why] = [...this.leftAlone][0]!;
     const last = this.lastExchange!;
     // A target that answers nothing stops the run as one that stops mid-run does (exit 3, stopped.kind unreachable).
     if (!last.response) throw new TargetLost(last);
-    const message = `no fiat account could be journaled before the run (${id}: ${why}); the run writes to no account it could not put back`;
-    throw REFUSED_CREDENTIALS.has(last.response.status)
-      ? new AuthenticationError(`the target refused the credentials: ${message}`)
-      : new UnreachableError(message);
+    if (REFUSED_CREDENTIALS.has(last.response.status))
+      throw new AuthenticationError(`the target refused the credentials (HTTP ${last.response.status} to a read of fiat account ${id}): check --token or the client credentials`);
+    throw new UnreachableError(`no fiat account could be journaled before the run (${id}: ${why}); the run writes to no account it could not put back`);
+  }
+
+  /** Each account's read, until the user interrupts or the credentials are refused (they are for every account). */
+  private async readAll(how: ReadMethod): Promise<Map<string, Answer>> {
+    const answers = new Map<string, Answer>();
+    for (const id of this.parts.ids) {
+      if (this.parts.interrupted()) break;
+      const answer = await this.read(id, 'start-read', how);
+      answers.set(id, answer);
+      if (!('state' in answer) && answer.status !== undefined && REFUSED_CREDENTIALS.has(answer.status)) break;
+    }
+    return answers;
   }
 
   /** Hears the run's exchanges: the last accepted update of each account, to tell someone else's change from the run's. */
@@ -265,24 +289,6 @@ export class AccountRestore {
         now: end.get(field)!.value,
       }));
     return notes.length ? { interference: notes } : {};
-  }
-
-  /**
-   * How the accounts can be read without writing: a GET where the first account answers it;
-   * otherwise an empty update, only when the user allowed it. Undefined when no account could be read.
-   */
-  private async readMethod(): Promise<{ read: ReadMethod; first?: { id: string; answer: Answer } } | undefined> {
-    const [first] = this.parts.ids;
-    if (first === undefined || this.parts.interrupted()) return undefined;
-    const answer = await this.read(first, 'start-read', 'get');
-    if ('state' in answer) return { read: 'get', first: { id: first, answer } };
-    if (answer.status === undefined || !NO_ROUTE.has(answer.status)) return { read: 'get', first: { id: first, answer } };
-    await this.checkRoutes();
-    if (!this.parts.emptyUpdateReads)
-      throw new UsageError(
-        `the target answers no GET of fiat account ${first} (${answer.failed}), so there is no read that cannot write: an empty update replaces the record on some targets. Check --base-url and the account id; if the target has no get operation and its PUT keeps fields it is not sent, allow reading with an empty update: --read-with-empty-update (CONFORMANCE_READ_WITH_EMPTY_UPDATE=1)`,
-      );
-    return { read: 'empty-update' };
   }
 
   /**
