@@ -74,7 +74,8 @@ export class ValidTwins {
     const key = this.parts.inputIds.of(c.control!);
     const known = this.verdicts.get(key);
     if (known !== undefined) return known;
-    const roomless = this.roomless(c, account);
+    // A twin already under way is taken as it comes (room may have gone since it was sent).
+    const roomless = this.requests.underWay(c) ? undefined : this.roomless(c, account);
     if (roomless) return roomless.excused;
     try {
       // A boundary twin has its own twin: on the same account, too.
