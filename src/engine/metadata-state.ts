@@ -68,7 +68,9 @@ export class MetadataState {
     if (!this.startKeys.has(id) && !sent) this.startKeys.set(id, returned);
     const prior = this.keysByAccount.get(id);
     if (sent && prior && this.semantics === 'unknown') {
-      const dropped = [...prior].filter((k) => !sent.has(k));
+      // A server's own key (a counter) comes back whatever was sent: only the client's keys tell.
+      const serverKeys = this.serverKeysByAccount.get(id);
+      const dropped = [...prior].filter((k) => !sent.has(k) && !serverKeys?.has(k));
       if (dropped.length) this.semantics = dropped.every((k) => returned.has(k)) ? 'merge' : 'replace';
     }
     this.keysByAccount.set(id, returned);

@@ -98,6 +98,15 @@ describe('MetadataState', () => {
     expect(replacing.fitToAccount(c, A)).toBe(c);
   });
 
+  it('does not take a server key that comes back in every answer (its own counter) for a merge', () => {
+    const state = new MetadataState();
+    state.observe(answered({ body: {} }, { attempt: 1 as unknown as string }));
+    state.observe(answered({ body: { metadata: { k1: 'v1' } } }, { attempt: 1 as unknown as string, k1: 'v1' }));
+    expect(state.semantics).toBe('unknown');
+    state.observe(answered({ body: { metadata: { k2: 'v2' } } }, { attempt: 1 as unknown as string, k2: 'v2' }));
+    expect(state.semantics).toBe('replace');
+  });
+
   it('never sends a key whose value the server keeps as no string (its own counter)', () => {
     const state = merging({});
     state.observe(answered({ body: {} }, { attempt: 1 as unknown as string, h1: 'a' }));
