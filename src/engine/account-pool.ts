@@ -6,13 +6,13 @@
  *   does not depend on which other families run (--shard) and the updates of several accounts
  *   can be in flight at once;
  * - under merge (or while the semantics are unknown), when the case starts, the account where its
- *   metadata still fits after every earlier update (MetadataState.accountFor), else the next in turn;
- *   once merge is known, a case that needs room reuses the keys its account holds (fitToAccount).
+ *   metadata adds the fewest keys after every earlier update, a case that needs room built on the
+ *   keys its account holds (MetadataState.place); a planned case that fits nowhere is not sent.
  */
 import type { TestCase } from '../core/case.ts';
 import { usesFiatAccount } from '../core/operations.ts';
 import type { CaseFamily } from './generators/families.ts';
-import type { MetadataState } from './metadata-state.ts';
+import type { MetadataState, Placement } from './metadata-state.ts';
 
 export class AccountPool {
   private cursor = 0;
@@ -38,13 +38,29 @@ export class AccountPool {
 
   /**
    * `c` with its account, chosen now from what the accounts hold, and its metadata fitted to that
-   * account (under merge); unchanged when it needs none or names its own.
+   * account (under merge); unchanged when it needs none or names its own. Or, when no account has
+   * room for the key it needs, why it is not sent.
+   */
+  place(c: TestCase): Placement {
+    if (!usesFiatAccount(c.operation) || c.fiatAccountId !== undefined) return { testCase: c };
+    return this.metadata.place(c, this.ids, () => this.ids[this.cursor++ % this.ids.length]);
+  }
+
+  /** Why `c` would not be sent (place), without taking a turn of the accounts; undefined when it would. */
+  roomless(c: TestCase): string | undefined {
+    if (!usesFiatAccount(c.operation) || c.fiatAccountId !== undefined) return undefined;
+    const placed = this.metadata.place(c, this.ids, () => this.ids[this.cursor % this.ids.length]);
+    return 'unsent' in placed ? placed.unsent : undefined;
+  }
+
+  /**
+   * `c` placed (place); one that fits nowhere goes as generated to the next account in turn: a
+   * valid twin or a shrink candidate is asked for by a case already sent, and a refusal that the
+   * keys held explain is excused (mergeMayExceedLimit).
    */
   assign(c: TestCase): TestCase {
-    if (!usesFiatAccount(c.operation) || c.fiatAccountId !== undefined) return c;
-    const inTurn = () => this.ids[this.cursor++ % this.ids.length];
-    const account = this.metadata.accountFor(c, this.ids, inTurn);
-    return this.metadata.fitToAccount({ ...c, fiatAccountId: account }, account);
+    const placed = this.place(c);
+    return 'testCase' in placed ? placed.testCase : { ...c, fiatAccountId: this.ids[this.cursor++ % this.ids.length] };
   }
 
   /** The account a planned case of `family` gets in plan order (replace), or undefined: it is chosen when the case starts. */

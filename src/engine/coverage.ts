@@ -112,6 +112,8 @@ export interface Tally {
   silentSuccesses: number;
   /** A scenario's own word on why it judged nothing. */
   scenarioNote?: string;
+  /** Cases the run did not send, none of the accounts having room for their metadata: how many, and why. */
+  unsent?: { count: number; reason: string };
   /** --max-requests left the rule fewer cases than planned: how many (budget-fit.ts). */
   budgetNote?: string;
   /** The scenario's fix for that, a setting of the run: the only fix the shortfall line then gives. */
@@ -133,6 +135,7 @@ export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum,
     return { ...coverage, shortfall: `${judgedLine(tally, minimum)}: ${tally.scenarioNote}; ${tally.scenarioRemedy}` };
   const causes = [
     tally.budgetNote,
+    tally.unsent ? `${tally.unsent.count} of its cases were ${tally.unsent.reason}` : undefined,
     tally.scenarioNote,
     refusals.describe(rule.operation),
     tally.twinRefused ? `${tally.twinRefused}${TWIN_REFUSED}` : undefined,
@@ -140,9 +143,11 @@ export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum,
   ].filter((c): c is string => c !== undefined);
   const fix = tally.budgetNote
     ? 'raise --max-requests'
-    : causes.length
-      ? 'make the target accept valid requests and return the documented fields, then run again'
-      : NO_CAUSE_FIX;
+    : tally.unsent
+      ? 'give --fiat-account-id accounts that hold fewer metadata keys, or remove keys from these, then run again'
+      : causes.length
+        ? 'make the target accept valid requests and return the documented fields, then run again'
+        : NO_CAUSE_FIX;
   return { ...coverage, shortfall: `${judgedLine(tally, minimum)}${causes.length ? `: ${causes.join('; ')}` : ''}; ${fix}` };
 }
 

@@ -1,10 +1,13 @@
 /**
  * What the harness has seen of each fiat account's metadata, and whether the target replaces or
- * merges metadata on update (both are readings of section 4.1). Under merge, a request with 6
- * fresh keys to an account that already holds keys would exceed the 6-pair limit, so its
- * rejection is not a fault: checks ask `mergeMayExceedLimit` before calling it one. Once the
- * target is known to merge, a case that needs room for its keys reuses the keys its account
- * holds (`fitToAccount`), so that it can still be judged.
+ * merges metadata on update (both are readings of section 4.1). Under merge every key sent stays
+ * on the account, and no update can take a key away: an account that already holds keys refuses
+ * a case with fresh keys for them, and whatever the run adds is still there for the next run. So
+ * the harness learns each account's keys before its first write (`heldAtStart`, or the probe's
+ * reads), builds the cases that need room on the keys an account holds (metadata-fit.ts), never
+ * sends what would take an account past 6 pairs (a case that fits nowhere is not sent, and its
+ * rule says why), and remembers the keys it added (`addedKeys`) for the restore. Under replace
+ * nothing of this applies. Checks ask `mergeMayExceedLimit` before calling a refusal a fault.
  */
 import { isAround, type TestCase } from '../core/case.ts';
 import { getRule } from '../core/catalogue.ts';
@@ -13,37 +16,82 @@ import { OPERATIONS } from '../core/operations.ts';
 import { dig, is2xx, isObject, unreadableBody } from '../rules/checks/exchange-facts.ts';
 import { METADATA_LIMITS } from './generators/metadata.ts';
 import { placed } from '../rules/checks/fiat-account-response.ts';
+import { asSent, type Fitted, fitKeys, type HeldKeys, shownKey, subjectKey } from './metadata-fit.ts';
 
 export type MetadataSemantics = 'unknown' | 'replace' | 'merge';
+
+/** Where an update goes: the case on its account (its metadata fitted), or why it is not sent. */
+export type Placement = { testCase: TestCase } | { unsent: string };
 
 export class MetadataState {
   semantics: MetadataSemantics = 'unknown';
   private readonly keysByAccount = new Map<string, Set<string>>();
   /** Keys whose value came back as no string (the sample's integer attempt counter): the server's own. */
   private readonly serverKeysByAccount = new Map<string, Set<string>>();
+  /** The client keys each account held before the run wrote to it. */
+  private readonly startKeys = new Map<string, ReadonlySet<string>>();
+  /** The keys of every update the target did not refuse (a 4xx stores nothing), by account. */
+  private readonly sentKeys = new Map<string, Set<string>>();
+
+  /**
+   * The client metadata keys `accountId` holds before the run's first write to it (the restore's
+   * start read). What the run adds is counted from here, and the cases are built on these keys.
+   */
+  heldAtStart(accountId: string, keys: readonly string[]): void {
+    this.startKeys.set(accountId, new Set(keys));
+    this.keysByAccount.set(accountId, new Set(keys));
+  }
+
+  /**
+   * The keys the run may have added to `accountId`: sent in an update the target did not refuse,
+   * and not held at the start. Under replace the last update's keys are the only ones left; the
+   * restore reads the account to know which it holds. Empty when the start is unknown.
+   */
+  addedKeys(accountId: string): string[] {
+    const start = this.startKeys.get(accountId);
+    if (!start) return [];
+    return [...(this.sentKeys.get(accountId) ?? [])].filter((k) => !start.has(k));
+  }
 
   /** Learns from a response: the keys the account now holds and, when it can tell, the semantics. */
   observe(e: Exchange): void {
     // Another method's answer (a GET) is no update: it tells nothing of the semantics.
-    if (e.testCase.operation !== 'updateFiatAccount' || !is2xx(e) || isAround(e.testCase)) return;
-    const body = answeredBody(e);
+    if (e.testCase.operation !== 'updateFiatAccount' || isAround(e.testCase)) return;
     const id = e.testCase.fiatAccountId;
+    const sent = sentKeysOf(e);
+    if (id && sent && !refused(e)) this.sentKeys.set(id, new Set([...(this.sentKeys.get(id) ?? []), ...sent]));
+    const body = is2xx(e) ? answeredBody(e) : undefined;
     if (!body || !id) return;
     const pairs = placed(body, 'metadata').flatMap((p) => Object.entries(asObject(p.value)));
     const returned = new Set(pairs.map(([k]) => k));
-    const sent = sentKeys(e);
+    // Without a start read, the first answer to an update that sent no metadata shows the start.
+    if (!this.startKeys.has(id) && !sent) this.startKeys.set(id, returned);
     const prior = this.keysByAccount.get(id);
     if (sent && prior && this.semantics === 'unknown') {
-      const dropped = [...prior].filter((k) => !sent.has(k));
+      // A server's own key (a counter) comes back whatever was sent: only the client's keys tell.
+      const serverKeys = this.serverKeysByAccount.get(id);
+      const dropped = [...prior].filter((k) => !sent.has(k) && !serverKeys?.has(k));
       if (dropped.length) this.semantics = dropped.every((k) => returned.has(k)) ? 'merge' : 'replace';
     }
     this.keysByAccount.set(id, returned);
     this.serverKeysByAccount.set(id, new Set(pairs.filter(([, v]) => typeof v !== 'string').map(([k]) => k)));
   }
 
+  /**
+   * The account and the two keys of the probe that tells replace from merge (one one-pair update
+   * each): the second update drops the first key, which a merging target keeps. Keys the account
+   * holds go first, then k1 and k2, so the probe adds no key to an account holding two; the
+   * account is the one where it adds the fewest within the limit (else the first).
+   */
+  semanticsProbe(pool: readonly string[]): { accountId: string; keys: string[] } {
+    const best = this.fewestAdded(pool, (held) => asSent(Object.fromEntries(probeKeys(held).map((k) => [k, ''])), held));
+    const accountId = best?.id ?? pool[0];
+    return { accountId, keys: probeKeys(this.heldBy(accountId)) };
+  }
+
   mergeMayExceedLimit(e: Exchange): boolean {
     if (e.testCase.operation !== 'updateFiatAccount' || this.semantics === 'replace') return false;
-    const sent = sentKeys(e);
+    const sent = sentKeysOf(e);
     if (!sent) return false;
     const prior = this.keysByAccount.get(e.testCase.fiatAccountId ?? '');
     if (!prior) return this.semantics === 'merge';
@@ -51,95 +99,87 @@ export class MetadataState {
   }
 
   /**
-   * The account of the pool an update should go to. Under merge (or before the semantics are
-   * known) every key sent stays on the account, so pairs are a budget: send the update where it
-   * adds the fewest new keys without passing the limit, so that it can still be judged. When it
-   * fits nowhere as sent and the target is known to merge, the account where it fits once fitted
-   * (fitToAccount) with the fewest new keys: the fullest, which leaves room elsewhere for keys
-   * that cannot be swapped. Otherwise, and when it fits nowhere, the next account in turn.
+   * Where an update of the pool goes. Under replace, the next account in turn, as generated. Under
+   * merge or while unknown every key sent stays: a case that needs room (needsFreshKeys) goes
+   * fitted to the account where it adds the fewest keys, and among those the one with the most
+   * room left (cases that add a key spread over the accounts); when it fits nowhere and every
+   * account's keys are known, it is not sent. Any other case with metadata (an invalid one, sent
+   * as generated) goes where it adds the fewest keys within the limit; else the next in turn.
    */
-  accountFor(c: TestCase, pool: readonly string[], inTurn: () => string): string {
+  place(c: TestCase, pool: readonly string[], inTurn: () => string): Placement {
     const metadata = dig(c.body, 'metadata');
-    if (!isObject(metadata) || this.semantics === 'replace') return inTurn();
-    const fitted = this.fits(c) ? (id: string) => this.fitted(c, metadata, id) : () => undefined;
-    return this.fewestAdded(pool, () => metadata) ?? this.fewestAdded(pool, fitted) ?? inTurn();
+    const on = (id: string, fitted?: Fitted): Placement => ({ testCase: withMetadata({ ...c, fiatAccountId: id }, fitted?.metadata) });
+    if (!isObject(metadata) || this.semantics === 'replace') return on(inTurn());
+    const fitTo = this.fits(c) ? (held: HeldKeys) => fitKeys(metadata, held, subjectKey(c)) : (held: HeldKeys) => asSent(metadata, held);
+    const best = this.fewestAdded(pool, fitTo);
+    if (best) return on(best.id, best.fitted);
+    if (this.fits(c) && pool.length && pool.every((id) => this.keysByAccount.has(id))) return { unsent: this.noRoom(pool) };
+    return on(inTurn());
   }
 
   /**
-   * `c` as it should be sent to `accountId`. Under merge the keys an account holds stay, so a case
-   * whose request keys plus the held keys pass the limit would be refused for them and judge
-   * nothing: its first new keys become held keys it does not send (the values stay). A case of
-   * the length rule keeps its 100-character key. Unchanged when it fits, cannot fit, or is not a
-   * case that needs room (needsFreshKeys; an invalid case is sent as generated).
+   * `c` as it should be sent to `accountId` (a case that names its account: a sequence step). Under
+   * merge or while unknown, a case that needs room is fitted to the keys the account holds;
+   * unchanged when it fits as sent, cannot fit, or is not such a case.
    */
   fitToAccount(c: TestCase, accountId: string): TestCase {
     const metadata = dig(c.body, 'metadata');
-    if (!isObject(metadata) || !this.fits(c)) return c;
-    const fitted = this.fitted(c, metadata, accountId);
-    return fitted && fitted !== metadata ? { ...c, body: { ...(c.body as Record<string, unknown>), metadata: fitted } } : c;
+    const held = this.heldBy(accountId);
+    if (!isObject(metadata) || !held || !this.fits(c)) return c;
+    return withMetadata(c, fitKeys(metadata, held, subjectKey(c))?.metadata);
   }
 
-  /**
-   * `metadata` fitted to account `id` (fitKeys) with the client keys it holds: a server's own key
-   * is never sent, it would overwrite the server's value. Undefined when the account is unknown.
-   */
-  private fitted(c: TestCase, metadata: Record<string, unknown>, id: string): Record<string, unknown> | undefined {
-    const held = this.keysByAccount.get(id);
-    if (!held) return undefined;
-    const server = this.serverKeysByAccount.get(id);
-    const spare = [...held].filter((k) => !server?.has(k) && !Object.hasOwn(metadata, k));
-    return fitKeys(metadata, held, spare, keptKey(c));
-  }
-
-  /** Whether `c` is fitted to its account: the target merges and the case's rule needs room for keys. */
+  /** Whether `c` is built on its account's keys: the target may merge and the case's rule needs room for keys. */
   private fits(c: TestCase): boolean {
-    if (this.semantics !== 'merge' || c.operation !== 'updateFiatAccount' || c.mode === 'invalid') return false;
+    if (this.semantics === 'replace' || c.operation !== 'updateFiatAccount' || c.mode === 'invalid') return false;
     return getRule(c.exercises ?? OPERATIONS[c.operation].validAcceptedRule).coverage?.needsFreshKeys === true;
   }
 
-  /** The account where `metadataFor(account)` stays within the limit with the keys it holds, and adds the fewest. */
-  private fewestAdded(pool: readonly string[], metadataFor: (id: string) => Record<string, unknown> | undefined): string | undefined {
-    let best: { id: string; added: number } | undefined;
+  private heldBy(id: string): HeldKeys | undefined {
+    const keys = this.keysByAccount.get(id);
+    const serverKeys = this.serverKeysByAccount.get(id);
+    return keys && { keys, ...(serverKeys ? { serverKeys } : {}) };
+  }
+
+  /** The account where `fitTo` adds the fewest keys within the limit; a tie goes to the one with the most room, then to pool order. */
+  private fewestAdded(pool: readonly string[], fitTo: (held: HeldKeys) => Fitted | undefined): { id: string; fitted: Fitted } | undefined {
+    let best: { id: string; fitted: Fitted; room: number } | undefined;
     for (const id of pool) {
-      const held = this.keysByAccount.get(id);
-      const metadata = held && metadataFor(id);
-      if (!held || !metadata) continue;
-      const added = Object.keys(metadata).filter((k) => !held.has(k)).length;
-      if (held.size + added <= METADATA_LIMITS.maxPairs && (!best || added < best.added)) best = { id, added };
+      const held = this.heldBy(id);
+      const fitted = held && fitTo(held);
+      if (!held || !fitted) continue;
+      const room = METADATA_LIMITS.maxPairs - held.keys.size;
+      if (!best || fitted.added < best.fitted.added || (fitted.added === best.fitted.added && room > best.room)) best = { id, fitted, room };
     }
-    return best?.id;
+    return best;
+  }
+
+  /** Why a case that needs a new key is not sent: every account's keys, which leave it no room. */
+  private noRoom(pool: readonly string[]): string {
+    const holds = pool.map((id) => `${id} holds ${[...(this.keysByAccount.get(id) ?? [])].map(shownKey).join(', ') || 'no key'}`);
+    const how = this.semantics === 'merge' ? 'the target merges metadata' : 'the target may merge metadata (not known yet)';
+    return `not sent: no fiat account has room for the new metadata key it needs within ${METADATA_LIMITS.maxPairs} pairs (${how}, so every key sent stays; ${holds.join('; ')})`;
   }
 }
 
-/** The keys a fitted case must send as generated: the long key of a case on the length limit. */
-function keptKey(c: TestCase): (key: string) => boolean {
-  return c.exercises === 'fa.metadata.max-length-accepted' ? (key) => [...key].length === METADATA_LIMITS.maxLength : () => false;
+/** The probe's two keys on an account: client keys it holds first, then k1 and k2. */
+function probeKeys(held: HeldKeys | undefined): string[] {
+  const own = [...(held?.keys ?? [])].filter((k) => !held?.serverKeys?.has(k));
+  return [...own, ...['k1', 'k2'].filter((k) => !own.includes(k))].slice(0, 2);
 }
 
-/**
- * `metadata` within the limit once merged into `held`: itself when it fits; else its first new
- * keys (not kept) swapped for `spare` held keys it does not send, values unchanged; undefined
- * when too few can be swapped.
- */
-function fitKeys(
-  metadata: Record<string, unknown>,
-  held: ReadonlySet<string>,
-  spare: readonly string[],
-  kept: (key: string) => boolean,
-): Record<string, unknown> | undefined {
-  const fresh = Object.keys(metadata).filter((k) => !held.has(k));
-  const excess = held.size + fresh.length - METADATA_LIMITS.maxPairs;
-  if (excess <= 0) return metadata;
-  const swapped = fresh.filter((k) => !kept(k)).slice(0, excess);
-  if (swapped.length < excess || spare.length < excess) return undefined;
-  const swap = new Map(swapped.map((k, i) => [k, spare[i]]));
-  // Object.fromEntries keeps a "__proto__" key a plain key.
-  return Object.fromEntries(Object.entries(metadata).map(([k, v]) => [swap.get(k) ?? k, v]));
+/** `c` with `metadata` in its body instead of its own; `c` itself when there is none or it is the same. */
+function withMetadata(c: TestCase, metadata: Record<string, unknown> | undefined): TestCase {
+  if (!metadata || metadata === dig(c.body, 'metadata')) return c;
+  return { ...c, body: { ...(c.body as Record<string, unknown>), metadata } };
 }
+
+/** A 4xx: the target did not do what was asked, so nothing of the request was stored. */
+const refused = (e: Exchange): boolean => e.response !== undefined && e.response.status >= 400 && e.response.status < 500;
 
 /**
  * The JSON object a 2xx carries, whatever the case's mode: an invalid update the target accepted
- * changed the account too (the shape checks leave such a body to the rejection rule).
+ * changed the account too (the shape checks leave such a body to the rule of rejections).
  */
 function answeredBody(e: Exchange): Record<string, unknown> | undefined {
   const body = e.response?.body;
@@ -150,7 +190,7 @@ function asObject(value: unknown): Record<string, unknown> {
   return isObject(value) ? value : {};
 }
 
-function sentKeys(e: Exchange): Set<string> | undefined {
+function sentKeysOf(e: Exchange): Set<string> | undefined {
   const metadata = dig(e.testCase.body, 'metadata');
   return isObject(metadata) ? new Set(Object.keys(metadata)) : undefined;
 }

@@ -101,6 +101,13 @@ export class RuleLedger {
     if (entry.findings.length > MAX_FAILURES_PER_RULE) entry.findings.length = MAX_FAILURES_PER_RULE;
   }
 
+  /** A case of `rule` was not sent (no account had room for its metadata): counted, with the first reason. */
+  notSent(rule: RuleId, reason: string): void {
+    const tally = this.tallies.get(rule);
+    if (!tally) return;
+    tally.unsent = { count: (tally.unsent?.count ?? 0) + 1, reason: tally.unsent?.reason ?? reason };
+  }
+
   /** A check of `rule` threw: the rule ends in error. */
   crashed(rule: RuleId): void {
     const entry = this.records.get(rule);

@@ -122,6 +122,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     ...(foreignTwins ? { foreignTwins } : {}),
     markUncounted: (c) => uncounted.add(c),
     refusalExplainedByMerge: (e) => metadata.semantics === 'merge' && checkContext.mergeMayExceedLimit(e),
+    withoutRoom: (twin) => (pool.roomless(twin) === undefined ? undefined : { excused: metadata.semantics === 'merge' }),
   });
   const restore = settings.restore === false ? undefined : accountRestore(transport, settings, metadata, emit);
   const watch = targetWatch(

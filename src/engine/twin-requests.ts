@@ -39,6 +39,11 @@ export class TwinRequests {
     this.pending.delete(this.keyOf(c));
   }
 
+  /** Whether the request of `c`'s twin is under way (whoever started it). */
+  underWay(c: TestCase): boolean {
+    return this.pending.has(this.keyOf(c));
+  }
+
   /** Whether `c` started a twin request that nobody has taken yet. */
   startedBy(c: TestCase): boolean {
     return c.control !== undefined && this.pending.get(this.keyOf(c))?.startedBy === c;

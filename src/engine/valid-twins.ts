@@ -27,6 +27,12 @@ export interface TwinParts {
   markUncounted(c: TestCase): void;
   /** A refusal the target's merged metadata explains: the case keeps the benefit of that doubt. */
   refusalExplainedByMerge(exchange: Exchange): boolean;
+  /**
+   * Whether a twin cannot be sent, no account having room for its metadata (merged metadata), and
+   * then whether the target is known to merge: sent, it would be refused for the keys held, which
+   * gives the case the benefit of the doubt (refusalExplainedByMerge) at no request's cost.
+   */
+  withoutRoom?(twin: TestCase): { excused: boolean } | undefined;
 }
 
 export class ValidTwins {
@@ -51,7 +57,7 @@ export class ValidTwins {
 
   /** Starts the twin's request of a refused case at once, unless its verdict is known; `account`: the case's pool account. */
   startFor(c: TestCase, exchange: Exchange, account?: string): void {
-    if (this.refusedWithTwin(c, exchange) && this.verdicts.get(this.parts.inputIds.of(c.control!)) === undefined)
+    if (this.refusedWithTwin(c, exchange) && this.verdicts.get(this.parts.inputIds.of(c.control!)) === undefined && !this.roomless(c, account))
       this.requests.start(c, () => this.twinOf(c, account));
   }
 
@@ -68,6 +74,9 @@ export class ValidTwins {
     const key = this.parts.inputIds.of(c.control!);
     const known = this.verdicts.get(key);
     if (known !== undefined) return known;
+    // A twin already under way is taken as it comes (room may have gone since it was sent).
+    const roomless = this.requests.underWay(c) ? undefined : this.roomless(c, account);
+    if (roomless) return roomless.excused;
     try {
       // A boundary twin has its own twin: on the same account, too.
       const exchange = await this.requests.answer(c, () => this.twinOf(c, account));
@@ -81,6 +90,12 @@ export class ValidTwins {
     } finally {
       this.requests.settle(c);
     }
+  }
+
+  /** Whether the twin of `c` cannot be sent for want of room on the accounts (withoutRoom). */
+  private roomless(c: TestCase, account?: string): { excused: boolean } | undefined {
+    const control = c.control!;
+    return this.parts.withoutRoom?.(account && control.fiatAccountId === undefined ? { ...control, fiatAccountId: account } : control);
   }
 
   /** The twin of a case, ready to send: on the case's pool account when it has one. */

@@ -46,6 +46,15 @@ describe('minimums', () => {
 });
 
 describe('the shortfall line', () => {
+  it('counts the cases not sent for want of room on the accounts, with the first reason, and asks for accounts with room', () => {
+    const reason = 'not sent: no fiat account has room for the new metadata key it needs within 6 pairs (acc-a holds "h1")';
+    const tally = { ...emptyTally(), fixed: 2, unsent: { count: 4, reason } };
+    const { shortfall } = coverageOf(getRule('fa.metadata.max-length-accepted'), tally, { fixed: 3, random: 0 }, new Refusals());
+    expect(shortfall).toBe(
+      `judged by 2 fixed and 0 random cases (minimum 3 and 0): 4 of its cases were ${reason}; give --fiat-account-id accounts that hold fewer metadata keys, or remove keys from these, then run again`,
+    );
+  });
+
   it('is absent when the minimum is met', () => {
     const tally = { ...emptyTally(), fixed: 2, random: 5 };
     expect(coverageOf(getRule('id.enums'), tally, { fixed: 1, random: 5 }, new Refusals()).shortfall).toBeUndefined();

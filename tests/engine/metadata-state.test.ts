@@ -70,31 +70,41 @@ describe('MetadataState', () => {
     expect(Object.keys(metadataOf(full.fitToAccount(sixPairs(sixNew), A)))).toEqual(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
   });
 
-  it('keeps the 100-character key of a length case and reuses held keys for the others', () => {
+  it('keeps the 100-character key of a length case and reuses held keys for all the others', () => {
     const state = merging({ h1: 'a', h2: 'b', h3: 'c' });
     const metadata = { 'o-1': 'x', 'o-2': 'y', 'o-3': 'z', [longKey]: 'v' };
-    expect(metadataOf(state.fitToAccount(atLength(metadata), A))).toEqual({ h1: 'x', 'o-2': 'y', 'o-3': 'z', [longKey]: 'v' });
+    expect(metadataOf(state.fitToAccount(atLength(metadata), A))).toEqual({ h1: 'x', h2: 'y', h3: 'z', [longKey]: 'v' });
     // A full account leaves no room for a new long key: the case goes as generated.
     const full = merging({ h1: 'a', h2: 'b', h3: 'c', h4: 'd', h5: 'e', h6: 'f' });
     const c = atLength({ [longKey]: 'v' });
     expect(full.fitToAccount(c, A)).toBe(c);
   });
 
-  it('leaves a case alone when it fits, when the target replaces or is not known to merge, and when it is invalid', () => {
+  it('reuses held keys even where new ones would fit, and while merge is only possible; leaves replace and invalid cases alone', () => {
     const state = merging({ held: 'x' });
-    const fits = sixPairs({ n1: '1', n2: '2' });
-    expect(state.fitToAccount(fits, A)).toBe(fits);
+    expect(metadataOf(state.fitToAccount(sixPairs({ n1: '1', n2: '2' }), A))).toEqual({ held: '1', n2: '2' });
     const seven = update({ ...sixNew, n7: '7' }, { mode: 'invalid', violates: 'fa.metadata.over-pairs-rejected' });
     expect(state.fitToAccount(seven, A)).toBe(seven);
+    // Not known yet whether the target merges: a key sent may stay, so the case is built as under merge.
     const unknown = new MetadataState();
     unknown.observe(answered({ body: {} }, { held: 'x' }));
     const c = sixPairs(sixNew);
-    expect(unknown.fitToAccount(c, A)).toBe(c);
+    expect(unknown.semantics).toBe('unknown');
+    expect(metadataOf(unknown.fitToAccount(c, A))).toEqual({ held: '1', n2: '2', n3: '3', n4: '4', n5: '5', n6: '6' });
     const replacing = new MetadataState();
     replacing.observe(answered({ body: { metadata: { p1: 'x' } } }, { p1: 'x' }));
     replacing.observe(answered({ body: { metadata: { p2: 'y' } } }, { p2: 'y' }));
     expect(replacing.semantics).toBe('replace');
     expect(replacing.fitToAccount(c, A)).toBe(c);
+  });
+
+  it('does not take a server key that comes back in every answer (its own counter) for a merge', () => {
+    const state = new MetadataState();
+    state.observe(answered({ body: {} }, { attempt: 1 as unknown as string }));
+    state.observe(answered({ body: { metadata: { k1: 'v1' } } }, { attempt: 1 as unknown as string, k1: 'v1' }));
+    expect(state.semantics).toBe('unknown');
+    state.observe(answered({ body: { metadata: { k2: 'v2' } } }, { attempt: 1 as unknown as string, k2: 'v2' }));
+    expect(state.semantics).toBe('replace');
   });
 
   it('never sends a key whose value the server keeps as no string (its own counter)', () => {
@@ -108,14 +118,71 @@ describe('MetadataState', () => {
     expect(state.fitToAccount(c, A)).toBe(c);
   });
 
-  it('sends a case that fits nowhere as sent to the fullest account where it fits once fitted', () => {
+  it('sends a case where it adds the fewest keys, a tie going to the account with the most room', () => {
     const state = merging({ h1: 'a', h2: 'b', h3: 'c', h4: 'd', h5: 'e', h6: 'f' });
     state.observe(answered({ body: {} }, { h1: 'a' }, 'acc-b'));
     const inTurn = () => 'next';
-    expect(state.accountFor(sixPairs(sixNew), [A, 'acc-b'], inTurn)).toBe(A);
-    // One that fits as sent goes where it adds the fewest keys, unchanged.
-    expect(state.accountFor(sixPairs({ n1: '1' }), [A, 'acc-b'], inTurn)).toBe('acc-b');
+    const accountOf = (c: TestCase) => {
+      const placed = state.place(c, [A, 'acc-b'], inTurn);
+      return 'testCase' in placed ? placed.testCase.fiatAccountId : placed.unsent;
+    };
+    // Six held keys take all six pairs: nothing added on A, five on acc-b.
+    expect(accountOf(sixPairs(sixNew))).toBe(A);
+    // One pair adds nothing anywhere: the account with room left takes it.
+    expect(accountOf(sixPairs({ n1: '1' }))).toBe('acc-b');
     // A new long key fits only where there is room for it.
-    expect(state.accountFor(atLength({ 'o-1': 'x', [longKey]: 'v' }), [A, 'acc-b'], inTurn)).toBe('acc-b');
+    expect(accountOf(atLength({ 'o-1': 'x', [longKey]: 'v' }))).toBe('acc-b');
+  });
+
+  it('does not send a case whose own key fits on no account, and says which keys the accounts hold', () => {
+    const state = merging({ h1: 'a', h2: 'b', h3: 'c', h4: 'd', h5: 'e', h6: 'f' });
+    state.heldAtStart('acc-b', ['b1', 'b2', 'b3', 'b4', 'b5', longKey]);
+    const placed = state.place(atLength({ [longKey.replace('é', 'a')]: 'v' }), [A, 'acc-b'], () => 'next');
+    expect(placed).toEqual({ unsent: expect.stringContaining('no fiat account has room for the new metadata key') });
+    const reason = (placed as { unsent: string }).unsent;
+    expect(reason).toContain('the target merges metadata');
+    expect(reason).toContain(`${A} holds "h1", "h2", "h3", "h4", "h5", "h6"`);
+    expect(reason).toContain('acc-b holds "b1", "b2", "b3", "b4", "b5", "éééééééééééé…(100)"');
+    // A long key the account already holds adds nothing: sent there, the rest on held keys.
+    const held = state.place(atLength({ 'o-1': 'x', [longKey]: 'v' }), [A, 'acc-b'], () => 'next');
+    expect(held).toEqual({ testCase: expect.objectContaining({ fiatAccountId: 'acc-b' }) });
+    expect(metadataOf((held as { testCase: TestCase }).testCase)).toEqual({ b1: 'x', [longKey]: 'v' });
+    // An account whose keys are unknown may have room: the case goes in turn, as generated.
+    const c = atLength({ fresh: 'v', [longKey.replace('é', 'b')]: 'v' });
+    expect(state.place(c, [A, 'acc-b', 'acc-c'], () => 'acc-c')).toEqual({ testCase: { ...c, fiatAccountId: 'acc-c' } });
+  });
+
+  it('builds on the keys held at the start, and remembers the keys the run added (not those refused)', () => {
+    const state = new MetadataState();
+    state.heldAtStart(A, ['a1', 'a2', 'a3']);
+    expect(metadataOf(state.fitToAccount(sixPairs(sixNew), A))).toEqual({ a1: '1', a2: '2', a3: '3', n4: '4', n5: '5', n6: '6' });
+    expect(state.addedKeys(A)).toEqual([]);
+    state.observe(answered({ body: { metadata: { a1: 'x', n1: 'y' } } }, { a1: 'x', a2: 'b', a3: 'c', n1: 'y' }));
+    expect(state.semantics).toBe('merge');
+    // A refusal stored nothing; an update that got no answer may have stored its keys.
+    state.observe(exchange({ operation: 'updateFiatAccount', fiatAccountId: A, body: { metadata: { r1: 'x' } } }, 400, { error: 'no' }));
+    state.observe(exchange({ operation: 'updateFiatAccount', fiatAccountId: A, body: { metadata: { lost: 'x' } } }, 500, { error: 'internal' }));
+    expect(state.addedKeys(A).sort()).toEqual(['lost', 'n1']);
+    expect(state.addedKeys('acc-b')).toEqual([]);
+  });
+
+  it('without a start read, takes the start from the first answer to an update that sent no metadata', () => {
+    const state = new MetadataState();
+    state.observe(answered({ body: {} }, { s1: 'x' }));
+    state.observe(answered({ body: { metadata: { k1: 'v' } } }, { s1: 'x', k1: 'v' }));
+    expect(state.addedKeys(A)).toEqual(['k1']);
+  });
+
+  it('probes the semantics on keys an account holds, where it holds two, so that the probe adds no key', () => {
+    const state = new MetadataState();
+    state.heldAtStart(A, ['a1']);
+    state.heldAtStart('acc-b', ['b1', 'b2', 'b3', 'b4', 'b5', 'b6']);
+    expect(state.semanticsProbe([A, 'acc-b'])).toEqual({ accountId: 'acc-b', keys: ['b1', 'b2'] });
+    // Fresh accounts: the first, with k1 and k2 (as before any account held keys).
+    expect(new MetadataState().semanticsProbe([A, 'acc-b'])).toEqual({ accountId: A, keys: ['k1', 'k2'] });
+    // One held key: it goes first; a server's own key is never sent.
+    const one = new MetadataState();
+    one.observe(answered({ body: {} }, { attempt: 1 as unknown as string, h1: 'a' }));
+    expect(one.semanticsProbe([A])).toEqual({ accountId: A, keys: ['h1', 'k1'] });
   });
 });

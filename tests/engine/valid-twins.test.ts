@@ -16,7 +16,7 @@ const invalid = (label: string): TestCase => ({
   control: twin,
 });
 
-function twinsAnswering(status: number, selected = ['id.wrong-types-rejected']) {
+function twinsAnswering(status: number, selected = ['id.wrong-types-rejected'], withoutRoom?: (twin: TestCase) => { excused: boolean } | undefined) {
   const sent: TestCase[] = [];
   const judged: Exchange[] = [];
   const twins = new ValidTwins({
@@ -29,6 +29,7 @@ function twinsAnswering(status: number, selected = ['id.wrong-types-rejected']) 
     prepare: (c) => ({ ...c, label: `${c.label} (prepared)` }),
     markUncounted: () => undefined,
     refusalExplainedByMerge: () => false,
+    ...(withoutRoom ? { withoutRoom } : {}),
   });
   const judge = async (e: Exchange) => void judged.push(e);
   return { twins, sent, judged, judge };
@@ -48,6 +49,28 @@ describe('ValidTwins', () => {
     expect(await twins.accepted(again.testCase, undefined, judge)).toBe(true);
     expect(sent.map((c) => c.label)).toEqual(['twin (prepared)']);
     expect(judged).toHaveLength(1);
+  });
+
+  it('sends no twin that no account has room for: under a known merge the case keeps the benefit of the doubt, else it is unjudged', async () => {
+    for (const excused of [true, false]) {
+      const { twins, sent, judged, judge } = twinsAnswering(201, undefined, () => ({ excused }));
+      const refused = exchange(invalid('a'), 400, { error: 'bad' });
+      twins.startFor(refused.testCase, refused);
+      expect(twins.startedBy(refused.testCase)).toBe(false);
+      expect(await twins.accepted(refused.testCase, undefined, judge)).toBe(excused);
+      expect(sent).toEqual([]);
+      expect(judged).toEqual([]);
+    }
+  });
+
+  it('takes a twin already under way as it comes, even when the accounts have no room left since', async () => {
+    let room = true;
+    const { twins, sent, judge } = twinsAnswering(201, undefined, () => (room ? undefined : { excused: false }));
+    const refused = exchange(invalid('a'), 400, { error: 'bad' });
+    twins.startFor(refused.testCase, refused);
+    room = false;
+    expect(await twins.accepted(refused.testCase, undefined, judge)).toBe(true);
+    expect(sent).toHaveLength(1);
   });
 
   it('a refused twin leaves the case unjudged', async () => {

@@ -2,7 +2,8 @@
  * Sends planned cases (a family's examples, or its random cases), `concurrency` at a time, and
  * judges them in plan order (pipeline.ts). The updates of one account never overlap; under merge
  * (or while unknown) every update of the pool depends on what the accounts hold, so they share
- * one lane. A random case that fails a rule is remembered as where that rule's shrink starts.
+ * one lane. A random case that fails a rule is remembered as where that rule's shrink starts. A
+ * case that no account has room for (merged metadata) is not sent: its rule is told why.
  */
 import { getRule } from '../../core/catalogue.ts';
 import type { Exchange } from '../../core/exchange.ts';
@@ -14,9 +15,14 @@ import { hasFamily, judgedOnEveryExchange } from '../plan.ts';
 import type { RunContext } from '../run-context.ts';
 import { twinOptions } from '../exchange-judge.ts';
 
+/** A case not sent, and why. */
+interface Unsent {
+  unsent: string;
+}
+
 export function sendPlanned(context: RunContext, source: ItemSource<PlannedCase>): Promise<void> {
   const { control, pool, twins } = context;
-  return pipeline<PlannedCase, Exchange>(stamped(context, source), {
+  return pipeline<PlannedCase, Exchange | Unsent>(stamped(context, source), {
     window: context.settings.concurrency ?? 1,
     laneOf: (item) => {
       if (item.account) return `account ${item.account}`;
@@ -27,12 +33,16 @@ export function sendPlanned(context: RunContext, source: ItemSource<PlannedCase>
     start: async (item) => {
       control.checkGoOn();
       // Under merge the account is chosen now, from what the accounts hold after every earlier update.
-      if (!item.account && usesPool(item.testCase)) item.testCase = pool.assign(item.testCase);
+      if (!item.account && usesPool(item.testCase)) {
+        const placed = pool.place(item.testCase);
+        if ('unsent' in placed) return placed;
+        item.testCase = placed.testCase;
+      }
       const exchange = await context.send(item.testCase);
       twins.startFor(item.testCase, exchange, item.account);
       return exchange;
     },
-    judge: (item, exchange) => judgePlanned(context, item, exchange),
+    judge: (item, result) => ('unsent' in result ? notSent(context, item, result.unsent) : judgePlanned(context, item, result)),
     done: () => control.failedFast,
   });
 }
@@ -48,6 +58,14 @@ function stamped(context: RunContext, source: ItemSource<PlannedCase>): ItemSour
       return { ...item, testCase, ...(account ? { account } : {}) };
     },
   };
+}
+
+/** A case that was not sent judges nothing: its rule keeps the reason, for a shortfall to give. */
+async function notSent(context: RunContext, item: PlannedCase, reason: string): Promise<void> {
+  const rule = item.family.rule;
+  if (!context.selectedIds.has(rule)) return;
+  await context.ledger.begin(getRule(rule));
+  context.ledger.notSent(rule, reason);
 }
 
 async function judgePlanned(context: RunContext, item: PlannedCase, exchange: Exchange): Promise<void> {

@@ -2,8 +2,9 @@
  * The probe: reads each pool account with an empty update (valid: every field is optional), so
  * the run knows what the accounts hold, that they exist and that the credentials work; then two
  * one-pair updates tell whether the target replaces or merges metadata (section 4.1 allows both)
- * before any refusal has to be read. Under merge a full account refuses fresh keys, and that is
- * no fault.
+ * before any refusal has to be read. They reuse keys the account holds where it holds two (a
+ * merging target could not take a new key back), so an account with 6 pairs is no obstacle.
+ * Under merge a full account refuses fresh keys, and that is no fault.
  */
 import type { TestCase } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
@@ -38,17 +39,16 @@ export const probe: Phase = {
     }
     // Every update to such an account would fail a rule for a mistake in the settings, not the target.
     if (missing.length) await explainMissingAccounts(missing, pool.ids.length, context.transport);
-    for (const [key, value] of [
-      ['k1', 'v1'],
-      ['k2', 'v2'],
-    ]) {
+    // Two one-pair updates of one account: the second tells replace from merge by the first's key.
+    const { accountId, keys } = context.metadata.semanticsProbe(pool.ids);
+    for (const [i, key] of keys.entries()) {
       await context.exercise(
         read({
           operation: 'updateFiatAccount',
           mode: 'valid',
           label: 'one metadata pair (replace or merge?)',
-          body: { metadata: { [key]: value } },
-          fiatAccountId: pool.ids[0],
+          body: { metadata: { [key]: `v${i + 1}` } },
+          fiatAccountId: accountId,
         }),
       );
     }
