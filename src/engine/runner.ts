@@ -34,8 +34,11 @@ export async function runEngine(transport: Transport, settings: RunSettings, lis
   try {
     // Before anything could change the pool accounts: what they hold, to put back at the end.
     await context.restore?.readStart();
-    // An account without a journal entry is left alone: no case goes to it.
-    if (context.restore) context.pool.keepOnly(context.restore.journaled());
+    // An account without a journal entry is left alone: no case goes to it. A merging account's keys are known before its first write.
+    if (context.restore) {
+      context.pool.keepOnly(context.restore.journaled());
+      for (const id of context.restore.journaled()) context.metadata.heldAtStart(id, context.restore.metadataKeysAtStart(id));
+    }
     for (const phase of PHASES) {
       await context.emit({ type: 'phase-start', phase: phase.name });
       await phase.run(context);

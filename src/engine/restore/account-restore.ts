@@ -122,7 +122,10 @@ export class AccountRestore {
   metadataKeysAtStart(id: string): string[] {
     const entry = this.journal?.accounts.find((a) => a.id === id);
     if (!entry) return [];
-    return [...accountState(entry.account).values()].filter((f) => f.kind === 'metadata' && f.path.length === 2).map((f) => f.path[1]);
+    // The client's map: the top-level one where the account shows it, else the instructions' (the embedded server's nested placement).
+    const maps = [...accountState(entry.account).values()].filter((f) => f.kind === 'metadata');
+    const top = maps.filter((f) => f.path.length === 2);
+    return [...new Set((top.length ? top : maps).map((f) => f.path.at(-1)!))];
   }
 
   /** Reads every account before the run changes any, and journals each one read. */
