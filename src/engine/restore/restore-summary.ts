@@ -5,8 +5,13 @@ import type { FieldNote } from './restore-plan.ts';
  * `unchanged`: the end read showed what the start read showed. `restored`: every field that
  * differed was written back and reads as before. `partly-restored`: some were, some not.
  * `not-restored`: none could be (the reads or the write failed, or no field could go back).
+ * `unknown`: the end read failed, so whether the run left the account changed cannot be told:
+ * it may be.
  */
-export type RestoreOutcome = 'unchanged' | 'restored' | 'partly-restored' | 'not-restored';
+export type RestoreOutcome = 'unchanged' | 'restored' | 'partly-restored' | 'not-restored' | 'unknown';
+
+/** The outcomes of an account the run may have left other than it found it (docs/design.md 5.3: exit 5). */
+const LEFT_CHANGED: ReadonlySet<RestoreOutcome> = new Set(['partly-restored', 'not-restored', 'unknown']);
 
 export interface RestoredAccount {
   id: string;
@@ -27,6 +32,18 @@ export interface RestoreSummary {
   /** Requests the restore sent (they are in summary.requests and exchanges.har too). */
   requests: number;
   accounts: RestoredAccount[];
+  /** Where the accounts' original state was journaled (restore-journal.json in the report folder), when it was. */
+  journal?: string;
+  /** The command that puts the journal back (`conformance restore <journal> --base-url …`), when one can. */
+  repair?: string;
+}
+
+/**
+ * The accounts the run left changed, or may have: partly or not restored, or unknown (the end
+ * read failed). What makes a run exit 5 and what every report warns of first.
+ */
+export function accountsLeftChanged(summary: RestoreSummary | undefined): RestoredAccount[] {
+  return (summary?.accounts ?? []).filter((a) => LEFT_CHANGED.has(a.outcome));
 }
 
 /** The one line a summary of restored accounts says. */
@@ -37,6 +54,7 @@ export function restoreNote(accounts: readonly RestoredAccount[]): string {
     `${count('restored')} restored`,
     `${count('partly-restored')} partly restored`,
     `${count('not-restored')} not restored`,
+    `${count('unknown')} unknown (may be changed)`,
   ].filter((p) => !p.startsWith('0 '));
   return `fiat accounts: ${parts.join(', ') || 'none'}`;
 }
