@@ -105,7 +105,8 @@ describe('annotations hold no secret', () => {
     const accounts = server.fiatAccountIds.flatMap((id) => ['--fiat-account-id', id]);
     const args = ['run', '--base-url', proxy.url, ...accounts, '--profile', 'quick', '--seed', '4', '--rule', 'fa.metadata', '--report-dir', dir];
     const run = await conformance(args, { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: dir, CONFORMANCE_TOKEN: server.staticToken });
-    expect(run.code, run.stderr).toBe(4);
+    // Inconclusive (4); 5 as long as an account whose start read was refused counts as maybe left changed.
+    expect([4, 5], run.stderr).toContain(run.code);
     const annotations = run.stderr.split('\n').filter((l) => l.startsWith('::error '));
     expect(annotations.length).toBeGreaterThan(0);
     // The target's words reached an annotation (so the check below can fail), with the token replaced.

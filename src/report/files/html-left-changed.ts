@@ -4,7 +4,7 @@
  * are and the repair command; or a note that restore was off (--no-restore). Every value escaped.
  */
 import type { ConformanceReport } from '../model/model.ts';
-import { leftChangedHeadline, NO_JOURNAL, outcomeWords, restoreOffLine, sandboxNotice } from '../model/left-changed.ts';
+import { leftChangedHeadline, NO_JOURNAL_SENTENCE, outcomeWords, restoreOffLine, sandboxNotice } from '../model/left-changed.ts';
 import { escapeHtml as e } from './escape.ts';
 
 /** Fields not restored listed on the page; conformance.json `restore` lists them all. */
@@ -25,7 +25,7 @@ export function leftChangedHtml(report: ConformanceReport): string {
     return `<li data-account="${e(a.id)}"><code>${e(a.id)}</code>: ${e(outcomeWords(a))}${a.reason ? `: <span class="bidi">${e(a.reason)}</span>` : ''}${fields ? `<ul>${fields}</ul>` : ''}</li>`;
   });
   const more = listed > FIELDS_LISTED ? `<li>+${listed - FIELDS_LISTED} more fields in conformance.json <code>restore</code></li>` : '';
-  const where = notice.journal ? `Original values: <code>${e(notice.journal)}</code>.` : e(`${NO_JOURNAL}.`);
+  const where = notice.journal ? `Original values: <code>${e(notice.journal)}</code>.` : e(NO_JOURNAL_SENTENCE);
   const repair = notice.repair ? ` Put them back with <code class="repair">${e(notice.repair)}</code>` : '';
   return `<aside class="sandbox left-changed" id="left-changed" role="alert" data-sandbox="left-changed"><div class="inner">
 <h2>⚠ ${e(leftChangedHeadline(notice))}</h2>

@@ -6,7 +6,7 @@
  * Nothing for a report before 1.9.0, which says nothing of either.
  */
 import type { ConformanceReport } from '../model/model.ts';
-import { leftChangedHeadline, NO_JOURNAL, outcomeWords, restoreOffLine, sandboxNotice } from '../model/left-changed.ts';
+import { leftChangedHeadline, NO_JOURNAL_SENTENCE, outcomeWords, restoreOffLine, sandboxNotice } from '../model/left-changed.ts';
 import { escapeMarkdownCell } from './escape.ts';
 
 /** Fields not restored listed in summary.md; conformance.json `restore` lists them all. */
@@ -31,7 +31,7 @@ export function sandboxWarningMarkdown(report: ConformanceReport): string[] {
     }
   }
   if (listed > FIELDS_LISTED) lines.push(`> - +${listed - FIELDS_LISTED} more fields in conformance.json \`restore\``);
-  lines.push('>', `> ${notice.journal ? `Original values: ${code(notice.journal)}.` : `${escapeMarkdownCell(NO_JOURNAL, 200)}.`}`);
+  lines.push('>', `> ${notice.journal ? `Original values: ${code(notice.journal)}.` : escapeMarkdownCell(NO_JOURNAL_SENTENCE, 200)}`);
   if (notice.repair) lines.push('> Put them back with:', '>', '> ```sh', `> ${notice.repair.replace(/[\r\n`]/g, '')}`, '> ```');
   lines.push('');
   return lines;
@@ -45,7 +45,9 @@ export function leftBehindMarkdown(report: ConformanceReport): string[] {
   if (createdIdentities) lines.push(`- ${createdIdentities.length} identities created (listed in \`created-identities.json\`; the document has no delete).`);
   if (restore) {
     const warned = sandboxNotice(report)?.kind === 'left-changed' ? ' (the accounts left changed are at the top)' : '';
-    lines.push(`- Restore: ${escapeMarkdownCell(restore.enabled ? restore.note : restoreOffLine({ kind: 'restore-off', note: restore.note, accountIds: [] }), 200)}${warned}.`);
+    lines.push(
+      `- Restore: ${escapeMarkdownCell(restore.enabled ? restore.note : restoreOffLine({ kind: 'restore-off', note: restore.note, accountIds: [] }), 200)}${warned}.`,
+    );
   }
   lines.push('');
   return lines;

@@ -58,11 +58,11 @@ const OUTCOME_WORDS: Record<string, string> = {
 /** `partly restored`, `not restored`, `may be changed (the end read failed)`. */
 export const outcomeWords = (account: RestoredAccount): string => OUTCOME_WORDS[account.outcome] ?? account.outcome;
 
-/** `2 fiat accounts left changed by the run (of 3)`, with `; exit 5` when that is the run's code. */
+/** `2 of 3 fiat accounts left changed by the run`, with ` (exit 5)` when that is the run's code. */
 export function leftChangedHeadline(notice: Extract<SandboxNotice, { kind: 'left-changed' }>): string {
   const n = notice.accounts.length;
-  const of = notice.of > n ? ` (of ${notice.of})` : '';
-  return `${n} fiat ${n === 1 ? 'account' : 'accounts'} left changed by the run${of}${notice.exit5 ? ': exit 5, whatever the verdict' : ''}`;
+  const of = notice.of > n ? `${n} of ${notice.of}` : `${n}`;
+  return `${of} fiat ${notice.of === 1 ? 'account' : 'accounts'} left changed by the run${notice.exit5 ? ' (exit 5)' : ''}`;
 }
 
 /** What is known of one account left changed: the account's reason, or each field not restored with why. */
@@ -86,6 +86,8 @@ export function leftChangedNotes(accounts: readonly RestoredAccount[]): LeftChan
 
 /** Where the original values are, for a run without a journal: the start reads recorded in exchanges.har. */
 export const NO_JOURNAL = 'the original values are in the start reads of exchanges.har (no journal was written)';
+/** The same as a sentence of its own (summary.md, report.html). */
+export const NO_JOURNAL_SENTENCE = `${NO_JOURNAL[0].toUpperCase()}${NO_JOURNAL.slice(1)}.`;
 
 /** One line for --quiet: the accounts with their outcomes, then the repair command (or where the original values are). */
 export function sandboxQuietLine(notice: SandboxNotice): string {

@@ -190,7 +190,6 @@ export function createConsoleReporter(io: ConsoleIO): ReportListener {
       // One line more under --quiet: an account left changed must not pass unseen.
       const notice = sandboxNotice(event.report);
       if (notice) out(sandboxQuietLine(notice));
-    }
-    else endLines(event.report, redactor(), paint, io.ledgerFile).forEach(out);
+    } else endLines(event.report, redactor(), paint, io.ledgerFile).forEach(out);
   };
 }
