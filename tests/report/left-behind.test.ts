@@ -47,16 +47,17 @@ describe('what the run left on the target', () => {
     ]);
   });
 
-  it('says restore was off in the last line, and lists at most six fields on the console', () => {
+  it('says restore was off in the last line, and names at most three fields of an account on the console', () => {
     const report = leftBehind();
     const off = { ...report, restore: { enabled: false, note: 'restore was off (--no-restore)', requests: 0, accounts: [] } };
     expect(leftBehindLines(off)).toEqual(['created 2 identities; list in conformance.json createdIdentities']);
     expect(endLines(off).at(-1)).toBe('restore was off (--no-restore)');
-    report.restore!.accounts[0].notRestored = Array.from({ length: 9 }, (_, i) => ({ field: `metadata.k${i}`, reason: 'added' }));
-    const lines = endLines(report);
-    const at = lines.findIndex((l) => l.startsWith('⚠ '));
-    expect(lines.slice(at + 1)).toHaveLength(6 + 1 + 1);
-    expect(lines.at(-2)).toBe('  +3 more in conformance.json restore');
+    report.restore!.accounts[0].notRestored = [
+      ...Array.from({ length: 7 }, (_, i) => ({ field: `metadata.k${i}`, reason: 'added' })),
+      { field: 'fiat_account_owner.person_details.first_name', reason: 'refused' },
+    ];
+    // One line for the account, however many fields: the first reason, then at most three fields.
+    expect(endLines(report).at(-2)).toBe(`  ${ACCOUNT} 8 fields not restored: added (and other reasons) (metadata.k0, metadata.k1, metadata.k2 +5 more)`);
   });
 
   it('summary.md has a section of its own; a report before 1.9.0 has none, nor a console line', () => {

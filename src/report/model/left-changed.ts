@@ -65,25 +65,6 @@ export function leftChangedHeadline(notice: Extract<SandboxNotice, { kind: 'left
   return `${of} fiat ${notice.of === 1 ? 'account' : 'accounts'} left changed by the run${notice.exit5 ? ' (exit 5)' : ''}`;
 }
 
-/** What is known of one account left changed: the account's reason, or each field not restored with why. */
-export interface LeftChangedNote {
-  account: string;
-  /** The field, when the note is about one. */
-  field?: string;
-  reason: string;
-}
-
-/** The notes of the accounts left changed, account by account; an account with nothing more to say still has one. */
-export function leftChangedNotes(accounts: readonly RestoredAccount[]): LeftChangedNote[] {
-  return accounts.flatMap((a): LeftChangedNote[] => {
-    const notes: LeftChangedNote[] = [
-      ...(a.reason ? [{ account: a.id, reason: a.reason }] : []),
-      ...a.notRestored.map((n) => ({ account: a.id, field: n.field, reason: n.reason })),
-    ];
-    return notes.length ? notes : [{ account: a.id, reason: outcomeWords(a) }];
-  });
-}
-
 /** Where the original values are, for a run without a journal: the start reads recorded in exchanges.har. */
 export const NO_JOURNAL = 'the original values are in the start reads of exchanges.har (no journal was written)';
 /** The same as a sentence of its own (summary.md, report.html). */

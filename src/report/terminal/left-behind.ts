@@ -6,11 +6,10 @@
  */
 import { oneLine } from '../../core/text.ts';
 import type { ConformanceReport } from '../model/model.ts';
-import { leftChangedHeadline, leftChangedNotes, NO_JOURNAL, restoreOffLine, type SandboxNotice } from '../model/left-changed.ts';
+import { leftChangedHeadline, NO_JOURNAL, outcomeWords, restoreOffLine, type SandboxNotice } from '../model/left-changed.ts';
+import type { RestoredAccount } from '../../engine/restore/restore-summary.ts';
 import type { Palette } from './colour.ts';
 
-/** Fields not restored listed on the console; conformance.json `restore` lists them all. */
-const FIELDS_SHOWN = 6;
 const LINE_WIDTH = 160;
 
 /** `created 37 identities; list in reports/created-identities.json`, then the restore's line. `ledgerFile`: where the list was written. */
@@ -28,18 +27,35 @@ export function leftBehindLines(report: ConformanceReport, ledgerFile?: string):
 }
 
 /**
- * The console's last lines when the run left a fiat account changed: a headline naming the
- * accounts, at most FIELDS_SHOWN notes (a field not restored with why, or why an account was
- * not), where the original values are, and the repair command. Restore off: its one line.
+ * The console's last lines when the run left a fiat account changed: a headline, one line per
+ * account (every account named, however many fields: the first reason, then at most
+ * FIELDS_NAMED fields), where the original values are, and the repair
+ * command. Restore off: its one line.
  */
 export function sandboxLines(notice: SandboxNotice, paint: Palette): string[] {
   if (notice.kind === 'restore-off') return [paint.yellow(oneLine(restoreOffLine(notice), LINE_WIDTH * 2))];
-  const notes = leftChangedNotes(notice.accounts).map((n) => `${n.account}${n.field ? ` ${n.field} not restored` : ''}: ${n.reason}`);
   return [
     paint.bold(paint.red(`⚠ ${leftChangedHeadline(notice)}`)),
-    ...notes.slice(0, FIELDS_SHOWN).map((n) => `  ${oneLine(n, LINE_WIDTH)}`),
-    ...(notes.length > FIELDS_SHOWN ? [`  +${notes.length - FIELDS_SHOWN} more in conformance.json restore`] : []),
+    ...notice.accounts.map((a) => `  ${oneLine(accountLine(a), LINE_WIDTH)}`),
     `  ${notice.journal ? `original values: ${notice.journal}` : NO_JOURNAL}`,
     ...(notice.repair ? [`  repair: ${notice.repair}`] : []),
   ];
+}
+
+/** Fields named on an account's line; conformance.json `restore` names them all. */
+const FIELDS_NAMED = 3;
+
+/**
+ * `<id> metadata.k1 not restored: <reason>`; with more fields, the reason before their names (a
+ * long line loses the names first): `<id> 18 fields not restored: <reason> (first_name, … +15 more)`;
+ * or `<id>: <why the account was not>`.
+ */
+function accountLine(a: RestoredAccount): string {
+  if (a.reason || !a.notRestored.length) return `${a.id}: ${a.reason ?? outcomeWords(a)}`;
+  if (a.notRestored.length === 1) return `${a.id} ${a.notRestored[0].field} not restored: ${a.notRestored[0].reason}`;
+  const reason = a.notRestored[0].reason;
+  const others = a.notRestored.some((n) => n.reason !== reason) ? ' (and other reasons)' : '';
+  const named = a.notRestored.slice(0, FIELDS_NAMED).map((n) => n.field);
+  const more = a.notRestored.length > FIELDS_NAMED ? ` +${a.notRestored.length - FIELDS_NAMED} more` : '';
+  return `${a.id} ${a.notRestored.length} fields not restored: ${reason}${others} (${named.join(', ')}${more})`;
 }
