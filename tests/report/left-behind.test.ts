@@ -65,7 +65,7 @@ describe('what the run left on the target', () => {
     expect(text).toContain('### Left on the target');
     expect(text).toContain('- 2 identities created (listed in `created-identities.json`');
     expect(text).toContain('- Restore: fiat accounts: 1 partly restored (the accounts left changed are at the top).');
-    expect(text).toContain(`>   - \`metadata.k1\` not restored: added by the run`);
+    expect(text).toContain(`>   - not restored: added by the run; the target merges metadata, so no update can remove a key: \`metadata.k1\``);
     const { createdIdentities: _c, restore: _r, ...older } = leftBehind();
     expect(renderMarkdownSummary(older)).not.toContain('Left on the target');
     expect(leftBehindLines(older)).toEqual([]);

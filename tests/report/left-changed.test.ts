@@ -136,7 +136,7 @@ describe('every output names the accounts left changed', () => {
     const title = lines.findIndex((l) => l.startsWith('## Conformance:'));
     const warning = lines.slice(0, title).join('\n');
     expect(warning).toContain(`> - \`${PARTLY}\`: partly restored`);
-    expect(warning).toContain(`>   - \`metadata.k1\` not restored: ${MERGE_REASON}`);
+    expect(warning).toContain(`>   - not restored: ${MERGE_REASON}: \`metadata.k1\``);
     expect(warning).toContain(`> - \`${UNKNOWN}\`: may be changed (the end read failed): ${END_READ.replace(/"/g, '"')}`);
     expect(warning).toContain(`Original values: \`${JOURNAL}\``);
     expect(warning).toContain(`> ${REPAIR}`);
@@ -173,7 +173,7 @@ describe('every output names the accounts left changed', () => {
     const suite = xml.slice(xml.indexOf('<testsuite name="sandbox"'), xml.indexOf('</testsuite>', xml.indexOf('<testsuite name="sandbox"')));
     expect(suite).toMatch(/^<testsuite name="sandbox" tests="2" failures="2" errors="0" skipped="0"/);
     for (const id of [PARTLY, UNKNOWN]) expect(suite).toContain(`<testcase classname="sandbox" name="sandbox: fiat account ${id} left changed"`);
-    expect(suite).toContain(`metadata.k1 not restored: ${MERGE_REASON}`);
+    expect(suite).toContain(`not restored: ${MERGE_REASON}: metadata.k1`);
     expect(suite).toContain(`repair: ${REPAIR}`);
     expect(suite).toContain('type="left-changed"');
     // The run's totals count the sandbox's failures: a CI widget goes red on a conformant run.
@@ -200,6 +200,28 @@ describe('every output names the accounts left changed', () => {
     expect(first).toMatch(/^::error file=summary\.md,title=2 of 3 fiat accounts left changed by the run/);
     expect(first).toContain(PARTLY);
     expect(first).toContain(UNKNOWN);
+  });
+
+  it('an account with many fields hides no other account: fields are grouped by reason and cut, accounts never', () => {
+    const report = leftChangedReport();
+    const failed = 'the write-back was answered HTTP 500: {"error":"internal"}';
+    report.restore!.accounts[1].notRestored = Array.from({ length: 30 }, (_, i) => ({ field: `metadata.k${i}`, reason: failed }));
+    report.restore!.accounts[1].outcome = 'not-restored';
+    const console = endLines(report);
+    expect(console.filter((l) => l.startsWith(`  ${PARTLY}`) || l.startsWith(`  ${UNKNOWN}`))).toHaveLength(2);
+    // A long line loses the field names first, never the reason.
+    expect(console.find((l) => l.startsWith(`  ${PARTLY}`))).toMatch(
+      new RegExp(`^  ${PARTLY} 30 fields not restored: ${failed.replace(/[{}()]/g, '\\$&')} \\(metadata\\.k0, `),
+    );
+    const markdown = renderMarkdownSummary(report);
+    expect(markdown).toContain(
+      `>   - not restored: ${failed}: \`metadata.k0\`, \`metadata.k1\`, \`metadata.k2\`, \`metadata.k3\`, \`metadata.k4\`, \`metadata.k5\` (+24 more)`,
+    );
+    expect(markdown.split('\n').filter((l) => l.includes('metadata.k'))).toHaveLength(1);
+    expect(markdown).toContain(`> - \`${UNKNOWN}\``);
+    const html = renderHtmlReport(report);
+    expect(html).toContain(`data-account="${UNKNOWN}"`);
+    expect(html).toContain('(+24 more)');
   });
 
   it('without a journal, each output says where the original values are', () => {

@@ -20,7 +20,7 @@ import { escapeXml, escapeXmlText } from './escape.ts';
 import { failureWords, targetSaidSuffix } from '../model/target-words.ts';
 import { coverageFigures, reasonText, stoppedText } from '../model/rule-text.ts';
 import { caseModeText } from '../model/case-text.ts';
-import { leftChangedHeadline, NO_JOURNAL, outcomeWords, restoreOffLine, sandboxNotice } from '../model/left-changed.ts';
+import { leftChangedHeadline, NO_JOURNAL, outcomeWords, reasonGroups, restoreOffLine, sandboxNotice } from '../model/left-changed.ts';
 
 /** How many failures of one rule are spelled out in the element body. */
 const FAILURES_SHOWN = 5;
@@ -157,7 +157,7 @@ function sandboxSuite(report: ConformanceReport): { xml: string; counts: ReturnT
           const lines = [
             `${a.id}: ${outcomeWords(a)}`,
             ...(a.reason ? [a.reason] : []),
-            ...a.notRestored.map((n) => `${n.field} not restored: ${n.reason}`),
+            ...reasonGroups(a).map((g) => `not restored: ${g.reason}: ${g.fields.join(', ')}`),
             notice.journal ? `original values: ${notice.journal}` : NO_JOURNAL,
             ...(notice.repair ? [`repair: ${notice.repair}`] : []),
           ];

@@ -6,11 +6,12 @@
  * Nothing for a report before 1.9.0, which says nothing of either.
  */
 import type { ConformanceReport } from '../model/model.ts';
-import { leftChangedHeadline, NO_JOURNAL_SENTENCE, outcomeWords, restoreOffLine, sandboxNotice } from '../model/left-changed.ts';
+import { leftChangedHeadline, NO_JOURNAL_SENTENCE, outcomeWords, reasonGroups, restoreOffLine, sandboxNotice } from '../model/left-changed.ts';
 import { escapeMarkdownCell } from './escape.ts';
 
-/** Fields not restored listed in summary.md; conformance.json `restore` lists them all. */
-const FIELDS_LISTED = 20;
+/** Reasons listed per account, and fields named per reason; conformance.json `restore` lists them all. */
+const REASONS_LISTED = 5;
+const FIELDS_NAMED = 6;
 
 const code = (text: string) => `\`${escapeMarkdownCell(text, 120)}\``;
 
@@ -23,14 +24,15 @@ export function sandboxWarningMarkdown(report: ConformanceReport): string[] {
     return [`> ℹ️ **Restore was off**: ${escapeMarkdownCell(notice.note, 200)}${ids ? `: ${ids}` : ''}.`, ''];
   }
   const lines = [`> ⚠️ **${escapeMarkdownCell(leftChangedHeadline(notice), 200)}**`, '>'];
-  let listed = 0;
   for (const a of notice.accounts) {
     lines.push(`> - ${code(a.id)}: ${outcomeWords(a)}${a.reason ? `: ${escapeMarkdownCell(a.reason, 300)}` : ''}`);
-    for (const n of a.notRestored) {
-      if (listed++ < FIELDS_LISTED) lines.push(`>   - ${code(n.field)} not restored: ${escapeMarkdownCell(n.reason, 300)}`);
+    const groups = reasonGroups(a);
+    for (const g of groups.slice(0, REASONS_LISTED)) {
+      const more = g.fields.length > FIELDS_NAMED ? ` (+${g.fields.length - FIELDS_NAMED} more)` : '';
+      lines.push(`>   - not restored: ${escapeMarkdownCell(g.reason, 300)}: ${g.fields.slice(0, FIELDS_NAMED).map(code).join(', ')}${more}`);
     }
+    if (groups.length > REASONS_LISTED) lines.push(`>   - +${groups.length - REASONS_LISTED} more reasons in conformance.json \`restore\``);
   }
-  if (listed > FIELDS_LISTED) lines.push(`> - +${listed - FIELDS_LISTED} more fields in conformance.json \`restore\``);
   lines.push('>', `> ${notice.journal ? `Original values: ${code(notice.journal)}.` : escapeMarkdownCell(NO_JOURNAL_SENTENCE, 200)}`);
   if (notice.repair) lines.push('> Put them back with:', '>', '> ```sh', `> ${notice.repair.replace(/[\r\n`]/g, '')}`, '> ```');
   lines.push('');

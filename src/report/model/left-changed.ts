@@ -65,6 +65,19 @@ export function leftChangedHeadline(notice: Extract<SandboxNotice, { kind: 'left
   return `${of} fiat ${notice.of === 1 ? 'account' : 'accounts'} left changed by the run${notice.exit5 ? ' (exit 5)' : ''}`;
 }
 
+/** Fields not restored for one reason: a write-back that failed names every field of the account once. */
+export interface ReasonGroup {
+  reason: string;
+  fields: string[];
+}
+
+/** An account's fields not restored, by reason, in the order the reasons first appear. */
+export function reasonGroups(account: RestoredAccount): ReasonGroup[] {
+  const groups = new Map<string, string[]>();
+  for (const n of account.notRestored) groups.set(n.reason, [...(groups.get(n.reason) ?? []), n.field]);
+  return [...groups].map(([reason, fields]) => ({ reason, fields }));
+}
+
 /** Where the original values are, for a run without a journal: the start reads recorded in exchanges.har. */
 export const NO_JOURNAL = 'the original values are in the start reads of exchanges.har (no journal was written)';
 /** The same as a sentence of its own (summary.md, report.html). */

@@ -6,7 +6,7 @@
  */
 import { oneLine } from '../../core/text.ts';
 import type { ConformanceReport } from '../model/model.ts';
-import { leftChangedHeadline, NO_JOURNAL, outcomeWords, restoreOffLine, type SandboxNotice } from '../model/left-changed.ts';
+import { leftChangedHeadline, NO_JOURNAL, outcomeWords, reasonGroups, restoreOffLine, type SandboxNotice } from '../model/left-changed.ts';
 import type { RestoredAccount } from '../../engine/restore/restore-summary.ts';
 import type { Palette } from './colour.ts';
 
@@ -53,9 +53,8 @@ const FIELDS_NAMED = 3;
 function accountLine(a: RestoredAccount): string {
   if (a.reason || !a.notRestored.length) return `${a.id}: ${a.reason ?? outcomeWords(a)}`;
   if (a.notRestored.length === 1) return `${a.id} ${a.notRestored[0].field} not restored: ${a.notRestored[0].reason}`;
-  const reason = a.notRestored[0].reason;
-  const others = a.notRestored.some((n) => n.reason !== reason) ? ' (and other reasons)' : '';
+  const [first, ...others] = reasonGroups(a);
   const named = a.notRestored.slice(0, FIELDS_NAMED).map((n) => n.field);
   const more = a.notRestored.length > FIELDS_NAMED ? ` +${a.notRestored.length - FIELDS_NAMED} more` : '';
-  return `${a.id} ${a.notRestored.length} fields not restored: ${reason}${others} (${named.join(', ')}${more})`;
+  return `${a.id} ${a.notRestored.length} fields not restored: ${first.reason}${others.length ? ' (and other reasons)' : ''} (${named.join(', ')}${more})`;
 }
