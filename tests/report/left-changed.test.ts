@@ -122,7 +122,7 @@ describe('every output names the accounts left changed', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^verdict: conformant/);
     expect(lines[1]).toBe(
-      `fiat accounts left changed (exit 5): ${PARTLY} (partly restored), ${UNKNOWN} (may be changed (the end read failed)); repair: ${REPAIR}`,
+      `fiat accounts left changed (exit 5): ${PARTLY} (partly restored), ${UNKNOWN} (unknown, may be changed); repair: ${REPAIR}`,
     );
     lines.length = 0;
     await reporter({ type: 'run-end', report: asFound() });
@@ -137,7 +137,7 @@ describe('every output names the accounts left changed', () => {
     const warning = lines.slice(0, title).join('\n');
     expect(warning).toContain(`> - \`${PARTLY}\`: partly restored`);
     expect(warning).toContain(`>   - not restored: ${MERGE_REASON}: \`metadata.k1\``);
-    expect(warning).toContain(`> - \`${UNKNOWN}\`: may be changed (the end read failed): ${END_READ.replace(/"/g, '"')}`);
+    expect(warning).toContain(`> - \`${UNKNOWN}\`: unknown, may be changed: ${END_READ}`);
     expect(warning).toContain(`Original values: \`${JOURNAL}\``);
     expect(warning).toContain(`> ${REPAIR}`);
     expect(warning).not.toContain(RESTORED);

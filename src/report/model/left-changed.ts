@@ -52,10 +52,10 @@ export function sandboxNotice(report: ConformanceReport): SandboxNotice | undefi
 const OUTCOME_WORDS: Record<string, string> = {
   'partly-restored': 'partly restored',
   'not-restored': 'not restored',
-  unknown: 'may be changed (the end read failed)',
+  unknown: 'unknown, may be changed',
 };
 
-/** `partly restored`, `not restored`, `may be changed (the end read failed)`. */
+/** `partly restored`, `not restored`, `unknown, may be changed`. */
 export const outcomeWords = (account: RestoredAccount): string => OUTCOME_WORDS[account.outcome] ?? account.outcome;
 
 /** `2 of 3 fiat accounts left changed by the run`, with ` (exit 5)` when that is the run's code. */
