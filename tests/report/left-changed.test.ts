@@ -121,9 +121,7 @@ describe('every output names the accounts left changed', () => {
     await reporter({ type: 'run-end', report: leftChangedReport() });
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^verdict: conformant/);
-    expect(lines[1]).toBe(
-      `fiat accounts left changed (exit 5): ${PARTLY} (partly restored), ${UNKNOWN} (unknown, may be changed); repair: ${REPAIR}`,
-    );
+    expect(lines[1]).toBe(`fiat accounts left changed (exit 5): ${PARTLY} (partly restored), ${UNKNOWN} (unknown, may be changed); repair: ${REPAIR}`);
     lines.length = 0;
     await reporter({ type: 'run-end', report: asFound() });
     expect(lines).toHaveLength(1);
