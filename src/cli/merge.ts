@@ -17,6 +17,9 @@ import { mergeShardReports, type ShardInput } from '../report/compare/merge-repo
 import { HAR_FILE, HarFile } from '../report/files/har-file.ts';
 import { REPORT_DIR_FILES, writeReports } from '../report/files/write-reports.ts';
 import { prepareReportDir } from '../report/files/report-dir.ts';
+import { sandboxNotice } from '../report/model/left-changed.ts';
+import { sandboxLines } from '../report/terminal/left-behind.ts';
+import { palette } from '../report/terminal/colour.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model/model.ts';
 import { contractOf, refusedLimits } from '../report/model/report-contract.ts';
 
@@ -113,7 +116,10 @@ export async function merge(argv: string[], io: CliIO): Promise<number> {
   for (const line of summaryLines(merged, inputs.length)) io.out(line);
   for (const e of errors) io.err(`conformance merge: the ${e.writer} report could not be written: ${e.message}`);
   if (written.length) io.out(`reports: ${written.join(', ')}`);
+  // Last, as a run's console ends: the fiat accounts a shard left changed (or that restore was off).
+  const notice = sandboxNotice(merged);
+  if (notice) for (const line of sandboxLines(notice, palette(false))) io.out(line);
   const exitCode = exitCodeOf(merged);
-  // A merge whose reports could not all be written is no green gate.
-  return errors.length && exitCode === EXIT.conformant ? EXIT.usage : exitCode;
+  // A merge whose reports could not all be written is no green gate (2 outranks 5, docs/design.md 5.3).
+  return errors.length && (exitCode === EXIT.conformant || exitCode === EXIT.leftChanged) ? EXIT.usage : exitCode;
 }

@@ -135,7 +135,8 @@ function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHook
       });
       stopProgress = () => progress.stop();
       // Progress first: its line is cleared before anything else prints at the end. Reports are
-      // written before the console's closing table, so `N passed, N failed` stays last.
+      // written before the console's closing table, so `N passed, N failed` (and after it the fiat
+      // accounts left changed) stays last.
       const table = createConsoleReporter({
         out: output.humanLine,
         isTTY: output.status !== undefined,

@@ -7,8 +7,12 @@
 import { constants } from 'node:os';
 import type { RecordedResponse } from './exchange.ts';
 
-/** The CLI's exit codes (docs/design.md section 5.3); an interrupted run exits with exitCodeOfSignal. */
-export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, unreachable: 3, inconclusive: 4 } as const;
+/**
+ * The CLI's exit codes (docs/design.md section 5.3); an interrupted run exits with exitCodeOfSignal.
+ * `leftChanged`: the run left a fiat account changed (or may have); it replaces 0 and 4 only:
+ * signals > 3 > 2 > 1 > 5 > 4 > 0.
+ */
+export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, unreachable: 3, inconclusive: 4, leftChanged: 5 } as const;
 
 /** 128 + the signal's number, as shells report a process ended by it: SIGINT 130, SIGTERM 143, SIGHUP 129. */
 export const exitCodeOfSignal = (name: string | undefined): number => 128 + (constants.signals[name as NodeJS.Signals] ?? constants.signals.SIGINT);

@@ -136,7 +136,8 @@ async function conduct(run: PreparedRun, options: OrchestrateOptions, bundle?: R
   /** The one policy for reports that could not be written: a conformant run is no green gate without them. */
   const end = (report: ConformanceReport, error?: ConformanceError): RunOutcome => {
     let exitCode = error?.exitCode ?? exitCodeOf(report);
-    if (files.unwritten.length && exitCode === EXIT.conformant) {
+    // 2 outranks 5 (docs/design.md 5.3): a conformant run that left an account changed also needs its evidence.
+    if (files.unwritten.length && (exitCode === EXIT.conformant || exitCode === EXIT.leftChanged)) {
       hooks.incomplete?.();
       exitCode = EXIT.usage;
     }

@@ -12,9 +12,9 @@ import { sendProblem } from './problem.ts';
 import { isUuid } from './text.ts';
 
 export function handleFiatAccountGet(accounts: ReadonlyMap<string, FiatAccountRecord>, pathId: string, context: HandlerContext, res: ServerResponse): void {
-  if (!isUuid(pathId)) return sendProblem(res, context.reading.rejectStatus, 'the fiat account id in the path must be a UUID');
-  const record = accounts.get(pathId.toLowerCase());
-  if (!record) return sendProblem(res, context.behaviour.unknownAccountStatus, `no fiat account with id ${pathId}`);
+  const record = isUuid(pathId) ? accounts.get(pathId.toLowerCase()) : undefined;
+  if (!isUuid(pathId)) sendProblem(res, context.reading.rejectStatus, 'the fiat account id in the path must be a UUID');
+  else if (!record) sendProblem(res, context.behaviour.unknownAccountStatus, `no fiat account with id ${pathId}`);
   // The stored account as it is: a fault shapes the update's answer, not what a read shows.
-  sendJson(res, 200, fiatAccountResponse(record, context.reading.placement));
+  else sendJson(res, 200, fiatAccountResponse(record, context.reading.placement));
 }

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ConformanceReport } from '../../src/report/model/model.ts';
 import { registry } from '../../src/schema/registry.ts';
+import { accountsLeftChanged } from '../../src/engine/restore/restore-summary.ts';
+import { EXIT } from '../../src/core/errors.ts';
 
 const BIN = path.resolve('bin/conformance.js');
 
@@ -44,4 +46,17 @@ export function readReport(dir: string): ConformanceReport {
   const errors = registry().validate('conformance-report', report);
   if (errors.length) throw new Error(`conformance.json breaks its schema: ${JSON.stringify(errors.slice(0, 3))}`);
   return report as ConformanceReport;
+}
+
+/**
+ * What a conformant run against a merging target exits with: 0, or 5 when it left the metadata
+ * keys it added (no update can remove a key there), and only those (`leftOtherwise` says what else).
+ */
+export function conformantExit(report: ConformanceReport): { code: number; leftOtherwise: string[] } {
+  const left = accountsLeftChanged(report.restore);
+  const leftOtherwise = left.flatMap((a) => [
+    ...(a.reason ? [`${a.id}: ${a.reason}`] : []),
+    ...a.notRestored.filter((n) => !/the target merges metadata, so no update can remove a key/.test(n.reason)).map((n) => `${a.id} ${n.field}: ${n.reason}`),
+  ]);
+  return { code: left.length ? EXIT.leftChanged : EXIT.conformant, leftOtherwise };
 }

@@ -35,7 +35,9 @@ const BROKEN: Spoil[] = ['header-overflow', 'reset-mid-body', 'duplicate-length'
 describe('a target that breaks HTTP framing on every 4th answer', () => {
   it('is not conformant: exit 4, the reason in every report, the lost answers counted by kind', async () => {
     const { code, stdout, stderr, dir, report, proxy } = await runThrough((n) => (n % 4 === 0 ? BROKEN[(n / 4) % 3] : undefined));
-    expect(code, stdout + stderr).toBe(4);
+    // 5 instead of 4 when a broken answer also hit the restore and left an account changed (docs/design.md 5.3).
+    expect([4, 5], stdout + stderr).toContain(code);
+    if (code === 5) expect(report.restore?.accounts.some((a) => a.outcome !== 'restored' && a.outcome !== 'unchanged')).toBe(true);
     expect(report.summary.verdict).toBe('inconclusive');
     expect(proxy.seen().spoiled).toBeGreaterThan(50);
     const reason = report.summary.reason!;

@@ -67,7 +67,9 @@ describe('hostile targets', { timeout: 180_000 }, () => {
   it.concurrent.each(FRAMING_FAULTS)('%s on one request in seven: the answers rules fail and the run is not conformant', async (misbehaviour) => {
     const run = await runAgainst({ misbehaviour, when: (n) => n % 7 === 3 }, ['--timeout', '500']);
     expectSurvivedAndNotConformant(run);
-    expect([1, 4]).toContain(run.result.code);
+    // 5 instead of 4 when a broken answer also hit the restore and left an account changed (docs/design.md 5.3).
+    expect([1, 4, 5]).toContain(run.result.code);
+    if (run.result.code === 5) expect(run.report.restore?.accounts.some((a) => a.outcome !== 'restored' && a.outcome !== 'unchanged')).toBe(true);
     expect(failedRules(run.report).some((id) => id.endsWith('.answers'))).toBe(true);
   });
 

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fc from 'fast-check';
-import { toCurl, shellQuote } from '../../src/report/model/curl.ts';
+import { toCurl } from '../../src/report/model/curl.ts';
+import { shellQuote } from '../../src/core/shell-word.ts';
 import type { RecordedRequest } from '../../src/core/exchange.ts';
 import { startServer, type LocalServer } from '../engine/transport/local-server.ts';
 

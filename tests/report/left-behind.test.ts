@@ -5,6 +5,7 @@ import type { ConformanceReport } from '../../src/report/model/model.ts';
 import { endLines } from '../../src/report/terminal/console.ts';
 import { leftBehindLines } from '../../src/report/terminal/left-behind.ts';
 import { sampleReport } from './sample-report.ts';
+import { NO_JOURNAL } from '../../src/report/model/left-changed.ts';
 
 const ACCOUNT = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
@@ -32,27 +33,31 @@ function leftBehind(): ConformanceReport {
 }
 
 describe('what the run left on the target', () => {
-  it('the console counts the identities, says where the list is, and names each field not restored, before the verdict', () => {
+  it('the console counts the identities and says where the list is, then the restore, before the verdict; the fields not restored close it', () => {
     const lines = endLines(leftBehind(), undefined, undefined, 'reports/created-identities.json');
     const at = lines.indexOf('created 2 identities; list in reports/created-identities.json');
     expect(at).toBeGreaterThan(0);
-    expect(lines.slice(at + 1, at + 3)).toEqual([
-      'restore: fiat accounts: 1 partly restored',
+    expect(lines[at + 1]).toBe('restore: fiat accounts: 1 partly restored');
+    expect(lines[at + 3]).toMatch(/^verdict: /);
+    expect(lines.slice(-3)).toEqual([
+      // The sample run failed rules: it exits 1, which says more than 5.
+      '⚠ 1 fiat account left changed by the run',
       `  ${ACCOUNT} metadata.k1 not restored: added by the run; the target merges metadata, so no update can remove a key`,
+      `  ${NO_JOURNAL}`,
     ]);
-    expect(lines[at + 4]).toMatch(/^verdict: /);
   });
 
-  it('says restore was off, and lists at most six fields on the console', () => {
+  it('says restore was off in the last line, and names at most three fields of an account on the console', () => {
     const report = leftBehind();
-    expect(leftBehindLines({ ...report, restore: { enabled: false, note: 'restore was off (--no-restore)', requests: 0, accounts: [] } })).toEqual([
-      'created 2 identities; list in conformance.json createdIdentities',
-      'restore: restore was off (--no-restore)',
-    ]);
-    report.restore!.accounts[0].notRestored = Array.from({ length: 9 }, (_, i) => ({ field: `metadata.k${i}`, reason: 'added' }));
-    const lines = leftBehindLines(report);
-    expect(lines).toHaveLength(2 + 6 + 1);
-    expect(lines.at(-1)).toBe('  +3 more in conformance.json restore');
+    const off = { ...report, restore: { enabled: false, note: 'restore was off (--no-restore)', requests: 0, accounts: [] } };
+    expect(leftBehindLines(off)).toEqual(['created 2 identities; list in conformance.json createdIdentities']);
+    expect(endLines(off).at(-1)).toBe('restore was off (--no-restore)');
+    report.restore!.accounts[0].notRestored = [
+      ...Array.from({ length: 7 }, (_, i) => ({ field: `metadata.k${i}`, reason: 'added' })),
+      { field: 'fiat_account_owner.person_details.first_name', reason: 'refused' },
+    ];
+    // One line for the account, however many fields: the first reason, then at most three fields.
+    expect(endLines(report).at(-2)).toBe(`  ${ACCOUNT} 8 fields not restored: added (and other reasons) (metadata.k0, metadata.k1, metadata.k2 +5 more)`);
   });
 
   it('counts the creates whose answer was lost apart: they may have created an identity each (since 1.10.0)', () => {
@@ -77,7 +82,8 @@ describe('what the run left on the target', () => {
     const text = renderMarkdownSummary(leftBehind());
     expect(text).toContain('### Left on the target');
     expect(text).toContain('- 2 identities created (listed in `created-identities.json`');
-    expect(text).toContain(`  - \`${ACCOUNT}\` \`metadata.k1\` not restored: added by the run`);
+    expect(text).toContain('- Restore: fiat accounts: 1 partly restored (the accounts left changed are at the top).');
+    expect(text).toContain(`>   - not restored: added by the run; the target merges metadata, so no update can remove a key: \`metadata.k1\``);
     const { createdIdentities: _c, restore: _r, ...older } = leftBehind();
     expect(renderMarkdownSummary(older)).not.toContain('Left on the target');
     expect(leftBehindLines(older)).toEqual([]);

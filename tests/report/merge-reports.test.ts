@@ -260,6 +260,34 @@ describe('merging shard reports', () => {
     expect(old.summary.openCases).toEqual({ accepted: 0, refused: 0 });
   });
 
+  it('keeps what a shard left changed, with every journal and repair command; all shards with restore off: off', () => {
+    const left = {
+      enabled: true,
+      note: 'fiat accounts: 1 not restored',
+      requests: 3,
+      journal: 'shard-1/restore-journal.json',
+      repair: 'conformance restore shard-1/restore-journal.json',
+      accounts: [{ id: 'a1', outcome: 'not-restored' as const, restored: [], notRestored: [{ field: 'metadata.k1', reason: 'refused' }] }],
+    };
+    const asFound = {
+      enabled: true,
+      note: 'fiat accounts: 1 restored',
+      requests: 4,
+      journal: 'shard-2/restore-journal.json',
+      repair: 'conformance restore shard-2/restore-journal.json',
+      accounts: [{ id: 'a2', outcome: 'restored' as const, restored: ['metadata.k1'], notRestored: [] }],
+    };
+    const off = { enabled: false, note: 'restore was off', requests: 0, accounts: [] };
+    const merged = mergeShardReports([shard(1, 2, rules(3), { restore: left }), shard(2, 2, rules(3), { restore: asFound })]);
+    expect(merged.restore?.accounts.map((a) => a.id)).toEqual(['a1', 'a2']);
+    expect(merged.restore?.journal).toBe('shard-1/restore-journal.json, shard-2/restore-journal.json');
+    expect(merged.restore?.repair).toBe('conformance restore shard-1/restore-journal.json && conformance restore shard-2/restore-journal.json');
+    expect(registry().validate('conformance-report', merged)).toEqual([]);
+    // One shard without restore hides nothing the other left changed.
+    expect(mergeShardReports([shard(1, 2, rules(3), { restore: left }), shard(2, 2, rules(3), { restore: off })]).restore?.accounts).toHaveLength(1);
+    expect(mergeShardReports([shard(1, 2, rules(3), { restore: off }), shard(2, 2, rules(3), { restore: off })]).restore?.enabled).toBe(false);
+  });
+
   it("writes a report valid against its schema, without the shards' reason", () => {
     const merged = mergeShardReports([shard(1, 2, rules(3)), shard(2, 2, rules(3))]);
     expect(registry().validate('conformance-report', merged)).toEqual([]);

@@ -20,7 +20,16 @@
 import type { RestoreStep, TestCase } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import { cutText } from '../../core/cut-text.ts';
-import { AuthenticationError, type ConformanceError, RouteNotFoundError, UnknownAccountsError, UnreachableError, UsageError, withAnswer } from '../../core/errors.ts';
+import { shellWord } from '../../core/shell-word.ts';
+import {
+  AuthenticationError,
+  type ConformanceError,
+  RouteNotFoundError,
+  UnknownAccountsError,
+  UnreachableError,
+  UsageError,
+  withAnswer,
+} from '../../core/errors.ts';
 import { TargetLost } from '../target-watch.ts';
 import { is2xx, isObject } from '../../rules/checks/exchange-facts.ts';
 import type { MetadataSemantics } from '../metadata-state.ts';
@@ -29,7 +38,7 @@ import { retryDelayMs } from '../transport/retry-after.ts';
 import { type AccountState, accountState, fieldName, isMasked, sameValue, setPath } from './account-state.ts';
 import { differing, type FieldNote, planWriteBack, shownValue, writePaths } from './restore-plan.ts';
 import { type JournalAccount, newJournal, type ReadMethod, type RestoreJournal, saveJournal } from './restore-journal.ts';
-import { type RestoredAccount, type RestoreSummary, restoreNote } from './restore-summary.ts';
+import { accountsLeftChanged, type RestoredAccount, type RestoreSummary, restoreNote } from './restore-summary.ts';
 
 export interface RestoreParts {
   readonly ids: readonly string[];
@@ -159,7 +168,9 @@ export class AccountRestore {
     // A target that answers nothing stops the run as one that stops mid-run does (exit 3, stopped.kind unreachable).
     if (!last.response) throw new TargetLost(last);
     if (REFUSED_CREDENTIALS.has(last.response.status))
-      throw new AuthenticationError(`the target refused the credentials (HTTP ${last.response.status} to a read of fiat account ${id}): check --token or the client credentials`);
+      throw new AuthenticationError(
+        `the target refused the credentials (HTTP ${last.response.status} to a read of fiat account ${id}): check --token or the client credentials`,
+      );
     throw new UnreachableError(`no fiat account could be journaled before the run (${id}: ${why}); the run writes to no account it could not put back`);
   }
 
@@ -210,7 +221,12 @@ export class AccountRestore {
   }
 
   private summary(accounts: RestoredAccount[]): RestoreSummary {
-    return { enabled: true, note: restoreNote(accounts), requests: this.requests, accounts, ...(this.journalFile ? { journal: this.journalFile } : {}) };
+    const summary: RestoreSummary = { enabled: true, note: restoreNote(accounts), requests: this.requests, accounts };
+    const journal = this.journalFile;
+    if (!journal) return summary;
+    // Credentials come from the flags or .env, as for run: the command names none.
+    const repair = `conformance restore ${shellWord(journal)} --base-url ${shellWord(this.parts.target ?? '')}`;
+    return { ...summary, journal, ...(accountsLeftChanged(summary).length ? { repair } : {}) };
   }
 
   /** One account: read it, write back what differs, read again, and compare with the journal. */

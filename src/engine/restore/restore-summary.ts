@@ -10,6 +10,9 @@ import type { FieldNote } from './restore-plan.ts';
  */
 export type RestoreOutcome = 'unchanged' | 'restored' | 'partly-restored' | 'not-restored' | 'unknown' | 'left-alone';
 
+/** The outcomes of an account the run may have left other than it found it (docs/design.md 5.3: exit 5). */
+const LEFT_CHANGED: ReadonlySet<RestoreOutcome> = new Set(['partly-restored', 'not-restored', 'unknown']);
+
 export interface RestoredAccount {
   id: string;
   outcome: RestoreOutcome;
@@ -31,8 +34,18 @@ export interface RestoreSummary {
   /** Requests the restore sent (they are in summary.requests and exchanges.har too). */
   requests: number;
   accounts: RestoredAccount[];
-  /** The journal of what the accounts held before the run (restore-journal.json), when written. */
+  /** Where the accounts' original state was journaled (restore-journal.json in the report folder), when it was. */
   journal?: string;
+  /** The command that puts the journal back (`conformance restore <journal> --base-url …`), when one can. */
+  repair?: string;
+}
+
+/**
+ * The accounts the run left changed, or may have: partly or not restored, or unknown (the end
+ * read failed). What makes a run exit 5 and what every report warns of first.
+ */
+export function accountsLeftChanged(summary: RestoreSummary | undefined): RestoredAccount[] {
+  return (summary?.accounts ?? []).filter((a) => LEFT_CHANGED.has(a.outcome));
 }
 
 /** The one line a summary of restored accounts says. */

@@ -125,11 +125,24 @@ function mergeLeftBehind(reports: readonly ConformanceReport[]): { restore?: Res
   const createdIdentities = reports.flatMap((r) => r.createdIdentities ?? []);
   const restores = reports.map((r) => r.restore).filter((r) => r !== undefined);
   if (!restores.length) return { createdIdentities };
-  const accounts = restores.flatMap((r) => r.accounts);
-  const enabled = restores.every((r) => r.enabled);
+  // Shards run with the same flags; should one have restored and another not, what the first
+  // left changed must not vanish behind "restore was off".
+  const restoring = restores.filter((r) => r.enabled);
+  if (!restoring.length) return { createdIdentities, restore: RESTORE_OFF };
+  const accounts = restoring.flatMap((r) => r.accounts);
+  // Each shard journals in its own folder: every journal and repair command is kept.
+  const journals = [...new Set(restoring.flatMap((r) => (r.journal ? [r.journal] : [])))];
+  const repairs = [...new Set(restoring.flatMap((r) => (r.repair ? [r.repair] : [])))];
   return {
     createdIdentities,
-    restore: enabled ? { enabled, note: restoreNote(accounts), requests: restores.reduce((n, r) => n + r.requests, 0), accounts } : RESTORE_OFF,
+    restore: {
+      enabled: true,
+      note: restoreNote(accounts),
+      requests: restoring.reduce((n, r) => n + r.requests, 0),
+      accounts,
+      ...(journals.length ? { journal: journals.join(', ') } : {}),
+      ...(repairs.length ? { repair: repairs.join(' && ') } : {}),
+    },
   };
 }
 

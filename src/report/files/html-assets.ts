@@ -26,6 +26,13 @@ h3 { font-size: 16px; font-weight: 600; margin: 0; }
 .verdict-non-conformant { background: var(--fail-bg); color: #82071e; border-left: 8px solid var(--fail); }
 .verdict-error { background: var(--warn-bg); color: #633c01; border-left: 8px solid var(--warn); }
 .verdict-inconclusive { background: var(--unsure-bg); color: #512a97; border-left: 8px solid var(--unsure); }
+.sandbox { padding: 16px 24px; border-bottom: 1px solid var(--border); }
+.sandbox .inner { max-width: 1120px; margin: 0 auto; padding: 0 24px; }
+.sandbox h2 { margin: 0 0 8px; padding: 0; border: 0; font-size: 18px; }
+.sandbox ul { margin: 4px 0; padding-left: 20px; }
+.sandbox p { margin: 8px 0 0; }
+.left-changed { background: var(--fail-bg); color: #82071e; border-left: 8px solid var(--fail); }
+.restore-off { background: var(--warn-bg); color: #633c01; border-left: 8px solid var(--warn); }
 .banner .stopped { margin: 10px 0 0; padding: 8px 12px; border-radius: 6px; background: var(--bg); border: 1px solid var(--warn); color: #633c01; }
 .facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 10px 24px; margin: 0; }
 .facts div { border-left: 3px solid var(--border); padding-left: 10px; min-width: 0; }

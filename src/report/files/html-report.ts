@@ -1,6 +1,7 @@
 /**
  * report.html: one self-contained page (inline CSS and script, no external asset) that opens
- * offline and works without its script. Verdict banner (the reason first when the verdict is not
+ * offline and works without its script. A warning before everything when the run left a fiat
+ * account changed, or restore was off (html-left-changed.ts). Verdict banner (the reason first when the verdict is not
  * what the rules alone say: why an aborted run could not judge the target; where the run stopped),
  * a table of contents, then by section: the failures (html-failures.ts: a finding per rule and
  * message, long evidence collapsed), the inconclusive rules and the rule table (html-rules.ts: a
@@ -22,6 +23,7 @@ import { failuresSection } from './html-failures.ts';
 import { inconclusiveSection, rulesSection } from './html-rules.ts';
 import { contractOf, refusedLimits } from '../model/report-contract.ts';
 import { firstRefusalText, openCasesText } from '../model/contract-text.ts';
+import { leftChangedHtml } from './html-left-changed.ts';
 
 const VERDICT_TITLE: Record<ConformanceReport['summary']['verdict'], string> = {
   conformant: 'Conformant',
@@ -167,7 +169,7 @@ export function renderHtmlReport(report: ConformanceReport): string {
   ].join('');
   return `${htmlHead(`${title}: conformance of ${report.target.baseUrl}`, csp, HTML_STYLE)}
 <body>
-<header class="banner verdict-${s.verdict}" id="verdict" data-verdict="${s.verdict}">
+${leftChangedHtml(report)}<header class="banner verdict-${s.verdict}" id="verdict" data-verdict="${s.verdict}">
 <div class="inner"><div class="kicker">Conformance report · Fiat Account Update and Identity Creation API</div>
 <h1>${e(title)}</h1>${said}
 <div class="lead bidi">${e(report.target.baseUrl)} · ${e(lead)}</div></div>

@@ -12,13 +12,15 @@
  * block is <skipped>: it was not judged enough to pass or fail. Both carry the reason. A
  * failure's message ends with what the target said. A run the target stopped answering carries a
  * `stopped` property on every suite and says so in the suites' system-out; a run with too many
- * requests without an answer carries its `reason` the same way.
+ * requests without an answer carries its `reason` the same way. A fiat account the run left
+ * changed is a failing testcase of a `sandbox` suite (restore off: a skipped one).
  */
 import type { ConformanceReport, ReportFailure, ReportRule } from '../model/model.ts';
 import { escapeXml, escapeXmlText } from './escape.ts';
 import { failureWords, targetSaidSuffix } from '../model/target-words.ts';
 import { coverageFigures, reasonText, stoppedText } from '../model/rule-text.ts';
 import { caseModeText } from '../model/case-text.ts';
+import { leftChangedHeadline, NO_JOURNAL, outcomeWords, reasonGroups, restoreOffLine, sandboxNotice } from '../model/left-changed.ts';
 
 /** How many failures of one rule are spelled out in the element body. */
 const FAILURES_SHOWN = 5;
@@ -127,11 +129,61 @@ export function renderJunit(report: ConformanceReport): string {
       '  </testsuite>',
     ].join('\n');
   });
+  const sandbox = sandboxSuite(report);
+  const total = counts(report.rules);
+  if (sandbox) for (const key of ['tests', 'failures', 'errors', 'skipped'] as const) total[key] += sandbox.counts[key];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(`${report.tool.name} ${report.summary.verdict}`)}" ${countAttributes(counts(report.rules), false)} time="${seconds(report.durationMs)}">`,
+    `<testsuites name="${escapeXml(`${report.tool.name} ${report.summary.verdict}`)}" ${countAttributes(total, false)} time="${seconds(report.durationMs)}">`,
     ...suites,
+    ...(sandbox ? [sandbox.xml] : []),
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/**
+ * The `sandbox` suite: a failing testcase per fiat account the run left changed (its fields not
+ * restored with why, where the original values are, the repair command), so CI widgets go red
+ * even on a conformant run; a skipped one when restore was off. None when every account is as found.
+ */
+function sandboxSuite(report: ConformanceReport): { xml: string; counts: ReturnType<typeof counts> } | undefined {
+  const notice = sandboxNotice(report);
+  if (!notice) return undefined;
+  const cases =
+    notice.kind === 'restore-off'
+      ? [sandboxCase('sandbox: fiat accounts not restored (--no-restore)', `<skipped message="${escapeXml(restoreOffLine(notice))}"/>`)]
+      : notice.accounts.map((a) => {
+          const lines = [
+            `${a.id}: ${outcomeWords(a)}`,
+            ...(a.reason ? [a.reason] : []),
+            ...reasonGroups(a).map((g) => `not restored: ${g.reason}: ${g.fields.join(', ')}`),
+            notice.journal ? `original values: ${notice.journal}` : NO_JOURNAL,
+            ...(notice.repair ? [`repair: ${notice.repair}`] : []),
+          ];
+          const fields = a.notRestored.map((n) => n.field);
+          const message = `fiat account ${a.id} left changed: ${outcomeWords(a)}${fields.length ? ` (${fields.join(', ')})` : a.reason ? ` (${a.reason})` : ''}`;
+          return sandboxCase(
+            `sandbox: fiat account ${a.id} left changed`,
+            `<failure message="${escapeXml(message)}" type="left-changed">${escapeXmlText(lines.join('\n'))}</failure>`,
+          );
+        });
+  const c = {
+    tests: cases.length,
+    failures: notice.kind === 'left-changed' ? cases.length : 0,
+    errors: 0,
+    skipped: notice.kind === 'restore-off' ? cases.length : 0,
+  };
+  const note = notice.kind === 'left-changed' ? leftChangedHeadline(notice) : restoreOffLine(notice);
+  const xml = [
+    `  <testsuite name="sandbox" ${countAttributes(c)} time="0.000" timestamp="${escapeXml(report.startedAt)}">`,
+    ...cases,
+    `    <system-out>${escapeXmlText(note)}</system-out>`,
+    '  </testsuite>',
+  ].join('\n');
+  return { xml, counts: c };
+}
+
+function sandboxCase(name: string, element: string): string {
+  return [`    <testcase classname="sandbox" name="${escapeXml(name)}" time="0.000">`, `      ${element}`, '    </testcase>'].join('\n');
 }

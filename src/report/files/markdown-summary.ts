@@ -1,9 +1,10 @@
 /**
- * summary.md: a short summary for a pull-request comment or a GitHub job summary: the verdict,
+ * summary.md: a short summary for a pull-request comment or a GitHub job summary: a warning first
+ * when the run left a fiat account changed (or restore was off), then the verdict,
  * where the run stopped when the target stopped answering, the counts, the failed rules with what
  * the target said, the inconclusive rules with why (a reason several share, once), the observed
  * contract (what the target refused on open points), what the run left on the target (identities
- * created, fields not restored), and how to run the same cases again.
+ * created, the restore's line), and how to run the same cases again.
  */
 import type { ConformanceReport, ReportRule } from '../model/model.ts';
 import { groupShortfalls, reasonGroupText } from '../model/reason-groups.ts';
@@ -13,7 +14,7 @@ import { failureLine } from '../model/failure-line.ts';
 import { coverageFigures, inconclusiveForAnswers, reasonText, stoppedText } from '../model/rule-text.ts';
 import { contractOf, refusedLimits } from '../model/report-contract.ts';
 import { firstRefusalText, openCasesText } from '../model/contract-text.ts';
-import { leftBehindMarkdown } from './left-behind-markdown.ts';
+import { leftBehindMarkdown, sandboxWarningMarkdown } from './left-behind-markdown.ts';
 
 /** Longest first-failure cell: the harness's message with the target's words. */
 const FAILURE_CELL_WIDTH = 280;
@@ -90,7 +91,8 @@ export function renderMarkdownSummary(report: ConformanceReport): string {
   const verdictLine = inconclusiveForAnswers(report)
     ? '❔ **Inconclusive**: nothing failed, but too many requests got no usable HTTP answer'
     : VERDICT_LINE[s.verdict];
-  const lines = [`## Conformance: ${verdictLine}`, ''];
+  // An account left changed is read before anything else, the verdict included.
+  const lines = [...sandboxWarningMarkdown(report), `## Conformance: ${verdictLine}`, ''];
   // Why the verdict is what it is comes first: a run that could not judge the target says why here.
   const reason = reasonText(report, 400);
   if (reason) lines.push(`⚠️ **Reason**: ${escapeMarkdownCell(reason, 400)}`, '');

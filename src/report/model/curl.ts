@@ -4,6 +4,7 @@
  * other word is quoted so that any body (quotes, emoji, newlines) reaches the server unchanged.
  */
 import { bodyText, type RecordedRequest } from '../../core/exchange.ts';
+import { shellQuote } from '../../core/shell-word.ts';
 
 /** Recorded Authorization values that stand for the run's real credential. */
 const REDACTED_CREDENTIAL = /^(?:Bearer\s+)?(?:\[REDACTED\]|<redacted>|REDACTED|\*+|\$\{?CONFORMANCE_TOKEN\}?)$/i;
@@ -31,26 +32,7 @@ export function toCurl(request: RecordedRequest): string {
   return parts.join(' ');
 }
 
-/**
- * One shell word that a POSIX shell (and bash) reads back as `value` exactly. Single quotes
- * keep everything literal, UTF-8 included; text with control characters (a raw newline is easy
- * to break when pasting) uses bash's $'...' with escapes instead.
- */
-/** A word as a command line shows it: plain words as they are, anything else quoted by shellQuote. */
-export const shellWord = (value: string): string => (/^[\w./:@%+=,-]+$/.test(value) ? value : shellQuote(value));
-
-export function shellQuote(value: string): string {
-  if (!/[\x00-\x1f\x7f]/.test(value)) return `'${value.replace(/'/g, `'\\''`)}'`;
-  const escaped = [...value]
-    .map((ch) => {
-      if (ch === '\\') return '\\\\';
-      if (ch === "'") return "\\'";
-      const code = ch.codePointAt(0)!;
-      return code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, '0')}` : ch;
-    })
-    .join('');
-  return `$'${escaped}'`;
-}
+export { shellWord } from '../../core/shell-word.ts';
 
 /** `content-type` -> `Content-Type`: how the headers read in documentation. */
 function displayName(name: string): string {

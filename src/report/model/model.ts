@@ -7,7 +7,7 @@ import type { Basis, Operation } from '../../core/catalogue.ts';
 import type { Intent, ObservedContract, OpenProbe } from '../../core/open-point.ts';
 import type { RecordedRequest, RecordedResponse, TransportError } from '../../core/exchange.ts';
 import { EXIT, exitCodeOfSignal } from '../../core/errors.ts';
-import type { RestoreSummary } from '../../engine/restore/restore-summary.ts';
+import { accountsLeftChanged, type RestoreSummary } from '../../engine/restore/restore-summary.ts';
 import type { LedgerEntry } from '../../engine/identity-ledger.ts';
 
 export const REPORT_VERSION = '1.10.0';
@@ -58,14 +58,22 @@ export interface ReportFailure {
 /**
  * The exit code of a run with this report (docs/design.md section 5.3): 0 conformant, 1 non-conformant or a
  * crashed check, 3 when the target or the token endpoint stopped answering mid-run, 4
- * inconclusive, 128 + the signal's number when interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
+ * inconclusive, 5 instead of 0 or 4 when the run left a fiat account changed (accountsLeftChanged),
+ * 128 + the signal's number when interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
  */
 export function exitCodeOf(report: ConformanceReport): number {
   const stop = report.stopped;
   if (stop?.kind === 'interrupted') return exitCodeOfSignal(stop.signal);
   // --fail-fast and the request budget judged what they judged: the verdict says the rest.
   if (stop && stop.kind !== 'fail-fast' && stop.kind !== 'budget') return EXIT.unreachable;
-  switch (report.summary.verdict) {
+  const verdict = verdictExitCode(report.summary.verdict);
+  // A fiat account left changed is worth a red CI even on a conformant run; a failure says more.
+  if (verdict !== EXIT.nonConformant && accountsLeftChanged(report.restore).length) return EXIT.leftChanged;
+  return verdict;
+}
+
+function verdictExitCode(verdict: Verdict): number {
+  switch (verdict) {
     case 'conformant':
       return EXIT.conformant;
     case 'inconclusive':

@@ -1,11 +1,13 @@
 /**
  * What `conformance run --json` prints on stdout: one JSON value a script can read without
  * parsing the human lines: the verdict and exit code, the counts of the summary, the rules that
- * fail (and those not judged enough), where the reports went, and how to re-run. Every figure is
+ * fail (and those not judged enough), the fiat accounts left changed, where the reports went,
+ * and how to re-run. Every figure is
  * taken from the report, as the console and the report files take theirs.
  */
 import type { ConformanceReport, ReportRule, RuleStatus, Verdict } from './model.ts';
 import { rerunCommand } from './rerun-command.ts';
+import { accountsLeftChanged, type RestoredAccount } from '../../engine/restore/restore-summary.ts';
 
 export interface RunJsonRule {
   id: string;
@@ -33,6 +35,14 @@ export interface RunJsonResult {
   /** Why the verdict is not what the rules alone say (summary.reason), and where a run stopped. */
   reason?: string;
   stopped?: string;
+  /**
+   * The fiat accounts the run left changed, or may have (partly or not restored, or unknown), as
+   * conformance.json's `restore.accounts` has them; empty when every account is as found, or
+   * when restore was off (then `restore.enabled` is false).
+   */
+  leftChanged: RestoredAccount[];
+  /** The restore's line, whether it was on, where the journal is and the repair command (absent from a report before 1.9.0). */
+  restore?: { enabled: boolean; note: string; journal?: string; repair?: string };
   /** The files written (conformance.json, junit.xml, report.html, summary.md, exchanges.har, …). */
   reports: string[];
   rerun: string;
@@ -65,7 +75,13 @@ export function runJsonResult(report: ConformanceReport, exitCode: number, repor
     inconclusiveRules: report.rules.filter((r) => r.status === 'inconclusive').map(resultRule),
     ...(s.reason ? { reason: s.reason } : {}),
     ...(report.stopped ? { stopped: report.stopped.message } : {}),
+    leftChanged: accountsLeftChanged(report.restore),
+    ...(report.restore ? { restore: restoreFacts(report.restore) } : {}),
     reports: [...reports],
     rerun: rerunCommand(report),
   };
+}
+
+function restoreFacts(r: NonNullable<ConformanceReport['restore']>): NonNullable<RunJsonResult['restore']> {
+  return { enabled: r.enabled, note: r.note, ...(r.journal ? { journal: r.journal } : {}), ...(r.repair ? { repair: r.repair } : {}) };
 }

@@ -5,9 +5,10 @@
  * while the run goes is progress.ts (a status line on a terminal). At run-end: a line per failed,
  * crashed or inconclusive rule (with what the target said; a reason shared by several inconclusive
  * rules once, under them), the table of rules,
- * what the target refused on open points (a few lines, none when it refused none), the verdict, where a stopped run stopped, the seed, and last always `N passed, N failed`
- * counting rules (then `, N inconclusive`, `, N skipped`, `, N errors` when any). `quiet`: the
- * verdict line alone. In a log (no terminal) a `running N rules` line opens the run.
+ * what the target refused on open points (a few lines, none when it refused none), the verdict, where a stopped run stopped, the seed, and `N passed, N failed`
+ * counting rules (then `, N inconclusive`, `, N skipped`, `, N errors` when any); last, the fiat
+ * accounts the run left changed (or that restore was off), so a CI log ends with them. `quiet`:
+ * the verdict line, and that notice in one line. In a log (no terminal) a `running N rules` line opens the run.
  */
 import type { ReportListener } from '../model/report-events.ts';
 import type { ConformanceReport, ReportRule } from '../model/model.ts';
@@ -20,7 +21,8 @@ import { contractOf, refusedLimits } from '../model/report-contract.ts';
 import { limitLine, openCasesText } from '../model/contract-text.ts';
 import { paintStatus, paintVerdict, palette, type Palette } from './colour.ts';
 import { displayWidth } from './display-width.ts';
-import { leftBehindLines } from './left-behind.ts';
+import { leftBehindLines, sandboxLines } from './left-behind.ts';
+import { sandboxNotice, sandboxQuietLine } from '../model/left-changed.ts';
 import { groupShortfalls, reasonGroupText } from '../model/reason-groups.ts';
 
 export interface ConsoleIO {
@@ -32,7 +34,7 @@ export interface ConsoleIO {
   secrets?: () => string[];
   /** Colours, resolved once from the environment (colour.ts); default none. */
   palette?: Palette;
-  /** --quiet: only the verdict line. */
+  /** --quiet: only the verdict line (and one line on fiat accounts left changed). */
   quiet?: boolean;
   /** Where created-identities.json was written, for the line that counts the identities created. */
   ledgerFile?: string;
@@ -154,6 +156,7 @@ export function endLines(report: ConformanceReport, redactor?: Redactor, paint: 
   ];
   const contract = contractLines(report);
   const leftBehind = leftBehindLines(report, ledgerFile);
+  const notice = sandboxNotice(report);
   return [
     ...(details.length ? ['', ...details] : []),
     '',
@@ -166,6 +169,8 @@ export function endLines(report: ConformanceReport, redactor?: Redactor, paint: 
     ...(reason ? [`reason: ${reason}`] : []),
     `seed ${report.seed}: re-run the same cases with \`${rerunCommand(report)}\``,
     closingLine(report.rules, paint),
+    // Last, so a CI log ends with it: an account left changed, or that restore was off.
+    ...(notice ? sandboxLines(notice, paint) : []),
   ];
 }
 
@@ -180,7 +185,11 @@ export function createConsoleReporter(io: ConsoleIO): ReportListener {
       out(`running ${event.rules} rules against ${event.baseUrl} (seed ${event.seed}, profile ${event.profile})`);
     }
     if (event.type !== 'run-end') return;
-    if (io.quiet) out(verdictLine(event.report, paint));
-    else endLines(event.report, redactor(), paint, io.ledgerFile).forEach(out);
+    if (io.quiet) {
+      out(verdictLine(event.report, paint));
+      // One line more under --quiet: an account left changed must not pass unseen.
+      const notice = sandboxNotice(event.report);
+      if (notice) out(sandboxQuietLine(notice));
+    } else endLines(event.report, redactor(), paint, io.ledgerFile).forEach(out);
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Workflow commands for GitHub Actions: one `::error` per rule that keeps the run from conformant
  * and one `::warning` per failed or inconclusive rule that does not, so a pull request shows the
- * findings without opening the log. GitHub shows at most 10 errors and 10 warnings of a step:
+ * findings without opening the log; the fiat accounts left changed first (restore off: a warning). GitHub shows at most 10 errors and 10 warnings of a step:
  * past that, one line says how many more are in the summary.
  */
 import { oneLine } from '../../core/text.ts';
@@ -9,6 +9,7 @@ import type { ConformanceReport, ReportRule } from '../model/model.ts';
 import { reasonText, stoppedText } from '../model/rule-text.ts';
 import { failureLine } from '../model/failure-line.ts';
 import { caseModeText } from '../model/case-text.ts';
+import { leftChangedHeadline, sandboxNotice, sandboxQuietLine } from '../model/left-changed.ts';
 
 /** GitHub's display limit of annotations per kind and step. */
 export const ANNOTATIONS_SHOWN = 10;
@@ -48,6 +49,10 @@ export function githubAnnotations(report: ConformanceReport, file: string): stri
   if (stopped) errors.push(command('error', { file, title: 'conformance run stopped early' }, stopped));
   const reason = reasonText(report);
   if (reason) errors.push(command('error', { file, title: `conformance run ${report.summary.verdict}` }, reason));
+  // First among the errors that GitHub shows: an account left changed is someone else's problem too.
+  const notice = sandboxNotice(report);
+  if (notice?.kind === 'left-changed') errors.unshift(command('error', { file, title: leftChangedHeadline(notice) }, sandboxQuietLine(notice)));
+  if (notice?.kind === 'restore-off') warnings.push(command('warning', { file, title: 'fiat accounts not restored (--no-restore)' }, sandboxQuietLine(notice)));
   for (const rule of report.rules) {
     if (rule.status !== 'failed' && rule.status !== 'error' && rule.status !== 'inconclusive') continue;
     const line = command(rule.blocking ? 'error' : 'warning', { file, title: titleOf(rule, rule.status) }, ruleMessage(rule));
