@@ -82,12 +82,8 @@ describe('a run that could not judge the target (exit 3)', () => {
     expect(code).toBe(3);
     const result = JSON.parse(stdout) as { summary: { requests: number }; reason?: string };
     const entries = harOf(dir).log.entries;
-    // The reachability check, the restore's read of the account before the run, then the probe's (both answered 401).
-    expect(entries.map((e) => e.comment ?? e._case?.label)).toEqual([
-      REACHABILITY_COMMENT,
-      'restore: empty update (reads the account before the run)',
-      'empty update (reads the current state)',
-    ]);
+    // The reachability check, then the restore's read of the account before the run (answered 401: nothing journaled, nothing else sent).
+    expect(entries.map((e) => e.comment ?? e._case?.label)).toEqual([REACHABILITY_COMMENT, 'restore: reads the account before the run (journal) (GET)']);
     expect(readReport(dir).summary.requests).toBe(entries.length);
     expect(result.summary.requests).toBe(entries.length);
     expect(result.reason).toContain(WORDS);

@@ -167,11 +167,18 @@ export class AccountRestore {
     const last = this.lastExchange!;
     // A target that answers nothing stops the run as one that stops mid-run does (exit 3, stopped.kind unreachable).
     if (!last.response) throw new TargetLost(last);
+    // The target's own words go with the error: the report's reason quotes them.
     if (REFUSED_CREDENTIALS.has(last.response.status))
-      throw new AuthenticationError(
-        `the target refused the credentials (HTTP ${last.response.status} to a read of fiat account ${id}): check --token or the client credentials`,
+      throw withAnswer(
+        new AuthenticationError(
+          `the target refused the credentials (HTTP ${last.response.status} to a read of fiat account ${id}): check --token or the client credentials`,
+        ),
+        last.response,
       );
-    throw new UnreachableError(`no fiat account could be journaled before the run (${id}: ${why}); the run writes to no account it could not put back`);
+    throw withAnswer(
+      new UnreachableError(`no fiat account could be journaled before the run (${id}: ${why}); the run writes to no account it could not put back`),
+      last.response,
+    );
   }
 
   /** Each account's read, until the user interrupts or the credentials are refused (they are for every account). */
