@@ -23,6 +23,7 @@ import { githubAnnotations } from '../report/terminal/github-annotations.ts';
 import { Redactor } from '../report/model/redact.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
 import { INTERRUPT_GRACE_MS } from '../engine/transport/interruptible.ts';
+import { JOURNAL_FILE } from '../engine/restore/restore-journal.ts';
 import { StatusLine, lineWriter } from '../report/terminal/status-line.ts';
 import { createProgress } from '../report/terminal/progress.ts';
 import { colourEnabled, palette } from '../report/terminal/colour.ts';
@@ -65,7 +66,9 @@ export async function executeRun(config: RunConfig, io: CliIO): Promise<number> 
   const output = runOutput(config, io);
   const interruption = io.interrupts?.((name) =>
     output.err(
-      `conformance run: ${name}: stopping; requests in flight get ${INTERRUPT_GRACE_MS / 1000} s${config.noRestore ? '' : ', the fiat accounts are put back'}, then the reports are written (${name} again quits at once)`,
+      config.noRestore
+        ? `conformance run: ${name}: stopping; requests in flight get ${INTERRUPT_GRACE_MS / 1000} s, then the reports are written (${name} again quits at once)`
+        : `conformance run: ${name}: stopping; the fiat accounts are put back (each request given at least ${INTERRUPT_GRACE_MS / 1000} s, more on a slow target), then the reports are written (${name} again quits at once; ${path.join(config.reportDir, JOURNAL_FILE)} keeps what the accounts held: \`conformance restore\` puts it back)`,
     ),
   );
   try {
