@@ -56,7 +56,7 @@ export function conformantExit(report: ConformanceReport): { code: number; leftO
   const left = accountsLeftChanged(report.restore);
   const leftOtherwise = left.flatMap((a) => [
     ...(a.reason ? [`${a.id}: ${a.reason}`] : []),
-    ...a.notRestored.filter((n) => !/the target merges metadata, so no update can remove a key/.test(n.reason)).map((n) => `${a.id} ${n.field}: ${n.reason}`),
+    ...a.notRestored.filter((n) => !/the target merges metadata/.test(n.reason)).map((n) => `${a.id} ${n.field}: ${n.reason}`),
   ]);
   return { code: left.length ? EXIT.leftChanged : EXIT.conformant, leftOtherwise };
 }
