@@ -24,6 +24,7 @@ import {
   type ConnectedTarget,
 } from '../../src/api/index.ts';
 import { resolveRunConfig } from '../../src/run/run-config.ts';
+import { REPORT_FOLDER } from '../cli/binary.ts';
 
 describe('runConformance', () => {
   it('runs the rules asked for against the embedded server: conformant, exit 0', async () => {
@@ -47,15 +48,7 @@ describe('runConformance', () => {
     try {
       const result = await runConformance({ rules: ['id.tax'], profile: 'quick', reportDir: dir });
       // The report files, and the restore journal written before the first write.
-      expect((await readdir(dir)).sort()).toEqual([
-        'conformance.json',
-        'created-identities.json',
-        'exchanges.har',
-        'junit.xml',
-        'report.html',
-        'restore-journal.json',
-        'summary.md',
-      ]);
+      expect((await readdir(dir)).sort()).toEqual(REPORT_FOLDER);
       expect(result.reportFiles).toHaveLength(6);
     } finally {
       await rm(dir, { recursive: true, force: true });

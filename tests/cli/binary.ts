@@ -39,6 +39,9 @@ export const targetFlags = (target: { baseUrl: string; token: string }, accountI
   ...accountIds.flatMap((id) => ['--fiat-account-id', id]),
 ];
 
+/** What a run writes into its report folder: the six report files, and the restore journal written before its first write. */
+export const REPORT_FOLDER = ['conformance.json', 'created-identities.json', 'exchanges.har', 'junit.xml', 'report.html', 'restore-journal.json', 'summary.md'];
+
 export const reportDir = () => mkdtempSync(path.join(tmpdir(), 'conformance-run-'));
 /** conformance.json of a run, checked against its own schema on the way (the contract other tools read). */
 export function readReport(dir: string): ConformanceReport {
