@@ -151,3 +151,38 @@ describe('a run beside a journal', () => {
     expect(held(t, first)).toEqual(before);
   });
 });
+
+describe('a target without GET of fiat accounts', () => {
+  const run = (t: SandboxTarget, readWithEmptyUpdate: boolean) =>
+    orchestrateRun(
+      runConfig({
+        seed: 3,
+        baseUrl: t.baseUrl,
+        auth: { kind: 'static', token: t.token },
+        fiatAccountIds: t.accountIds,
+        reportDir: mkdtempSync(path.join(tmpdir(), 'conformance-run-')),
+        runs: 2,
+        ruleFilter: ['fa.metadata'],
+        ...(readWithEmptyUpdate ? { readWithEmptyUpdate } : {}),
+      }),
+      { reports: true },
+    );
+
+  it('gets no write without leave: the run stops with a usage error that names --read-with-empty-update', async () => {
+    const t = await startSandboxTarget({ blanks: 'strict', get: false });
+    targets.push(t);
+    const { exitCode, error } = await run(t, false);
+    expect(exitCode).toBe(2);
+    expect(error?.message).toMatch(/no GET of fiat accounts .*--read-with-empty-update/);
+    expect(t.log.filter((l) => l.method === 'PUT')).toEqual([]);
+  });
+
+  it('with leave, reads with an empty update, journals, and puts the accounts back', async () => {
+    const t = await startSandboxTarget({ blanks: 'strict', get: false });
+    targets.push(t);
+    const before = t.accountIds.map((id) => held(t, id));
+    const { report } = await run(t, true);
+    expect(report.restore?.accounts.map((a) => a.outcome)).toEqual(['restored', 'restored']);
+    expect(t.accountIds.map((id) => held(t, id))).toEqual(before);
+  });
+});
