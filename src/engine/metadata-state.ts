@@ -62,7 +62,7 @@ export class MetadataState {
     if (id && sent && !refused(e)) this.sentKeys.set(id, new Set([...(this.sentKeys.get(id) ?? []), ...sent]));
     const body = is2xx(e) ? answeredBody(e) : undefined;
     if (!body || !id) return;
-    const pairs = placed(body, 'metadata').flatMap((p) => Object.entries(asObject(p.value)));
+    const pairs = clientMetadata(body).flatMap((p) => Object.entries(asObject(p.value)));
     const returned = new Set(pairs.map(([k]) => k));
     // Without a start read, the first answer to an update that sent no metadata shows the start.
     if (!this.startKeys.has(id) && !sent) this.startKeys.set(id, returned);
@@ -184,6 +184,18 @@ const refused = (e: Exchange): boolean => e.response !== undefined && e.response
 function answeredBody(e: Exchange): Record<string, unknown> | undefined {
   const body = e.response?.body;
   return e.response?.json && !unreadableBody(e) && isObject(body) ? body : undefined;
+}
+
+/**
+ * The client's metadata in an answer: the top-level map where the account shows one (the sample
+ * then keeps the instructions' own map, the server's, inside fiat_network_instructions: its keys
+ * are no client's and do not count towards the client's 6 pairs), else every placement (the
+ * embedded server shows the client's map nested). As the restore's metadataKeysAtStart reads it.
+ */
+function clientMetadata(body: Record<string, unknown>): { path: string; value: unknown }[] {
+  const maps = placed(body, 'metadata');
+  const top = maps.filter((p) => p.path === '/metadata');
+  return top.length ? top : maps;
 }
 
 function asObject(value: unknown): Record<string, unknown> {
