@@ -15,7 +15,7 @@ import type { Exchange } from '../core/exchange.ts';
 import { OPERATIONS } from '../core/operations.ts';
 import { dig, is2xx, isObject, unreadableBody } from '../rules/checks/exchange-facts.ts';
 import { METADATA_LIMITS } from './generators/metadata.ts';
-import { placed } from '../rules/checks/fiat-account-response.ts';
+import { clientMetadata } from '../rules/checks/fiat-account-response.ts';
 import { asSent, type Fitted, fitKeys, type HeldKeys, shownKey, subjectKey } from './metadata-fit.ts';
 
 export type MetadataSemantics = 'unknown' | 'replace' | 'merge';
@@ -62,7 +62,8 @@ export class MetadataState {
     if (id && sent && !refused(e)) this.sentKeys.set(id, new Set([...(this.sentKeys.get(id) ?? []), ...sent]));
     const body = is2xx(e) ? answeredBody(e) : undefined;
     if (!body || !id) return;
-    const pairs = clientMetadata(body).flatMap((p) => Object.entries(asObject(p.value)));
+    // The client's map only: the instructions' own metadata (the sample's, beside a top-level map) is not the client's to fill.
+    const pairs = Object.entries(clientMetadata(body) ?? {});
     const returned = new Set(pairs.map(([k]) => k));
     // Without a start read, the first answer to an update that sent no metadata shows the start.
     if (!this.startKeys.has(id) && !sent) this.startKeys.set(id, returned);
@@ -177,6 +178,11 @@ function withMetadata(c: TestCase, metadata: Record<string, unknown> | undefined
 /** A 4xx: the target did not do what was asked, so nothing of the request was stored. */
 const refused = (e: Exchange): boolean => e.response !== undefined && e.response.status >= 400 && e.response.status < 500;
 
+function sentKeysOf(e: Exchange): Set<string> | undefined {
+  const metadata = dig(e.testCase.body, 'metadata');
+  return isObject(metadata) ? new Set(Object.keys(metadata)) : undefined;
+}
+
 /**
  * The JSON object a 2xx carries, whatever the case's mode: an invalid update the target accepted
  * changed the account too (the shape checks leave such a body to the rule of rejections).
@@ -184,25 +190,4 @@ const refused = (e: Exchange): boolean => e.response !== undefined && e.response
 function answeredBody(e: Exchange): Record<string, unknown> | undefined {
   const body = e.response?.body;
   return e.response?.json && !unreadableBody(e) && isObject(body) ? body : undefined;
-}
-
-/**
- * The client's metadata in an answer: the top-level map where the account shows one (the sample
- * then keeps the instructions' own map, the server's, inside fiat_network_instructions: its keys
- * are no client's and do not count towards the client's 6 pairs), else every placement (the
- * embedded server shows the client's map nested). As the restore's metadataKeysAtStart reads it.
- */
-function clientMetadata(body: Record<string, unknown>): { path: string; value: unknown }[] {
-  const maps = placed(body, 'metadata');
-  const top = maps.filter((p) => p.path === '/metadata');
-  return top.length ? top : maps;
-}
-
-function asObject(value: unknown): Record<string, unknown> {
-  return isObject(value) ? value : {};
-}
-
-function sentKeysOf(e: Exchange): Set<string> | undefined {
-  const metadata = dig(e.testCase.body, 'metadata');
-  return isObject(metadata) ? new Set(Object.keys(metadata)) : undefined;
 }

@@ -23,6 +23,16 @@ export function placed(body: Record<string, unknown>, key: string): { path: stri
   return PLACEMENTS.map((prefix) => ({ path: '/' + [...prefix, key].join('/'), value: dig(body, ...prefix, key) })).filter((p) => p.value !== undefined);
 }
 
+/**
+ * The client's metadata map in an answer: the top-level one where the answer has it (then a map
+ * inside the instructions is the instructions' own, as in the document's sample, with its integer
+ * counter), else the first the instructions hold.
+ */
+export function clientMetadata(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const found = placed(body, 'metadata').find((p) => isObject(p.value));
+  return found ? (found.value as Record<string, unknown>) : undefined;
+}
+
 function onUpdate(
   rule: RuleId,
   reads: CheckReads,
