@@ -14,6 +14,10 @@
  *   memory       peak RSS of `conformance run --profile P` against the embedded server
  *   evidence     per profile, the wall time of a run with --bundle --sign-key --redact-personal
  *                against the same run without, and of `conformance verify` on its bundle
+ *   guest        what leaving the accounts as found costs: a standard run (in process, reports
+ *                written, so the journal goes to disk) with the restore on and with noRestore,
+ *                same seed, each on a fresh embedded server: requests of each, the restore's own
+ *                (by step) and their share, wall time of each (median, interleaved rounds)
  *
  * The CLI sections spawn bin/conformance.js as users run it (after `npm run build` when the
  * package has a build script); ratio and faults run the harness in this process.
@@ -38,12 +42,14 @@ import { REDACTED_BEARER } from '../src/engine/transport/transport.ts';
 import { bodyText, type Exchange, type RecordedRequest } from '../src/core/exchange.ts';
 import { readReport } from '../src/report/model/read-report.ts';
 import type { ConformanceReport } from '../src/report/model/model.ts';
+import type { RestoreStep } from '../src/core/case.ts';
+import { JOURNAL_FILE, loadJournal, saveJournal } from '../src/engine/restore/restore-journal.ts';
 import { startLatencyProxy } from './latency-proxy.ts';
 import { measure } from './memory.ts';
 import { cliCommands, measureStartup, median } from './startup-time.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SECTIONS = ['ratio', 'profiles', 'concurrency', 'faults', 'startup', 'memory', 'evidence'] as const;
+const SECTIONS = ['ratio', 'profiles', 'concurrency', 'faults', 'startup', 'memory', 'evidence', 'guest'] as const;
 type Section = (typeof SECTIONS)[number];
 /** The two settings the concurrency section compares. */
 const COMPARED = [1, 8] as const;
@@ -55,7 +61,7 @@ const FLAGS = {
   'rate-limit': { type: 'string', default: '10', help: 'requests per second of the profiles section' },
   concurrency: { type: 'string', default: '10', help: 'harness --concurrency of the profiles section' },
   seed: { type: 'string', default: '1', help: 'seed of every run' },
-  rounds: { type: 'string', default: '3', help: 'measured rounds of the ratio section (median), after one warm-up round' },
+  rounds: { type: 'string', default: '3', help: 'measured rounds of the ratio and guest sections (median), after one warm-up round' },
   'fault-runs': { type: 'string', default: String(PROFILES.quick), help: 'random cases per rule of each fault run' },
   'startup-runs': { type: 'string', default: '10', help: 'spawns per command of the startup section (median)' },
   help: { type: 'boolean', default: false, help: 'show this help' },
@@ -431,6 +437,145 @@ async function evidenceSection(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 7. Guest: the journal, the verification and the restore, against the same run without them
+
+interface GuestRun {
+  report: ConformanceReport;
+  /** From connected to finished: the cases, the restore (start reads before, the rest after) and the report files. */
+  ms: number;
+  /**
+   * Around the cases, where the restore works: connected to the first case sent (the start reads,
+   * the journal), and the last case answered to finished (the end reads, write-backs, read-backs,
+   * the journal, and the report files both runs write). Free of the noise of 900 cases.
+   */
+  aroundMs: [number, number];
+  /** The restore's requests by step, and the time they took (their own durations, summed). */
+  steps: Map<RestoreStep, number>;
+  restoreMs: number;
+  /** The journal's writes, timed again on the journal the run left: one after the start reads, one per account restored. */
+  journalMs: number;
+}
+
+/** One in-process standard run on a fresh embedded server, reports written (the journal is a file in the report folder). */
+async function guestRun(noRestore: boolean): Promise<GuestRun> {
+  const server = await createReferenceServer();
+  const reportDir = await mkdtemp(path.join(tmpdir(), 'conformance-bench-guest-'));
+  const steps = new Map<RestoreStep, number>();
+  let [started, ms, restoreMs] = [0, 0, 0];
+  // Wall-clock times (exchanges carry theirs as dates): connected, first case sent, last case answered, finished.
+  const at = { connected: 0, firstCase: Infinity, lastCase: 0, finished: 0 };
+  const count = (e: Exchange) => {
+    const sent = Date.parse(e.startedAt);
+    if (!e.testCase.restore) {
+      at.firstCase = Math.min(at.firstCase, sent);
+      at.lastCase = Math.max(at.lastCase, sent + e.durationMs);
+      return;
+    }
+    steps.set(e.testCase.restore, (steps.get(e.testCase.restore) ?? 0) + 1);
+    restoreMs += e.durationMs;
+  };
+  try {
+    const config = runConfig({
+      seed,
+      profile: 'standard',
+      baseUrl: server.baseUrl,
+      auth: { kind: 'static', token: server.staticToken },
+      fiatAccountIds: server.fiatAccountIds,
+      reportDir,
+      noRestore,
+    });
+    const { report, error } = await orchestrateRun(config, {
+      reports: true,
+      hooks: {
+        connected: () => {
+          started = performance.now();
+          at.connected = Date.now();
+        },
+        listeners: () => ({ before: [(event) => void (event.type === 'exchange' && count(event.exchange))] }),
+        finished: () => {
+          ms = performance.now() - started;
+          at.finished = Date.now();
+        },
+      },
+    });
+    if (error) throw error;
+    const aroundMs: [number, number] = [at.firstCase - at.connected, at.finished - at.lastCase];
+    return { report, ms, aroundMs, steps, restoreMs, journalMs: await journalWrites(reportDir) };
+  } finally {
+    await server.close();
+    await rm(reportDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The time the run's journal writes take, each durable (fsync of the file and of its folder):
+ * saveJournal as the restore calls it, on the journal the run left, once after the start reads and
+ * once per account restored. 0 when there is no journal (noRestore).
+ */
+async function journalWrites(reportDir: string): Promise<number> {
+  const file = path.join(reportDir, JOURNAL_FILE);
+  const journal = await loadJournal(file).catch(() => undefined);
+  if (!journal) return 0;
+  const again = path.join(reportDir, `again-${JOURNAL_FILE}`);
+  const started = performance.now();
+  for (let i = 0; i <= journal.accounts.length; i++) await saveJournal(again, journal);
+  return performance.now() - started;
+}
+
+async function guestSection(): Promise<void> {
+  heading(
+    'the careful guest: a standard run with the restore (journal, verified restore) against the same run with noRestore',
+    `bench flags: --seed ${seed} --rounds ${rounds}; each: an in-process standard run (runs=${PROFILES.standard}, seed ${seed}) on a fresh embedded server, reports written; ` +
+      `one warm-up round, then ${rounds} rounds, on and off interleaved (first in turn); wall: median, from connected to finished`,
+  );
+  const on: GuestRun[] = [];
+  const off: GuestRun[] = [];
+  for (let round = 0; round <= rounds; round++) {
+    // Which goes first alternates, so that neither always pays for the other's garbage.
+    const first = round % 2 === 0;
+    const a = await guestRun(!first);
+    const b = await guestRun(first);
+    if (round === 0) continue; // warm-up
+    on.push(first ? a : b);
+    off.push(first ? b : a);
+  }
+  const last = on.at(-1)!;
+  const requests = (runs: GuestRun[]) => runs.at(-1)!.report.summary.requests;
+  const restoreRequests = last.report.restore?.requests ?? 0;
+  const wall = (runs: GuestRun[]) => median(runs.map((r) => r.ms));
+  const ms = (x: number) => `${x.toFixed(0)} ms`;
+  const around = (runs: GuestRun[], i: 0 | 1) => median(runs.map((r) => r.aroundMs[i]));
+  const row = (label: string, runs: GuestRun[]) => {
+    const report = runs.at(-1)!.report;
+    const own = report.restore?.requests ?? 0;
+    return [
+      label,
+      String(report.summary.requests),
+      String(own),
+      `${((100 * own) / report.summary.requests).toFixed(2)} %`,
+      ms(wall(runs)),
+      ms(around(runs, 0)),
+      ms(around(runs, 1)),
+      report.summary.verdict,
+    ];
+  };
+  console.log(
+    table(
+      ['', 'requests', 'restore requests', 'share', 'wall (median)', 'before 1st case', 'after last case', 'verdict'],
+      [row('restore on', on), row('noRestore', off)],
+    ),
+  );
+  const steps = [...last.steps].map(([step, n]) => `${step} ${n}`).join(', ');
+  const cost = around(on, 0) + around(on, 1) - around(off, 0) - around(off, 1);
+  console.log(`\nrestore requests by step: ${steps || 'none'} (report.restore.requests ${restoreRequests}; ${last.report.restore?.note ?? 'no restore'})`);
+  console.log(`requests on - off: ${requests(on) - requests(off)}; wall on/off (whole runs, noisy): ${times(wall(on) / wall(off))}`);
+  console.log(
+    `the restore's wall within the run (before + after the cases, on - off): ${ms(cost)}, ${((100 * cost) / wall(on)).toFixed(1)} % of the run's wall; ` +
+      `of it, its requests' own time ${ms(median(on.map((r) => r.restoreMs)))} and the journal's ${last.report.restore?.accounts.length ?? 0} + 1 fsynced writes ${ms(median(on.map((r) => r.journalMs)))}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 
 /** The CLI runs dist/ when the package builds one: build it, so the figures are of the sources here. */
 async function build(): Promise<void> {
@@ -454,5 +599,6 @@ const RUN: Record<Section, () => void | Promise<void>> = {
   startup: startupSection,
   memory: memorySection,
   evidence: evidenceSection,
+  guest: guestSection,
 };
 for (const section of SECTIONS) if (only.includes(section)) await RUN[section]();

@@ -166,6 +166,29 @@ describe('MetadataState', () => {
     expect(state.addedKeys('acc-b')).toEqual([]);
   });
 
+  it("in the sample's placement counts the client's top-level map only: the instructions' own map (the server's) takes no room", () => {
+    const state = new MetadataState();
+    state.heldAtStart(A, ['a1', 'a2', 'a3']);
+    // The sample: client metadata at the top, the server's own map (a text entry, an integer counter) in the instructions.
+    const sample = (metadata: Record<string, string>) => {
+      const body = fiatAccountBody({ id: A });
+      const owner = body.fiat_account_owner as Record<string, Record<string, unknown>>;
+      owner.fiat_network_instructions = { ...owner.fiat_network_instructions, metadata: { source: 'sample', attempt: 1 } };
+      return { ...body, metadata };
+    };
+    state.observe(
+      exchange(
+        { operation: 'updateFiatAccount', fiatAccountId: A, body: { metadata: { a1: 'x', k4: 'y' } } },
+        200,
+        sample({ a1: 'x', a2: 'b', a3: 'c', k4: 'y' }),
+      ),
+    );
+    expect(state.semantics).toBe('merge');
+    // Four client keys held: a 6-pair case fits (on all four, two keys added); counting source and attempt it would not.
+    expect(metadataOf(state.fitToAccount(sixPairs(sixNew), A))).toEqual({ a1: '1', a2: '2', a3: '3', k4: '4', n5: '5', n6: '6' });
+    expect(state.mergeMayExceedLimit(answered({ body: { metadata: { n5: '5', n6: '6' } } }, {}))).toBe(false);
+  });
+
   it('without a start read, takes the start from the first answer to an update that sent no metadata', () => {
     const state = new MetadataState();
     state.observe(answered({ body: {} }, { s1: 'x' }));
