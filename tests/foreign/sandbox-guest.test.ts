@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runGuest } from './sandbox-guest-run.ts';
 import { PHASES, type Phase, type PhaseRequest, atPhase, phasesOf } from './sandbox-phases.ts';
-import { type SandboxFault, type SandboxOptions, type SandboxTarget, startSandboxTarget } from './sandbox-target.ts';
+import { type SandboxFault, type SandboxOptions, type SandboxRequest, type SandboxTarget, startSandboxTarget } from './sandbox-target.ts';
 import { contents, expectAsFound, expectAsFoundOrNamed } from './sandbox-verdict.ts';
 
 const started: SandboxTarget[] = [];
@@ -28,8 +28,7 @@ afterEach(async () => {
 const pairs = (n: number, prefix = 'held') => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i + 1}`, `v${i + 1}`]));
 const seeds = (metadata: Record<string, string | number>) => [{ metadata }, { metadata: { ...metadata } }];
 /** The first PUT or GET of each account is a GET: no account is "read" with a write. */
-const firstRequestsAreGets = (t: SandboxTarget) =>
-  t.accountIds.map((id) => t.log.find((e) => e.accountId === id)?.method).every((m) => m === 'GET');
+const firstRequestsAreGets = (t: SandboxTarget) => t.accountIds.map((id) => t.log.find((e) => e.accountId === id)?.method).every((m) => m === 'GET');
 
 describe('behaviours of real sandboxes: the accounts after the run', () => {
   it('sample placement with integer metadata (client and instructions): as found, the integers journaled as integers', async () => {
@@ -94,7 +93,8 @@ describe('behaviours of real sandboxes: the accounts after the run', () => {
   });
 
   it('an account holding 6 pairs on a replacing target: as found', async () => {
-    const t = await start({ accounts: seeds(pairs(6)) });
+    // Blanks strict: a target that ignores "" could not take the empty address2 back (shown above).
+    const t = await start({ accounts: seeds(pairs(6)), blanks: 'strict' });
     const before = contents(t);
     const { outcome } = await runGuest(t);
     expectAsFound(t, before, outcome);
@@ -152,26 +152,27 @@ describe('behaviours of real sandboxes: the accounts after the run', () => {
 
 const FAULTS: SandboxFault[] = ['500', '429', 'hang', 'reset', 'restart'];
 
-describe('a transient fault at each phase: the accounts as found', () => {
-  let phases: Record<Phase, PhaseRequest>;
-  beforeAll(async () => {
-    // A run without faults tells where each phase falls (the same seed and settings give the same requests).
-    const t = await startSandboxTarget({});
-    try {
-      const { config } = await runGuest(t);
-      phases = phasesOf(config.reportDir, t.accountIds[0]);
-    } finally {
-      await t.close();
-    }
-  });
+/** Where each phase falls for the first and the second account of a default sandbox. */
+let phases: Record<Phase, PhaseRequest>[];
+beforeAll(async () => {
+  // A run without faults tells where each phase falls (the same seed and settings give the same requests).
+  const t = await startSandboxTarget({});
+  try {
+    const { config } = await runGuest(t);
+    phases = t.accountIds.map((id) => phasesOf(config.reportDir, id));
+  } finally {
+    await t.close();
+  }
+});
 
+describe('a transient fault at each phase: the accounts as found', () => {
   for (const phase of PHASES)
     for (const fault of FAULTS)
       it(`${fault} once at the ${phase}`, async () => {
         const t = await start({});
         const before = contents(t);
         const injected = t.inject({
-          match: atPhase(t.accountIds[0], phases[phase]),
+          match: atPhase(t.accountIds[0], phases[0][phase]),
           fault,
           ...(fault === '429' ? { retryAfterSeconds: 1 } : {}),
           ...(fault === 'restart' ? { restartMs: 1000 } : {}),
@@ -182,19 +183,22 @@ describe('a transient fault at each phase: the accounts as found', () => {
       });
 });
 
+/** A match for the phase's request of each account and every later one of the same method. */
+const from =
+  (t: SandboxTarget, phase: Phase) =>
+  (r: SandboxRequest): boolean => {
+    const at = phases[t.accountIds.indexOf(r.accountId ?? '')]?.[phase];
+    return at !== undefined && r.method === at.method && r.nth >= at.nth;
+  };
+
 describe('a fault that lasts: named, exit 5', () => {
   it('every write-back answered 500: each changed field named with the refusal, exit 5', async () => {
     const t = await start({});
     const before = contents(t);
-    // Past the start reads, every GET passes and every PUT after the run's end read is refused.
-    let ended = false;
-    t.onRequest((r) => {
-      if (r.method === 'GET' && r.nth > 1) ended = true;
-    });
-    t.inject({ match: (r) => ended && r.method === 'PUT', fault: '500', times: Number.POSITIVE_INFINITY });
+    t.inject({ match: from(t, 'write-back'), fault: '500', times: Number.POSITIVE_INFINITY });
     const { outcome } = await runGuest(t);
     const results = expectAsFoundOrNamed(t, before, outcome);
-    expect(results.every((r) => r.changed.length > 0)).toBe(true);
+    expect(results.some((r) => r.changed.length > 0)).toBe(true);
     for (const r of results) for (const note of r.said.notRestored) expect(note.reason).toContain('write-back was answered HTTP 500');
     expect(outcome.exitCode).toBe(5);
     expect(outcome.report.restore?.repair).toContain('conformance restore');
@@ -203,7 +207,7 @@ describe('a fault that lasts: named, exit 5', () => {
   it('every end read answered 500: the accounts unknown (may be changed), exit 5', async () => {
     const t = await start({});
     const before = contents(t);
-    t.inject({ match: (r) => r.method === 'GET' && r.nth > 1, fault: '500', times: Number.POSITIVE_INFINITY });
+    t.inject({ match: from(t, 'end-read'), fault: '500', times: Number.POSITIVE_INFINITY });
     const { outcome } = await runGuest(t);
     const results = expectAsFoundOrNamed(t, before, outcome);
     for (const r of results) expect(r.said.outcome).toBe('unknown');
@@ -213,14 +217,14 @@ describe('a fault that lasts: named, exit 5', () => {
   it('every read-back answered 500: written back, the accounts as found, yet reported unknown (cannot tell), exit 5', async () => {
     const t = await start({});
     const before = contents(t);
-    t.inject({ match: (r) => r.method === 'GET' && r.nth > 2, fault: '500', times: Number.POSITIVE_INFINITY });
+    t.inject({ match: from(t, 'read-back'), fault: '500', times: Number.POSITIVE_INFINITY });
     const { outcome } = await runGuest(t);
     expect(contents(t)).toEqual(before);
     for (const a of outcome.report.restore!.accounts) expect(a).toMatchObject({ outcome: 'unknown', reason: expect.stringContaining('cannot tell') });
     expect(outcome.exitCode).toBe(5);
   });
 
-  it("every start read of one account answered 500: that account left alone and untouched, the other restored", async () => {
+  it('every start read of one account answered 500: that account left alone and untouched, the other restored', async () => {
     const t = await start({});
     const before = contents(t);
     const [a] = t.accountIds;
