@@ -5,24 +5,29 @@
  * that moves the status, no GET) and faults on each phase of the restore (500, 429, hang, reset,
  * a restart), each run in-process. For each, the accounts after the run are stated: equal to
  * before (updated_at left out), or each changed field named in `restore.accounts[].notRestored`
- * with its reason, and exit 5. Signals at each phase are in sandbox-signals.test.ts.
+ * with its reason, and exit 5. Each test has its own sandbox, so they run side by side. Signals at each phase are in sandbox-signals.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runGuest } from './sandbox-guest-run.ts';
 import { PHASES, type Phase, type PhaseRequest, atPhase, phasesOf } from './sandbox-phases.ts';
 import { type SandboxFault, type SandboxOptions, type SandboxRequest, type SandboxTarget, startSandboxTarget } from './sandbox-target.ts';
 import { contents, expectAsFound, expectAsFoundOrNamed } from './sandbox-verdict.ts';
 
-const started: SandboxTarget[] = [];
+/** The sandboxes of the running tests: each test closes its own (they run side by side), any left are closed at the end. */
+const started = new Set<SandboxTarget>();
 const start = async (options: SandboxOptions = {}) => {
   const target = await startSandboxTarget(options);
-  started.push(target);
+  started.add(target);
+  onTestFinished(async () => {
+    started.delete(target);
+    await target.close();
+  });
   return target;
 };
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((t) => t.close()));
+afterAll(async () => {
+  await Promise.all([...started].map((t) => t.close()));
 });
 
 const pairs = (n: number, prefix = 'held') => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i + 1}`, `v${i + 1}`]));
@@ -30,7 +35,7 @@ const seeds = (metadata: Record<string, string | number>) => [{ metadata }, { me
 /** The first PUT or GET of each account is a GET: no account is "read" with a write. */
 const firstRequestsAreGets = (t: SandboxTarget) => t.accountIds.map((id) => t.log.find((e) => e.accountId === id)?.method).every((m) => m === 'GET');
 
-describe('behaviours of real sandboxes: the accounts after the run', () => {
+describe.concurrent('behaviours of real sandboxes: the accounts after the run', () => {
   it('sample placement with integer metadata (client and instructions): as found, the integers journaled as integers', async () => {
     const t = await start({ integerMetadata: true, integerClientValue: true });
     const before = contents(t);
@@ -165,7 +170,7 @@ beforeAll(async () => {
   }
 });
 
-describe('a transient fault at each phase: the accounts as found', () => {
+describe.concurrent('a transient fault at each phase: the accounts as found', () => {
   for (const phase of PHASES)
     for (const fault of FAULTS)
       it(`${fault} once at the ${phase}`, async () => {
@@ -191,7 +196,7 @@ const from =
     return at !== undefined && r.method === at.method && r.nth >= at.nth;
   };
 
-describe('a fault that lasts: named, exit 5', () => {
+describe.concurrent('a fault that lasts: named, exit 5', () => {
   it('every write-back answered 500: each changed field named with the refusal, exit 5', async () => {
     const t = await start({});
     const before = contents(t);
