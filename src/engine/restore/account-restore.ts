@@ -290,8 +290,17 @@ export class AccountRestore {
           if (f.kind === 'metadata' && !isMasked(f.value) && maps.has(JSON.stringify(writeAt(f).slice(0, -1)))) setPath(steps[1], writeAt(f), f.value);
       }
       for (const body of steps.filter((b) => Object.keys(b).length)) await this.ask(id, 'write-back', body);
-      const after = await this.read(id, 'read-back', this.journal!.read);
+      let after = await this.read(id, 'read-back', this.journal!.read);
       if (!('state' in after)) return now;
+      // A deletion that broke what was back (a PUT that replaces the record, or metadata, drops what the body left out): written back again.
+      const before = new Set(differing(journaled, now));
+      const broken = differing(journaled, after.state).filter((f) => !before.has(f) && journaled.has(f));
+      const again = broken.length ? planWriteBack(journaled, after.state, this.parts.semantics()).body : undefined;
+      if (again) {
+        await this.ask(id, 'write-back', again);
+        const reread = await this.read(id, 'read-back', this.journal!.read);
+        if ('state' in reread) after = reread;
+      }
       now = after.state;
       if (!differing(journaled, now).some((f) => added.some((a) => a.field === f))) {
         this.deletion = way;
