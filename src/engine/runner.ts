@@ -8,7 +8,7 @@
 import type { RunEvent, RunListener } from './events.ts';
 import type { Transport } from './transport/transport.ts';
 import { createRunContext } from './run-context.ts';
-import { RunStop } from './run-stop.ts';
+import { RunInterrupted, RunStop } from './run-stop.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { Phase } from './phases/phase.ts';
 import { probe } from './phases/probe.ts';
@@ -56,6 +56,9 @@ export async function runEngine(transport: Transport, settings: RunSettings, lis
   }
   // However the run ended (an interrupt, a lost target that answers again): the accounts go back.
   const restore = context.restore ? await context.restore.finish() : RESTORE_OFF;
+  // A signal during the restore, after every case was sent, interrupted the run all the same.
+  if (!context.control.stopReport && settings.signal?.aborted)
+    context.control.stopped(new RunInterrupted(String(settings.signal.reason ?? 'a signal')), transport.requestCount, undefined);
   const stopped = context.control.stopReport;
   const result: EngineResult = {
     outcomes: selected.map((rule) => ledger.outcomeOf(rule)),

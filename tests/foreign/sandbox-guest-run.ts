@@ -21,8 +21,8 @@ export function guestConfig(t: SandboxTarget, overrides: Partial<RunConfig> = {}
     fiatAccountIds: [...t.accountIds],
     reportDir: mkdtempSync(path.join(tmpdir(), 'sandbox-guest-')),
     ruleFilter: ['fa.metadata', 'fa.update-reflected'],
-    timeoutMs: 1500,
-    restorePatienceMs: 3000,
+    timeoutMs: 4000,
+    restorePatienceMs: 8000,
     // One case at a time: the sandbox then counts the same requests in the same order on every run (sandbox-phases.ts).
     concurrency: 1,
     ...overrides,

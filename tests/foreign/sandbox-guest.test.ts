@@ -9,21 +9,25 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGuest } from './sandbox-guest-run.ts';
 import { PHASES, type Phase, type PhaseRequest, atPhase, phasesOf } from './sandbox-phases.ts';
 import { type SandboxFault, type SandboxOptions, type SandboxRequest, type SandboxTarget, startSandboxTarget } from './sandbox-target.ts';
 import { contents, expectAsFound, expectAsFoundOrNamed } from './sandbox-verdict.ts';
 
-/** The sandboxes of the running tests: each test closes its own (they run side by side), any left are closed at the end. */
+/**
+ * Every sandbox the file started, closed when the file ends: the tests run side by side, and a
+ * hook registered from inside one (onTestFinished outside a test's own context) may fire for
+ * another, closing a sandbox under a run that is still going.
+ */
 const started = new Set<SandboxTarget>();
+/**
+ * A sandbox that stores empty strings as sent, unless a test asks for the vendor's "empty strings
+ * are ignored" (then an address line the run filled can never be "" again: its own case below).
+ */
 const start = async (options: SandboxOptions = {}) => {
-  const target = await startSandboxTarget(options);
+  const target = await startSandboxTarget({ blanks: 'strict', ...options });
   started.add(target);
-  onTestFinished(async () => {
-    started.delete(target);
-    await target.close();
-  });
   return target;
 };
 afterAll(async () => {
@@ -63,14 +67,15 @@ describe.concurrent('behaviours of real sandboxes: the accounts after the run', 
   });
 
   it('a PUT that replaces the whole record and ignores empty strings: the empty address lines cannot come back, and are named', async () => {
-    const t = await start({ update: 'replace' });
+    const t = await start({ update: 'replace', blanks: 'ignore' });
     const before = contents(t);
     const { outcome } = await runGuest(t);
     expect(firstRequestsAreGets(t)).toBe(true);
     const results = expectAsFoundOrNamed(t, before, outcome);
     // The target stores "" as nothing: once a replacing PUT dropped address2, no update sets it to "" again.
-    for (const r of results) for (const f of r.changed) expect(f).toMatch(/address2$/);
-    expect(outcome.exitCode).toBe(5);
+    // (Every changed field is named with its reason above; a loaded machine may add a write-back that timed out.)
+    for (const r of results) expect(r.changed.filter((f) => /address2$/.test(f)).length).toBeGreaterThan(0);
+    expect(outcome.exitCode, JSON.stringify(outcome.report.stopped ?? outcome.error?.message)).toBe(5);
   });
 
   for (const metadataDelete of ['null-value', 'empty-object'] as const)
@@ -161,7 +166,7 @@ const FAULTS: SandboxFault[] = ['500', '429', 'hang', 'reset', 'restart'];
 let phases: Record<Phase, PhaseRequest>[];
 beforeAll(async () => {
   // A run without faults tells where each phase falls (the same seed and settings give the same requests).
-  const t = await startSandboxTarget({});
+  const t = await startSandboxTarget({ blanks: 'strict' });
   try {
     const { config } = await runGuest(t);
     phases = t.accountIds.map((id) => phasesOf(config.reportDir, id));
