@@ -23,7 +23,6 @@ import { MANIFEST_FILE } from '../report/files/bundle/manifest.ts';
 import { restoreLines } from '../report/terminal/left-behind.ts';
 import { checkCredentials, checkRedaction } from '../run/replay-target.ts';
 import { namedAccounts } from '../run/replay-accounts.ts';
-import { EXIT_LEFT_CHANGED } from '../run/replay-restore.ts';
 
 /** The flags of a HAR replay, as `conformance replay` parses them. */
 export interface HarReplayFlags {
@@ -130,7 +129,7 @@ export async function replayHarFile(file: string, flags: HarReplayFlags, io: Cli
   }
   const failed = report ? printDifferences(report, result, io) : result.rules.some((r) => r.status === 'failed' || r.status === 'error');
   if (failed) return EXIT.nonConformant;
-  return result.restore.leftChanged.length ? EXIT_LEFT_CHANGED : EXIT.conformant;
+  return result.restore.leftChanged.length ? EXIT.leftChanged : EXIT.conformant;
 }
 
 /** Where the replay differs from the report, a line each and a closing line; true when it differs. */

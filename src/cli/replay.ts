@@ -17,7 +17,8 @@ import { readInputFile } from '../core/json-file.ts';
 import { checkUrl, optionPicker, resolveAuth, runConfig } from '../run/run-config.ts';
 import { type PreparedRun, prepareRun } from '../run/prepare-run.ts';
 import { checkCredentials, checkRedaction, checkReportTarget, embeddedServerOf } from '../run/replay-target.ts';
-import { EXIT_LEFT_CHANGED, ReplayRestore, type ReplayRestoreResult, replayJournalFile } from '../run/replay-restore.ts';
+import { ReplayRestore, type ReplayRestoreResult } from '../run/replay-restore.ts';
+import { journalInFreshFolder } from '../engine/restore/restore-journal.ts';
 import { MANIFEST_FILE } from '../report/files/bundle/manifest.ts';
 import { manifestSaysRedacted } from '../report/files/bundle/redaction-mark.ts';
 import { restoreLines } from '../report/terminal/left-behind.ts';
@@ -169,7 +170,7 @@ async function replayOnTarget(report: ConformanceReport, prepared: PreparedRun, 
   const failing = failingRules(report);
   for (const line of reportNotes(report)) out(line);
   const metadata = new MetadataState();
-  const journal = { target: target.baseUrl, ...(target.embedded ? {} : { file: await replayJournalFile() }) };
+  const journal = { target: target.baseUrl, ...(target.embedded ? {} : { file: await journalInFreshFolder('conformance-replay-') }) };
   const restore = new ReplayRestore(target.fiatAccountIds, transport, () => metadata.semantics, signal, journal);
   const replayer = new Replayer(
     transport.send.bind(transport),
@@ -201,7 +202,7 @@ async function replayOnTarget(report: ConformanceReport, prepared: PreparedRun, 
   }
   io.out(replayClosingLine(failing.length - tally.stillFailing - tally.notJudged, tally.stillFailing, tally.notJudged));
   const code = replayExitCode(tally.stillFailing, tally.notJudged);
-  return code !== EXIT.nonConformant && restored.leftChanged.length ? EXIT_LEFT_CHANGED : code;
+  return code !== EXIT.nonConformant && restored.leftChanged.length ? EXIT.leftChanged : code;
 }
 
 /** The rules the report failed, each with a recorded case or a scenario to send again. */

@@ -13,6 +13,7 @@ import { EXIT, UsageError, exitCodeOfError } from '../core/errors.ts';
 import { checkUrl, optionPicker, resolveAuth } from '../run/run-config.ts';
 import { MAX_TIMER_MS, wholeNumberFlag } from '../run/whole-number-flag.ts';
 import { loadJournal } from '../engine/restore/restore-journal.ts';
+import { accountsLeftChanged } from '../engine/restore/restore-summary.ts';
 import { AccountRestore, RESTORE_PATIENCE_MS } from '../engine/restore/account-restore.ts';
 import { createTransport } from '../engine/transport/transport.ts';
 import { Redactor } from '../report/model/redact.ts';
@@ -90,8 +91,7 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
       for (const note of account.notRestored) io.out(redact(`  ${oneLine(`${note.field}: ${note.reason}`, 200)}`));
     }
     io.out(`${summary.note} (${summary.requests} requests); journal updated: ${file}`);
-    const left = summary.accounts.filter((a) => a.outcome !== 'unchanged' && a.outcome !== 'restored');
-    return left.length ? EXIT_LEFT_CHANGED : EXIT.conformant;
+    return accountsLeftChanged(summary).length ? EXIT.leftChanged : EXIT.conformant;
   } catch (error) {
     const code = exitCodeOfError(error);
     if (code === undefined) throw error;
@@ -101,6 +101,3 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
     interrupts.dispose();
   }
 }
-
-/** An account still not as journaled (docs/design.md 5.3). */
-const EXIT_LEFT_CHANGED = 5;

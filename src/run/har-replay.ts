@@ -32,7 +32,8 @@ import { startTarget } from './target.ts';
 import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
 import { type EntryExchange, judgeEntryExchanges, NOT_REJUDGED, type ReplayedRule, statusAgrees } from './har-judge.ts';
 import { ReplayAccounts } from './replay-accounts.ts';
-import { ReplayRestore, replayJournalFile, type ReplayRestoreResult } from './replay-restore.ts';
+import { ReplayRestore, type ReplayRestoreResult } from './replay-restore.ts';
+import { journalInFreshFolder } from '../engine/restore/restore-journal.ts';
 
 export { caseOfEntry } from './har-case.ts';
 export { NOT_REJUDGED, type ReplayedRule, type ReplayStatus } from './har-judge.ts';
@@ -195,7 +196,7 @@ export async function replayHar(entries: readonly HarEntry[], config: RunConfig,
     const written = [
       ...new Set(planned.ready.map((r) => r.testCase.fiatAccountId).filter((id): id is string => id !== undefined && accounts.isTargetAccount(id))),
     ];
-    const journal = { target: target.baseUrl, ...(live ? { file: await replayJournalFile() } : {}) };
+    const journal = { target: target.baseUrl, ...(live ? { file: await journalInFreshFolder('conformance-replay-') } : {}) };
     const restore = new ReplayRestore(written, transport, () => metadata.semantics, options.signal, journal);
     const outcome = await putBackAfter(restore, async () => {
       await restore.readStart();

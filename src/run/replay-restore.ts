@@ -4,11 +4,7 @@
  * and put back at the end however the replay ended (an error, Ctrl-C). An account whose start
  * read gave no FiatAccount gets no write: what it held is unknown, so nothing could put it back.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { AccountRestore } from '../engine/restore/account-restore.ts';
-import { JOURNAL_FILE } from '../engine/restore/restore-journal.ts';
 import type { RestoreSummary } from '../engine/restore/restore-summary.ts';
 import type { MetadataSemantics } from '../engine/metadata-state.ts';
 import type { Transport } from '../engine/transport/transport.ts';
@@ -19,19 +15,8 @@ export interface ReplayRestoreResult {
   leftChanged: string[];
 }
 
-/**
- * The exit code of a command that left a fiat account changed, as `conformance run` exits (issue
- * 29; precedence: a signal, 3, 2, 1, then 5, then 4 and 0).
- */
-export const EXIT_LEFT_CHANGED = 5;
-
 /** Outcomes of an account that is as it was found. */
 const AS_FOUND = new Set(['unchanged', 'restored']);
-
-/** A fresh folder for a live replay's journal: the path a repair (`conformance restore`) is given. */
-export async function replayJournalFile(): Promise<string> {
-  return path.join(await mkdtemp(path.join(tmpdir(), 'conformance-replay-')), JOURNAL_FILE);
-}
 
 export class ReplayRestore {
   private readonly restore: AccountRestore;

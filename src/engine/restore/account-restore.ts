@@ -109,6 +109,8 @@ export class AccountRestore {
   /** Set once the target stayed away for the whole patience: the other accounts get one try each. */
   private away = false;
   private deletion: Deletion | undefined;
+  /** The restore's last exchange: why a read failed, in the target's words. */
+  private lastExchange: Exchange | undefined;
 
   constructor(private readonly parts: RestoreParts) {}
 
@@ -353,8 +355,6 @@ export class AccountRestore {
   private read(id: string, step: RestoreStep, how: ReadMethod): Promise<Answer> {
     return this.ask(id, step, how === 'get' ? undefined : {});
   }
-
-  private lastExchange: Exchange | undefined;
 
   /** Sends one restore request (a GET when `body` is undefined), patiently: what is transient is tried again. */
   private async ask(id: string, step: RestoreStep, body: Record<string, unknown> | undefined): Promise<Answer> {

@@ -7,7 +7,8 @@
  * Written whole each time (a temporary file, fsync, rename over the old one, fsync of the folder):
  * a crash or a second Ctrl-C mid-write leaves the previous journal, never half a file.
  */
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.ts';
 import { REDACTED } from '../../core/redaction.ts';
@@ -45,6 +46,11 @@ export interface RestoreJournal {
 
 export function newJournal(target: string, read: ReadMethod): RestoreJournal {
   return { kind: JOURNAL_KIND, version: 1, target, read, createdAt: new Date().toISOString(), accounts: [] };
+}
+
+/** A journal's path in a fresh folder of the system's temporary one: for a run with no report folder of its own (a replay, the library). */
+export async function journalInFreshFolder(prefix: string): Promise<string> {
+  return path.join(await mkdtemp(path.join(tmpdir(), prefix)), JOURNAL_FILE);
 }
 
 /**
