@@ -30,6 +30,7 @@ import { prepareRun, type PreparedRun } from './prepare-run.ts';
 import type { RunConfig } from './run-config.ts';
 import { prepareRunBundle, type RunBundle } from './run-bundle.ts';
 import { checkNoPendingJournal } from './pending-journal.ts';
+import { journalInFreshFolder } from '../engine/restore/restore-journal.ts';
 
 /** The caller's report listeners, either side of the report files written at the run's end. */
 export interface RunListeners {
@@ -91,7 +92,7 @@ export async function orchestrateRun(config: RunConfig, options: OrchestrateOpti
   // report files go, so no old verdict stays beside what this run writes (or fails to).
   if (options.reports) await prepareReportDir(config.reportDir, REPORT_DIR_FILES);
   // A journal a previous run could not put back is the only record of those accounts: never overwritten.
-  const journalFile = options.reports && !config.noRestore ? await checkNoPendingJournal(config.reportDir) : undefined;
+  const journalFile = config.noRestore ? undefined : await journalFileOf(config, options.reports);
   // A bad --sign-key is a usage error before any request; a bundle needs the report files.
   if (config.bundle && !options.reports) throw new UsageError('a bundle holds the report files: give a report folder (reportDir) with the bundle');
   const bundle = options.reports ? await prepareRunBundle(config) : undefined;
@@ -106,6 +107,16 @@ export async function orchestrateRun(config: RunConfig, options: OrchestrateOpti
   } finally {
     interruption?.dispose();
   }
+}
+
+/**
+ * Where the run journals its accounts: the report folder; without one (the library), a fresh
+ * temporary folder when the target is remote, so a run that dies still leaves what the accounts
+ * held on disk. The embedded server is thrown away with the run: nothing to keep.
+ */
+async function journalFileOf(config: RunConfig, reports: boolean | undefined): Promise<string | undefined> {
+  if (reports) return checkNoPendingJournal(config.reportDir);
+  return config.baseUrl ? journalInFreshFolder('conformance-run-') : undefined;
 }
 
 /**

@@ -186,3 +186,22 @@ describe('a target without GET of fiat accounts', () => {
     expect(t.accountIds.map((id) => held(t, id))).toEqual(before);
   });
 });
+
+describe('a run without a report folder (the library)', () => {
+  it('journals a remote target to a fresh folder all the same', async () => {
+    const t = await sandbox();
+    const config = runConfig({
+      seed: 3,
+      baseUrl: t.baseUrl,
+      auth: { kind: 'static', token: t.token },
+      fiatAccountIds: t.accountIds,
+      runs: 2,
+      ruleFilter: ['fa.metadata'],
+    });
+    const { report } = await orchestrateRun(config, { reports: false });
+    const file = report.restore?.journal;
+    expect(file).toMatch(/conformance-run-.*restore-journal\.json$/);
+    const journal = JSON.parse(readFileSync(file!, 'utf8')) as RestoreJournal;
+    expect(journal.accounts.map((a) => [a.id, a.outcome])).toEqual(t.accountIds.map((id) => [id, 'restored']));
+  });
+});
