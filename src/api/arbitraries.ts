@@ -9,9 +9,9 @@ import type { TestCase } from '../core/case.ts';
 import { RULES, isRuleId } from '../core/catalogue.ts';
 import { UsageError } from '../core/errors.ts';
 import type { CreateIdentityRequest, FiatAccountMetadata, UpdateFiatAccountRequest } from '../schema/api-types.ts';
-import { caseFamilies } from '../engine/generators/families.ts';
-import { validUpdateBody, validUpdateMetadata } from '../engine/generators/update-fiat-account.ts';
-import { validIdentityBody } from '../engine/generators/create-identity.ts';
+import { caseFamilies } from '../rules/cases/families.ts';
+import { validUpdateBody, validUpdateMetadata } from '../rules/update-fiat-account/cases.ts';
+import { validIdentityBody } from '../rules/create-identity/cases.ts';
 
 export { fc };
 

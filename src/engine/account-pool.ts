@@ -11,8 +11,8 @@
  */
 import type { TestCase } from '../core/case.ts';
 import { usesFiatAccount } from '../core/operations.ts';
-import type { CaseFamily } from './generators/families.ts';
-import type { MetadataState, Placement } from './metadata-state.ts';
+import type { CaseFamily } from '../rules/cases/families.ts';
+import type { MetadataState, Placement } from '../rules/update-fiat-account/metadata-state.ts';
 
 export class AccountPool {
   private cursor = 0;

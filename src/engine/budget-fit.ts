@@ -17,7 +17,7 @@ import { countRequests, type CountSettings, type PlanSelection, type RequestPlan
 import { budgetName, checkBudget, type BudgetInput } from './request-budget.ts';
 
 export type { BudgetInput };
-import { scenarioRules, type Scenario } from './scenarios.ts';
+import { scenarioRules, type Scenario } from '../rules/scenarios.ts';
 import { SHRINK_REQUESTS } from './shrink-budget.ts';
 
 export interface FittedPlan {

@@ -4,14 +4,14 @@
  * below it, one line that says why and what would fix it.
  */
 import type { RuleDefinition, RuleId } from '../core/catalogue.ts';
-import { SCENARIOS } from './scenarios.ts';
+import { SCENARIOS } from '../rules/scenarios.ts';
 import type { Exchange, RecordedResponse } from '../core/exchange.ts';
 import { bodyOf, reasonIn } from '../core/target-reason.ts';
 import { isAround } from '../core/case.ts';
 import { describeOperation, sentToUnknownAccount } from '../core/operations.ts';
 import { oneLine } from '../core/text.ts';
 import type { Coverage } from './events.ts';
-import type { CaseFamily } from './generators/family.ts';
+import type { CaseFamily } from '../rules/cases/family.ts';
 import { InputSet } from './input-ids.ts';
 
 export interface Minimum {

@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import type { TestCase } from '../core/case.ts';
-import type { CaseFamily } from './generators/family.ts';
+import type { CaseFamily } from '../rules/cases/family.ts';
 
 export interface CaseStream {
   /** The next case with its index (fast-check's path), or undefined after the last. */

@@ -13,7 +13,7 @@
  * identity are kept, so a long run keeps every one.
  */
 import type { Exchange } from '../core/exchange.ts';
-import { createdId, idKey, sentRefId, shownId } from '../rules/created-identities.ts';
+import { createdId, idKey, sentRefId, shownId } from '../rules/create-identity/created-identities.ts';
 import { isObject } from '../rules/checks/exchange-facts.ts';
 
 /** An identity the run created: the target answered its id. */

@@ -12,8 +12,8 @@ import type { RuleId } from '../core/catalogue.ts';
 import { isAround, type TestCase } from '../core/case.ts';
 import { inputKey, randomRuns } from './coverage.ts';
 import { generatedCases } from './generated-cases.ts';
-import type { CaseFamily } from './generators/families.ts';
-import type { Scenario } from './scenarios.ts';
+import type { CaseFamily } from '../rules/cases/families.ts';
+import type { Scenario } from '../rules/scenarios.ts';
 import { SHRINK_REQUESTS } from './shrink-budget.ts';
 import { METADATA_PROBES, REACHABILITY_REQUESTS } from './request-budget.ts';
 

@@ -5,8 +5,8 @@
  * run, and the profiles' help states it.
  */
 import { RULES, getRule, type RuleDefinition, type RuleId } from '../core/catalogue.ts';
-import { caseFamilies, type CaseFamily } from './generators/families.ts';
-import { SCENARIOS, scenarioRules, type Scenario } from './scenarios.ts';
+import { caseFamilies, type CaseFamily } from '../rules/cases/families.ts';
+import { SCENARIOS, scenarioRules, type Scenario } from '../rules/scenarios.ts';
 import { countRequests, familyCost, type PlanSelection, type RequestPlan } from './plan-requests.ts';
 import { budgetNotes, fitToBudget, type BudgetInput, type FittedPlan } from './budget-fit.ts';
 import { ruleShards, shareOf, type Shard, type ShardShare } from './shard.ts';

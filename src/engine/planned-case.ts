@@ -1,6 +1,6 @@
 /** One case of a family's plan, as the fixed-case and random-case phases send it. */
 import type { TestCase } from '../core/case.ts';
-import type { CaseFamily } from './generators/families.ts';
+import type { CaseFamily } from '../rules/cases/families.ts';
 import { generatedCases } from './generated-cases.ts';
 import type { ItemSource } from './pipeline.ts';
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { TestCase } from '../core/case.ts';
 import { OPERATIONS } from '../core/operations.ts';
 import { isObject } from '../rules/checks/exchange-facts.ts';
-import { metadataDescription } from './generators/open-points.ts';
+import { metadataDescription } from '../rules/open-points/cases.ts';
 
 /**
  * Every ref_id of a run carries the run tag, so repeated runs against one sandbox never collide

@@ -5,7 +5,7 @@
  */
 import type { RuleId } from '../core/catalogue.ts';
 import { ACROSS_EXCHANGES, CHECKED_RULES } from '../rules/rule-facts.ts';
-import { SCENARIOS, scenarioRules } from './scenarios.ts';
+import { SCENARIOS, scenarioRules } from '../rules/scenarios.ts';
 
 export function judgesOf(rule: string): string[] {
   const judges: string[] = [];

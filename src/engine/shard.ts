@@ -17,8 +17,8 @@
 import { getRule } from '../core/catalogue.ts';
 import { UsageError } from '../core/errors.ts';
 import type { TestCase } from '../core/case.ts';
-import type { CaseFamily } from './generators/family.ts';
-import { scenarioRules, type Scenario } from './scenarios.ts';
+import type { CaseFamily } from '../rules/cases/family.ts';
+import { scenarioRules, type Scenario } from '../rules/scenarios.ts';
 import { inputKey, randomRuns } from './coverage.ts';
 
 /** One share of a sharded run: `index` from 1 to `count`. */

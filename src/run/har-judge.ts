@@ -11,15 +11,16 @@
 import type { RuleId } from '../core/catalogue.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { OPERATIONS } from '../core/operations.ts';
-import { MetadataState } from '../engine/metadata-state.ts';
-import { AccountModel, SEQUENCE_RULES, type SequenceRule } from '../engine/sequences/account-model.ts';
-import { SEQUENCE_ACCOUNTS } from '../engine/sequences/account-sequences.ts';
-import { raceOutcome, repeatOutcome, SCENARIOS, scenarioRules } from '../engine/scenarios.ts';
+import { MetadataState } from '../rules/update-fiat-account/metadata-state.ts';
+import { AccountModel, SEQUENCE_RULES, type SequenceRule } from '../rules/update-fiat-account/sequences/account-model.ts';
+import { SEQUENCE_ACCOUNTS } from '../rules/update-fiat-account/sequences/account-sequences.ts';
+import { SCENARIOS, scenarioRules } from '../rules/scenarios.ts';
+import { raceOutcome, repeatOutcome } from '../rules/create-identity/ref-id-scenarios.ts';
 import type { Problem } from '../rules/check.ts';
-import { CreatedIdentities, createdId, sentRefId } from '../rules/created-identities.ts';
+import { CreatedIdentities, createdId, sentRefId } from '../rules/create-identity/created-identities.ts';
 import { is2xx } from '../rules/checks/exchange-facts.ts';
 import { refusesOpenPoint } from '../rules/checks/status-codes.ts';
-import { type NeighbourFinding, OpenPointBook } from '../engine/open-point-book.ts';
+import { type NeighbourFinding, OpenPointBook } from '../rules/open-points/open-point-book.ts';
 import { checkJudgements } from '../engine/exchange-judge.ts';
 
 /** The status of a rule from a replay: failed, passed (judged, no problem), error (a check crashed), or not judged by any entry. */

@@ -25,7 +25,7 @@ import { getRule, type RuleId } from '../core/catalogue.ts';
 import type { HarEntry } from '../report/files/har.ts';
 import type { RunConfig } from './run-config.ts';
 import { OPERATIONS } from '../core/operations.ts';
-import { MetadataState } from '../engine/metadata-state.ts';
+import { MetadataState } from '../rules/update-fiat-account/metadata-state.ts';
 import { targetTransport } from './prepare-run.ts';
 import type { Transport } from '../engine/transport/transport.ts';
 import { startTarget } from './target.ts';

@@ -6,7 +6,7 @@
  */
 import { AccountRestore } from '../engine/restore/account-restore.ts';
 import type { RestoreSummary } from '../engine/restore/restore-summary.ts';
-import type { MetadataSemantics } from '../engine/metadata-state.ts';
+import type { MetadataSemantics } from '../rules/update-fiat-account/metadata-state.ts';
 import type { Transport } from '../engine/transport/transport.ts';
 
 /** What the restore did, and the accounts the replay wrote that are not as they were found. */

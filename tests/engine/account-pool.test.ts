@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCase } from '../../src/core/case.ts';
 import { AccountPool, onAccount, usesPool } from '../../src/engine/account-pool.ts';
-import { caseFamilies } from '../../src/engine/generators/families.ts';
-import { MetadataState } from '../../src/engine/metadata-state.ts';
+import { caseFamilies } from '../../src/rules/cases/families.ts';
+import { MetadataState } from '../../src/rules/update-fiat-account/metadata-state.ts';
 
 const POOL = ['acc-a', 'acc-b', 'acc-c'];
 const update = (body: unknown = {}): TestCase => ({ operation: 'updateFiatAccount', mode: 'valid', label: 'u', body });

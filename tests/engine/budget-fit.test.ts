@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { getRule } from '../../src/core/catalogue.ts';
 import { planRequests, planRunWithin, type PlanSettings } from '../../src/engine/plan.ts';
 import { PROFILES } from '../../src/engine/profiles.ts';
-import { caseFamilies } from '../../src/engine/generators/families.ts';
+import { caseFamilies } from '../../src/rules/cases/families.ts';
 
 const settings = (budget?: PlanSettings['budget'], runs: number = PROFILES.quick): PlanSettings => ({
   runs,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { caseFamilies } from '../../src/engine/generators/families.ts';
+import { caseFamilies } from '../../src/rules/cases/families.ts';
 import { generatedCases, propertyParameters } from '../../src/engine/generated-cases.ts';
 import type { TestCase } from '../../src/core/case.ts';
 

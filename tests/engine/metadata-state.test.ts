@@ -1,7 +1,7 @@
 /** What the harness knows of the accounts' metadata, without a server: recorded exchanges only. */
 import { describe, expect, it } from 'vitest';
 import type { TestCase } from '../../src/core/case.ts';
-import { MetadataState } from '../../src/engine/metadata-state.ts';
+import { MetadataState } from '../../src/rules/update-fiat-account/metadata-state.ts';
 import { exchange, fiatAccountBody } from '../rules/exchange-builders.ts';
 
 const A = 'acc-a';

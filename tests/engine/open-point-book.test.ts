@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCase } from '../../src/core/case.ts';
 import type { OpenProbe } from '../../src/core/open-point.ts';
-import { OpenPointBook } from '../../src/engine/open-point-book.ts';
-import { alphabetText, longText } from '../../src/engine/generators/open-values.ts';
+import { OpenPointBook } from '../../src/rules/open-points/open-point-book.ts';
+import { alphabetText, longText } from '../../src/rules/open-points/open-values.ts';
 import { exchange } from '../rules/exchange-builders.ts';
 
 const FIELD = 'person_details.first_name';

@@ -1,7 +1,7 @@
 /** The split of a run into shards: a partition of the plan, deterministic, balanced by planned requests. */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
-import { caseFamilies } from '../../src/engine/generators/families.ts';
+import { caseFamilies } from '../../src/rules/cases/families.ts';
 import { planRequests, plannedFamilies, plannedRuleShards, plannedScenarios, plannedShare, selectRules } from '../../src/engine/plan.ts';
 import { PROFILES } from '../../src/engine/profiles.ts';
 import { familyRequests, parseShard, shardUnits, type Shard } from '../../src/engine/shard.ts';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { PROFILES, type Profile } from '../../src/engine/profiles.ts';
 import { runEmbedded } from '../../src/run/embedded-run.ts';
 import { STRICT_RESTRICTIONS } from '../../src/server/strict-open-points.ts';
-import { IDENTITY_OPEN_POINTS, UPDATE_OPEN_POINTS } from '../../src/engine/generators/open-points.ts';
+import { IDENTITY_OPEN_POINTS, UPDATE_OPEN_POINTS } from '../../src/rules/open-points/cases.ts';
 import { diffContracts } from '../../src/report/compare/contract-diff.ts';
 import type { ConformanceReport } from '../../src/report/model/model.ts';
 

@@ -1,6 +1,6 @@
 /** CreatedIdentities: every identity id is told apart, but only a bounded few are kept whole. */
 import { describe, expect, it } from 'vitest';
-import { CreatedIdentities } from '../../src/rules/created-identities.ts';
+import { CreatedIdentities } from '../../src/rules/create-identity/created-identities.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 
 const create = (refId: string, id: string): Exchange => ({

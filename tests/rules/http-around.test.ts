@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { judge } from '../../src/rules/judge.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 import type { TestCase } from '../../src/core/case.ts';
-import { challengeSchemes } from '../../src/rules/checks/http-around.ts';
+import { challengeSchemes } from '../../src/rules/http-around/checks.ts';
 import { ACCOUNT_ID, exchange, fiatAccountBody, identityBody, identityRequest } from './exchange-builders.ts';
 
 const context = { fiatAccountIds: [ACCOUNT_ID], mergeMayExceedLimit: () => false };

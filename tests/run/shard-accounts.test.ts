@@ -6,7 +6,7 @@ import { fiatAccountsNeeded } from '../../src/engine/shard.ts';
 import { planSummary, planLines } from '../../src/run/plan-summary.ts';
 import { resolveRunConfig } from '../../src/run/run-config.ts';
 import { shardAccountNeeds, shardAccounts } from '../../src/run/shard-accounts.ts';
-import { accountSequences } from '../../src/engine/sequences/account-sequences.ts';
+import { accountSequences } from '../../src/rules/update-fiat-account/sequences/account-sequences.ts';
 
 const ids = (n: number): string[] => Array.from({ length: n }, (_, i) => `abcdef0${i % 10}-0000-4000-8000-${String(i).padStart(12, '0')}`);
 const remote = (shard: string, accounts: readonly string[], extra: string[] = []) => [

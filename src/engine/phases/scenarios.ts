@@ -2,7 +2,7 @@
 import { getRule, type RuleId } from '../../core/catalogue.ts';
 import { hasFamily } from '../plan.ts';
 import type { RunContext } from '../run-context.ts';
-import { scenarioRules, type ScenarioContext } from '../scenarios.ts';
+import { scenarioRules, type ScenarioContext } from '../../rules/scenarios.ts';
 import type { Phase } from './phase.ts';
 
 export const scenarios: Phase = {

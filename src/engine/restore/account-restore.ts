@@ -32,7 +32,7 @@ import {
 } from '../../core/errors.ts';
 import { TargetLost } from '../target-watch.ts';
 import { is2xx, isObject } from '../../rules/checks/exchange-facts.ts';
-import type { MetadataSemantics } from '../metadata-state.ts';
+import type { MetadataSemantics } from '../../rules/update-fiat-account/metadata-state.ts';
 import { RunStop } from '../run-stop.ts';
 import { retryDelayMs } from '../transport/retry-after.ts';
 import { type AccountState, accountState, fieldName, isMasked, sameValue, setPath } from './account-state.ts';

@@ -7,8 +7,8 @@
  */
 import { cutText } from '../../core/cut-text.ts';
 import { dig } from '../../rules/checks/exchange-facts.ts';
-import type { MetadataSemantics } from '../metadata-state.ts';
-import { METADATA_LIMITS } from '../generators/metadata.ts';
+import type { MetadataSemantics } from '../../rules/update-fiat-account/metadata-state.ts';
+import { METADATA_LIMITS } from '../../rules/update-fiat-account/metadata-cases.ts';
 import { type AccountState, type ShownField, isMasked, metadataPlacement, sameValue, setPath } from './account-state.ts';
 
 /** A field that is not as the journal holds it, and why. */

@@ -8,7 +8,7 @@
 import type { ObservedContract, ObservedLimit } from '../../core/open-point.ts';
 import type { DriftFinding, DriftObservation } from '../../schema/drift/drift-finding.ts';
 import { accepts } from '../../schema/drift/constraint-check.ts';
-import { ALPHABETS, type Alphabet } from '../../engine/generators/open-values.ts';
+import { ALPHABETS, type Alphabet } from '../../rules/open-points/open-values.ts';
 
 /**
  * A value of a limit as the tightening judges it: true when the tightening refuses it, false when

@@ -8,7 +8,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { TestCase } from '../../core/case.ts';
-import { twinLabel } from '../../engine/generators/twins.ts';
+import { twinLabel } from '../../rules/cases/twins.ts';
 import { RUN_TAG_KEY } from '../../engine/ref-ids.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

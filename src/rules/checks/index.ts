@@ -3,8 +3,8 @@
  * scenarios (src/engine/scenarios.ts) because they need several exchanges at once.
  */
 import type { Check } from '../check.ts';
-import { fiatAccountChecks } from './fiat-account-response.ts';
-import { identityChecks } from './identity-response.ts';
+import { fiatAccountChecks } from '../update-fiat-account/checks.ts';
+import { identityChecks } from '../create-identity/checks.ts';
 import {
   acceptedCheck,
   answersCheck,
@@ -16,7 +16,7 @@ import {
   rejectionIs4xxCheck,
   unknownIdCheck,
 } from './status-codes.ts';
-import { aroundCheck, authChallengeCheck } from './http-around.ts';
+import { aroundCheck, authChallengeCheck } from '../http-around/checks.ts';
 
 export const CHECKS: readonly Check[] = [
   acceptedCheck('fa.valid-accepted'),

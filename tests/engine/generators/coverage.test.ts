@@ -8,11 +8,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { validIdentityBody } from '../../../src/engine/generators/create-identity.ts';
-import { validUpdateBody } from '../../../src/engine/generators/update-fiat-account.ts';
-import { caseFamilies } from '../../../src/engine/generators/families.ts';
+import { validIdentityBody } from '../../../src/rules/create-identity/cases.ts';
+import { validUpdateBody } from '../../../src/rules/update-fiat-account/cases.ts';
+import { caseFamilies } from '../../../src/rules/cases/families.ts';
 import { isRfc3339 } from '../../../src/rules/checks/exchange-facts.ts';
-import { IDENTITY_OPEN_POINTS, UPDATE_OPEN_POINTS } from '../../../src/engine/generators/open-points.ts';
+import { IDENTITY_OPEN_POINTS, UPDATE_OPEN_POINTS } from '../../../src/rules/open-points/cases.ts';
 
 type Json = Record<string, unknown>;
 const SAMPLES = 300;

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { caseFamilies } from '../../../src/engine/generators/families.ts';
+import { caseFamilies } from '../../../src/rules/cases/families.ts';
 import { registry } from '../../../src/schema/registry.ts';
 import type { TestCase } from '../../../src/core/case.ts';
-import { METADATA_LIMITS } from '../../../src/engine/generators/metadata.ts';
+import { METADATA_LIMITS } from '../../../src/rules/update-fiat-account/metadata-cases.ts';
 
 const REQUEST_SCHEMA = { updateFiatAccount: 'update-fiat-account-request', createIdentity: 'create-identity-request' } as const;
 const families = caseFamilies();

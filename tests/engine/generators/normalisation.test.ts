@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { TestCase } from '../../../src/core/case.ts';
-import { caseFamilies } from '../../../src/engine/generators/families.ts';
+import { caseFamilies } from '../../../src/rules/cases/families.ts';
 import { RefIds } from '../../../src/engine/ref-ids.ts';
-import { otherCase } from '../../../src/engine/scenarios.ts';
+import { otherCase } from '../../../src/rules/create-identity/ref-id-scenarios.ts';
 
 const family = (rule: string) => caseFamilies().find((f) => f.rule === rule)!;
 const valueAt = (body: unknown, field: string) => {

@@ -6,12 +6,12 @@
 import { strictRefusal } from '../../../src/server/strict-open-points.ts';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { caseFamilies } from '../../../src/engine/generators/families.ts';
+import { caseFamilies } from '../../../src/rules/cases/families.ts';
 import { registry } from '../../../src/schema/registry.ts';
 import type { TestCase } from '../../../src/core/case.ts';
 import { violations } from '../../../src/server/validation.ts';
 import { FAITHFUL } from '../../../src/server/behaviour.ts';
-import { twinLabel, withControl } from '../../../src/engine/generators/twins.ts';
+import { twinLabel, withControl } from '../../../src/rules/cases/twins.ts';
 
 const REQUEST_SCHEMA = { updateFiatAccount: 'update-fiat-account-request', createIdentity: 'create-identity-request' } as const;
 const families = caseFamilies();

@@ -1,7 +1,7 @@
 /** The model of a sequence: what each answer must show after what the sequence stored, and what it must not be blamed for. */
 import { describe, expect, it } from 'vitest';
-import { AccountModel, type AnswerJudgement } from '../../../src/engine/sequences/account-model.ts';
-import type { MetadataSemantics } from '../../../src/engine/metadata-state.ts';
+import { AccountModel, type AnswerJudgement } from '../../../src/rules/update-fiat-account/sequences/account-model.ts';
+import type { MetadataSemantics } from '../../../src/rules/update-fiat-account/metadata-state.ts';
 import { exchange, fiatAccountBody } from '../../rules/exchange-builders.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };

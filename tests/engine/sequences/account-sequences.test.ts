@@ -1,7 +1,7 @@
 /** Sequences of updates against the embedded server: planned as sent, and a failure reported shrunk. */
 import { describe, expect, it } from 'vitest';
 import { planRequests } from '../../../src/engine/plan.ts';
-import { describeSequence } from '../../../src/engine/sequences/account-sequences.ts';
+import { describeSequence } from '../../../src/rules/update-fiat-account/sequences/account-sequences.ts';
 import { runEmbedded } from '../../../src/run/embedded-run.ts';
 
 const RULES = ['fa.sequence'];

@@ -5,8 +5,8 @@
  * that fast-check shrinks the sequence to the shortest one that still shows it.
  */
 import fc from 'fast-check';
-import type { TestCase } from '../../core/case.ts';
-import type { Exchange } from '../../core/exchange.ts';
+import type { TestCase } from '../../../core/case.ts';
+import type { Exchange } from '../../../core/exchange.ts';
 import type { AccountModel, AnswerJudgement, SequenceRule } from './account-model.ts';
 
 /** What a command acts on: the model, and the target behind the run. */

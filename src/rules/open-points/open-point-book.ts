@@ -10,16 +10,16 @@
  * that judge accepted answers keep their coverage on a strict target. What they keep to is frozen
  * when the random cases start, so a seed gives the same cases at any concurrency.
  */
-import type { TestCase } from '../core/case.ts';
-import type { Exchange } from '../core/exchange.ts';
-import type { ObservedContract, ObservedLimit, OpenKind, OpenProbe } from '../core/open-point.ts';
-import type { Operation } from '../core/operations.ts';
-import type { Problem } from '../rules/check.ts';
-import { isObject, statusOf } from '../rules/checks/exchange-facts.ts';
-import { compareLimits, summarizeLimit } from '../core/observed-contract.ts';
-import { PREFIX_ALPHABETS } from './generators/open-values.ts';
-import { IDENTITY_OPEN_POINTS, UPDATE_OPEN_POINTS } from './generators/open-points.ts';
-import { BIRTH_YEARS } from './generators/payload-parts.ts';
+import type { TestCase } from '../../core/case.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import type { ObservedContract, ObservedLimit, OpenKind, OpenProbe } from '../../core/open-point.ts';
+import type { Operation } from '../../core/operations.ts';
+import type { Problem } from '../check.ts';
+import { isObject, statusOf } from '../checks/exchange-facts.ts';
+import { compareLimits, summarizeLimit } from '../../core/observed-contract.ts';
+import { PREFIX_ALPHABETS } from './open-values.ts';
+import { IDENTITY_OPEN_POINTS, UPDATE_OPEN_POINTS } from './cases.ts';
+import { BIRTH_YEARS } from '../cases/payload-parts.ts';
 
 interface Answer {
   probe: OpenProbe;

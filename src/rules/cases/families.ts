@@ -3,8 +3,8 @@
  * on every response (schema, enums, timestamps ...) need no family: all exchanges feed them.
  */
 import type { CaseFamily } from './family.ts';
-import { updateFiatAccountFamilies } from './update-fiat-account.ts';
-import { createIdentityFamilies } from './create-identity.ts';
+import { updateFiatAccountFamilies } from '../update-fiat-account/cases.ts';
+import { createIdentityFamilies } from '../create-identity/cases.ts';
 
 export type { CaseFamily } from './family.ts';
 

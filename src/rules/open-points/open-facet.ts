@@ -8,9 +8,9 @@ import fc from 'fast-check';
 import type { TestCase } from '../../core/case.ts';
 import type { OpenKind } from '../../core/open-point.ts';
 import type { Operation } from '../../core/operations.ts';
-import { caseBuilder } from './family.ts';
+import { caseBuilder } from '../cases/family.ts';
 import type { OpenValue } from './open-values.ts';
-import { withControl } from './twins.ts';
+import { withControl } from '../cases/twins.ts';
 
 type Path = readonly (string | number)[];
 type Body = Record<string, unknown>;

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import type { OpenProbe } from '../../core/open-point.ts';
-import { LENGTH_BANDS } from './text.ts';
+import { LENGTH_BANDS } from '../cases/text.ts';
 
 /** A value to send, and what it is. */
 export interface OpenValue {

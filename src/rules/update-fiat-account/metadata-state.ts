@@ -9,13 +9,13 @@
  * rule says why), and remembers the keys it added (`addedKeys`) for the restore. Under replace
  * nothing of this applies. Checks ask `mergeMayExceedLimit` before calling a refusal a fault.
  */
-import { isAround, type TestCase } from '../core/case.ts';
-import { getRule } from '../core/catalogue.ts';
-import type { Exchange } from '../core/exchange.ts';
-import { OPERATIONS } from '../core/operations.ts';
-import { dig, is2xx, isObject, unreadableBody } from '../rules/checks/exchange-facts.ts';
-import { METADATA_LIMITS } from './generators/metadata.ts';
-import { clientMetadata } from '../rules/checks/fiat-account-response.ts';
+import { isAround, type TestCase } from '../../core/case.ts';
+import { getRule } from '../../core/catalogue.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import { OPERATIONS } from '../../core/operations.ts';
+import { dig, is2xx, isObject, unreadableBody } from '../checks/exchange-facts.ts';
+import { METADATA_LIMITS } from './metadata-cases.ts';
+import { clientMetadata } from './checks.ts';
 import { asSent, type Fitted, fitKeys, type HeldKeys, shownKey, subjectKey } from './metadata-fit.ts';
 
 export type MetadataSemantics = 'unknown' | 'replace' | 'merge';

@@ -7,7 +7,7 @@
 import type { Check } from '../check.ts';
 import { pass, problem } from '../check.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
-import { describeStatus, is2xx, is4xx, is5xx, isOperation, statusOf } from './exchange-facts.ts';
+import { describeStatus, is2xx, is4xx, is5xx, isOperation, statusOf } from '../checks/exchange-facts.ts';
 
 /** What was sent, as a person reads it: "PATCH with {}", "an empty body". */
 const sent = (label: string, method: string) => `${label} (${method})`;

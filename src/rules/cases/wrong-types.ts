@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { RuleId } from '../../core/catalogue.ts';
 import type { TestCase } from '../../core/case.ts';
 import type { CaseFamily } from './family.ts';
-import { isObject } from '../../rules/checks/exchange-facts.ts';
+import { isObject } from '../checks/exchange-facts.ts';
 import { withControl } from './twins.ts';
 
 type Body = Record<string, unknown>;

@@ -6,8 +6,8 @@
  * values); a new key is added only when the account holds too few keys to swap, or when the key
  * is the case's subject (the 100-character key of the length rule), and only within the limit.
  */
-import type { TestCase } from '../core/case.ts';
-import { METADATA_LIMITS } from './generators/metadata.ts';
+import type { TestCase } from '../../core/case.ts';
+import { METADATA_LIMITS } from './metadata-cases.ts';
 
 /** What an account holds: its client keys and, among them, the server's own (never sent: a value of the server's). */
 export interface HeldKeys {

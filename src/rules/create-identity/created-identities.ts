@@ -8,11 +8,11 @@
  * first and the latest few, enough for the scenarios to repeat an old create and their own.
  */
 import { createHash } from 'node:crypto';
-import type { Exchange } from '../core/exchange.ts';
-import { DigestTable } from '../core/digest-table.ts';
-import { cutText } from '../core/cut-text.ts';
-import type { Problem } from './check.ts';
-import { is2xx, isObject } from './checks/exchange-facts.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import { DigestTable } from '../../core/digest-table.ts';
+import { cutText } from '../../core/cut-text.ts';
+import type { Problem } from '../check.ts';
+import { is2xx, isObject } from '../checks/exchange-facts.ts';
 
 export interface CreatedIdentity {
   refId: string;

@@ -3,16 +3,25 @@
  * the fiat account id of cases that leave it out.
  */
 import fc from 'fast-check';
-import { caseBuilder, type CaseFamily } from './family.ts';
-import { CLASSES, METADATA_LIMITS, metadataArbitrary, metadataWithLongPart, pairWithLongPart, placeLongPart, plainPairs, type Metadata } from './metadata.ts';
-import { fiatNetworkInstructions, ownerPersonDetails } from './payload-parts.ts';
-import { freeText, repeatCodePoints, text } from './text.ts';
-import { withControl } from './twins.ts';
-import { openCases, openExamples } from './open-facet.ts';
-import { UPDATE_OPEN_POINTS } from './open-points.ts';
-import { sample } from './samples.ts';
-import { malformedBodyFamily, wrongTypeFamily } from './wrong-types.ts';
-import { emptyBodyFamily, otherMethodsFamily } from './http-around.ts';
+import { caseBuilder, type CaseFamily } from '../cases/family.ts';
+import {
+  CLASSES,
+  METADATA_LIMITS,
+  metadataArbitrary,
+  metadataWithLongPart,
+  pairWithLongPart,
+  placeLongPart,
+  plainPairs,
+  type Metadata,
+} from './metadata-cases.ts';
+import { fiatNetworkInstructions, ownerPersonDetails } from '../cases/payload-parts.ts';
+import { freeText, repeatCodePoints, text } from '../cases/text.ts';
+import { withControl } from '../cases/twins.ts';
+import { openCases, openExamples } from '../open-points/open-facet.ts';
+import { UPDATE_OPEN_POINTS } from '../open-points/cases.ts';
+import { sample } from '../cases/samples.ts';
+import { malformedBodyFamily, wrongTypeFamily } from '../cases/wrong-types.ts';
+import { emptyBodyFamily, otherMethodsFamily } from '../http-around/cases.ts';
 
 const { maxPairs, maxLength } = METADATA_LIMITS;
 

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { registry } from '../../schema/registry.ts';
-import { CHARACTER_CLASSES, type CharacterClass, anyCharacter, characterOf, repeatCodePoints, text } from './text.ts';
+import { CHARACTER_CLASSES, type CharacterClass, anyCharacter, characterOf, repeatCodePoints, text } from '../cases/text.ts';
 
 export type Metadata = Record<string, string>;
 

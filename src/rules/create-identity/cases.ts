@@ -3,15 +3,15 @@
  * body with a fresh ref_id of the run, so no two cases collide on the target.
  */
 import fc from 'fast-check';
-import { caseBuilder, type CaseFamily } from './family.ts';
+import { caseBuilder, type CaseFamily } from '../cases/family.ts';
 import type { RuleId } from '../../core/catalogue.ts';
-import { LAST_BIRTH_YEAR, dateOfBirth, fullTaxDetail, personDetails, sampleMetadata, taxDetails } from './payload-parts.ts';
-import { openCases, openExamples } from './open-facet.ts';
-import { IDENTITY_OPEN_POINTS } from './open-points.ts';
-import { withControl } from './twins.ts';
-import { sample } from './samples.ts';
-import { malformedBodyFamily, wrongTypeFamily } from './wrong-types.ts';
-import { emptyBodyFamily, otherMethodsFamily } from './http-around.ts';
+import { LAST_BIRTH_YEAR, dateOfBirth, fullTaxDetail, personDetails, sampleMetadata, taxDetails } from '../cases/payload-parts.ts';
+import { openCases, openExamples } from '../open-points/open-facet.ts';
+import { IDENTITY_OPEN_POINTS } from '../open-points/cases.ts';
+import { withControl } from '../cases/twins.ts';
+import { sample } from '../cases/samples.ts';
+import { malformedBodyFamily, wrongTypeFamily } from '../cases/wrong-types.ts';
+import { emptyBodyFamily, otherMethodsFamily } from '../http-around/cases.ts';
 
 type Body = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  */
 import type { Operation, RuleId } from '../../core/catalogue.ts';
 import type { TestCase } from '../../core/case.ts';
-import type { CaseFamily } from './family.ts';
+import type { CaseFamily } from '../cases/family.ts';
 
 /**
  * Another method on an operation's path. `refused`: only a 4xx is right. `readOnly`: the document

@@ -1,102 +1,16 @@
 /**
- * Stateful scenarios: rules that one exchange cannot show. Each returns outcomes for its rule;
- * every exchange it makes is also judged by all checks like any other.
+ * The ref_id scenarios (sections 4.2 and 8): a used ref_id never yields a second identity, whether
+ * repeated one after another or sent by concurrent creates at once. Their outcomes judge their rules.
  */
-import { UNAUTHENTICATED_KINDS, type TestCase, type UnauthenticatedKind } from '../core/case.ts';
-import type { Exchange } from '../core/exchange.ts';
-import type { Problem } from '../rules/check.ts';
-import type { RuleId } from '../core/catalogue.ts';
-import { is2xx, isObject, isRfc3339 } from '../rules/checks/exchange-facts.ts';
-import { rulesOfAnswersAlone } from '../rules/rule-facts.ts';
-import { withControl } from './generators/twins.ts';
-import { createdId, idKey, shownId, type CreatedIdentities, type CreatedIdentity } from '../rules/created-identities.ts';
-import type { MetadataSemantics } from './metadata-state.ts';
-import { accountSequences } from './sequences/account-sequences.ts';
-
-export interface ScenarioContext {
-  /** Sends one case as it is (an update without an id goes to the next account of the pool) and judges it. */
-  exercise(c: TestCase): Promise<Exchange>;
-  /** Sends cases at the same moment, as they are (no ref_id stamping). */
-  sendTogether(cases: TestCase[]): Promise<Exchange[]>;
-  freshRefId(): string;
-  stamp(c: TestCase, refId: string): TestCase;
-  concurrentDuplicates: number;
-  fiatAccountIds: readonly string[];
-  /** The identities the run created so far, by ref_id. */
-  created: CreatedIdentities;
-  /** Picks one of `items` from the run's seed (the same run repeats the same choice). */
-  pick<T>(items: readonly T[]): T;
-  /** The run's seed, and its random cases per rule (the profile). */
-  seed: number;
-  runs: number;
-  /** Whether the target replaces or merges metadata, as far as the run knows. */
-  metadataSemantics(): MetadataSemantics;
-  /** An update with its metadata fitted to its account (under merge: the keys it holds, when it is full). */
-  fitMetadata(c: TestCase): TestCase;
-  /** Under --max-requests, what the budget leaves for shrinking a failing sequence (else its own 50). */
-  shrinkRequests?: number;
-}
-
-/** What the requests of a scenario depend on. */
-export interface ScenarioPlanning {
-  concurrentDuplicates: number;
-  runs: number;
-  seed: number;
-  /** The fiat accounts of the pool. */
-  accounts: number;
-  /**
-   * Identities a faithful target created before the scenario (the fixed cases', earlier
-   * scenarios'): what it sends is then exact. Absent: the most it may send.
-   */
-  identitiesBefore?: number;
-}
-
-export interface ScenarioOutcome {
-  problems: Problem[];
-  exchange: Exchange;
-  /** The rule it judges, when the scenario judges several (else the scenario's rule). */
-  rule?: RuleId;
-}
-
-/** What a scenario judged, and when it judged nothing, why. */
-export interface ScenarioResult {
-  outcomes: ScenarioOutcome[];
-  notJudged?: string;
-  /** The rules `notJudged` is about, when not every rule of the scenario. */
-  notJudgedRules?: RuleId[];
-  /**
-   * What would let the scenario judge when the run's settings keep it from judging, whatever the
-   * target does (one fiat account for isolation): the shortfall line then gives this fix alone.
-   */
-  remedy?: string;
-}
-
-export interface Scenario {
-  rule: RuleId;
-  /** Other rules its outcomes judge (a sequence judges three). */
-  alsoJudges?: RuleId[];
-  /** Other rules whose cases the scenario sends (the auth scenario feeds the 401 rules). */
-  feeds: RuleId[];
-  /** Its outcomes judge its rule (the ref_id scenarios); otherwise the checks judge what it sends. */
-  judgesItsRule: boolean;
-  /** The coverage minimum of each rule it judges or feeds: the rounds or requests it must judge it by. */
-  minimums: Partial<Record<RuleId, number>>;
-  /** The requests it sends to a faithful target (at most, without `identitiesBefore`). */
-  requests(planning: ScenarioPlanning): number;
-  /** The identities it makes on a faithful target (none when absent). */
-  creates?(planning: ScenarioPlanning): number;
-  /** The fiat accounts it needs to judge every rule of its own (none when absent): a shard holding it gets as many. */
-  fiatAccounts?: number;
-  run(context: ScenarioContext): Promise<ScenarioResult>;
-}
-
-/** A minimal valid identity: the tax rule satisfied the simplest way. */
-const identity = (label: string): TestCase => ({
-  operation: 'createIdentity',
-  mode: 'valid',
-  label,
-  body: { person_details: { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-01-01' }, tax_details_not_required: true },
-});
+import type { TestCase } from '../../core/case.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import type { RuleId } from '../../core/catalogue.ts';
+import { is2xx, isObject, isRfc3339 } from '../checks/exchange-facts.ts';
+import { rulesOfAnswersAlone } from '../rule-facts.ts';
+import { withControl } from '../cases/twins.ts';
+import { createdId, idKey, shownId, type CreatedIdentity } from './created-identities.ts';
+import { minimalIdentity as identity } from './minimal-identity.ts';
+import type { Scenario, ScenarioOutcome } from '../scenarios.ts';
 
 /** A repeat of a used ref_id: a rejection and the same identity back are both right. */
 const duplicate = (c: TestCase, rule: RuleId): TestCase => ({ ...c, mode: 'duplicate', exercises: rule });
@@ -116,7 +30,7 @@ function cannotTellIdentitiesApart(created: { size: number; distinctIds: number 
 /** Fresh identities the sequential scenario creates before it repeats their ref_ids. */
 const SEQUENTIAL_ORIGINALS = 3;
 
-const sequentialDuplicate: Scenario = {
+export const sequentialDuplicate: Scenario = {
   rule: 'id.ref-id.sequential-duplicate',
   // A repeat's answer is an identity too: the rules that judge an answer on its own judge it.
   feeds: ['id.distinct-identities', ...rulesOfAnswersAlone('createIdentity')],
@@ -212,7 +126,7 @@ const CONCURRENT_ROUNDS = 3;
 /** The concurrent scenario's creates before the race: up to two, fewer when the run made identities before (at most two when unknown). */
 const ownCreates = (identitiesBefore = 0): number => Math.max(0, 2 - identitiesBefore);
 
-const concurrentDuplicate: Scenario = {
+export const concurrentDuplicate: Scenario = {
   rule: 'id.ref-id.concurrent-duplicate',
   feeds: [],
   judgesItsRule: true,
@@ -266,34 +180,3 @@ export function raceOutcome(results: readonly Exchange[], refId: string): Scenar
         : [],
   };
 }
-
-const HOW: Record<UnauthenticatedKind, string> = {
-  // Not "without Authorization": followed by ": " in a message, the redaction would take it for the header.
-  none: 'without an Authorization header',
-  invalid: 'with a made-up bearer token',
-  empty: 'with an empty bearer token',
-  'wrong-scheme': 'with Basic instead of Bearer credentials',
-};
-
-/** Requests without valid credentials, each kind on each operation; the 401 and the challenge rules judge them. */
-const authentication: Scenario = {
-  rule: 'fa.auth-401',
-  feeds: ['id.auth-401', 'fa.auth-challenge', 'id.auth-challenge'],
-  judgesItsRule: false,
-  // The challenge is judged on the 401s only: a target may answer one kind with 403 (a 401 rule's finding).
-  minimums: { 'fa.auth-401': 3, 'id.auth-401': 3, 'fa.auth-challenge': 2, 'id.auth-challenge': 2 },
-  requests: () => 2 * UNAUTHENTICATED_KINDS.length,
-  async run(context) {
-    const update: TestCase = { operation: 'updateFiatAccount', mode: 'valid', label: '', body: {} };
-    for (const auth of UNAUTHENTICATED_KINDS) {
-      await context.exercise({ ...update, auth, label: `update ${HOW[auth]}` });
-      await context.exercise({ ...identity(`create ${HOW[auth]}`), auth });
-    }
-    return { outcomes: [] };
-  },
-};
-
-export const SCENARIOS: readonly Scenario[] = [sequentialDuplicate, concurrentDuplicate, authentication, accountSequences];
-
-/** The rules a scenario's outcomes judge. */
-export const scenarioRules = (s: Scenario): RuleId[] => [s.rule, ...(s.alsoJudges ?? [])];

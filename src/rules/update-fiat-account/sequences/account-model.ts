@@ -13,11 +13,11 @@
  *   again, under merge until the key is sent again).
  * - `fa.sequence.isolation` (4.1): no account shows a value that only another account was sent.
  */
-import type { RuleId } from '../../core/catalogue.ts';
-import type { Exchange } from '../../core/exchange.ts';
-import type { Problem } from '../../rules/check.ts';
-import { dig, isObject, requestBody, sameText, shown, successBody } from '../../rules/checks/exchange-facts.ts';
-import { placed } from '../../rules/checks/fiat-account-response.ts';
+import type { RuleId } from '../../../core/catalogue.ts';
+import type { Exchange } from '../../../core/exchange.ts';
+import type { Problem } from '../../check.ts';
+import { dig, isObject, requestBody, sameText, shown, successBody } from '../../checks/exchange-facts.ts';
+import { placed } from '../checks.ts';
 import type { MetadataSemantics } from '../metadata-state.ts';
 
 export const SEQUENCE_RULES = ['fa.sequence.timestamps', 'fa.sequence.persisted', 'fa.sequence.isolation'] as const satisfies readonly RuleId[];

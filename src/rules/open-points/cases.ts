@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import type { OpenKind } from '../../core/open-point.ts';
 import { fieldName, type OpenFacet } from './open-facet.ts';
-import { BIRTH_YEARS, LAST_BIRTH_YEAR, calendarDate, personName, ssn, word } from './payload-parts.ts';
+import { BIRTH_YEARS, LAST_BIRTH_YEAR, calendarDate, personName, ssn, word } from '../cases/payload-parts.ts';
 import {
   type Alphabet,
   type OpenValue,
@@ -28,7 +28,7 @@ import {
   otherCases,
   outerSpaces,
 } from './open-values.ts';
-import { freeText, text } from './text.ts';
+import { freeText, text } from '../cases/text.ts';
 
 type Path = readonly (string | number)[];
 const digits = (n: number) => text(n, n, fc.integer({ min: 0, max: 9 }).map(String));

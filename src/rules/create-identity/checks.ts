@@ -7,8 +7,8 @@
 import type { Check, CheckReads, Problem } from '../check.ts';
 import { pass, problem } from '../check.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
-import { dig, isObject, isRfc3339, requestBody, sameText, shown, successBody } from './exchange-facts.ts';
-import { responseErrors, schemaCheck, schemaRuleCheck, whenAnyPresent } from './schema-errors.ts';
+import { dig, isObject, isRfc3339, requestBody, sameText, shown, successBody } from '../checks/exchange-facts.ts';
+import { responseErrors, schemaCheck, schemaRuleCheck, whenAnyPresent } from '../checks/schema-errors.ts';
 
 const CREATE: Operation = 'createIdentity';
 /**

@@ -1,0 +1,97 @@
+/**
+ * Stateful scenarios: rules that one exchange cannot show. Each returns outcomes for its rule;
+ * every exchange it makes is also judged by all checks like any other. The scenarios live with
+ * their operation's rules (create-identity/ref-id-scenarios.ts, http-around/auth-scenario.ts,
+ * update-fiat-account/sequences/); this is their shape and their list.
+ */
+import type { TestCase } from '../core/case.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { Problem } from './check.ts';
+import type { RuleId } from '../core/catalogue.ts';
+import type { CreatedIdentities } from './create-identity/created-identities.ts';
+import type { MetadataSemantics } from './update-fiat-account/metadata-state.ts';
+import { accountSequences } from './update-fiat-account/sequences/account-sequences.ts';
+import { concurrentDuplicate, sequentialDuplicate } from './create-identity/ref-id-scenarios.ts';
+import { authentication } from './http-around/auth-scenario.ts';
+
+export interface ScenarioContext {
+  /** Sends one case as it is (an update without an id goes to the next account of the pool) and judges it. */
+  exercise(c: TestCase): Promise<Exchange>;
+  /** Sends cases at the same moment, as they are (no ref_id stamping). */
+  sendTogether(cases: TestCase[]): Promise<Exchange[]>;
+  freshRefId(): string;
+  stamp(c: TestCase, refId: string): TestCase;
+  concurrentDuplicates: number;
+  fiatAccountIds: readonly string[];
+  /** The identities the run created so far, by ref_id. */
+  created: CreatedIdentities;
+  /** Picks one of `items` from the run's seed (the same run repeats the same choice). */
+  pick<T>(items: readonly T[]): T;
+  /** The run's seed, and its random cases per rule (the profile). */
+  seed: number;
+  runs: number;
+  /** Whether the target replaces or merges metadata, as far as the run knows. */
+  metadataSemantics(): MetadataSemantics;
+  /** An update with its metadata fitted to its account (under merge: the keys it holds, when it is full). */
+  fitMetadata(c: TestCase): TestCase;
+  /** Under --max-requests, what the budget leaves for shrinking a failing sequence (else its own 50). */
+  shrinkRequests?: number;
+}
+
+/** What the requests of a scenario depend on. */
+export interface ScenarioPlanning {
+  concurrentDuplicates: number;
+  runs: number;
+  seed: number;
+  /** The fiat accounts of the pool. */
+  accounts: number;
+  /**
+   * Identities a faithful target created before the scenario (the fixed cases', earlier
+   * scenarios'): what it sends is then exact. Absent: the most it may send.
+   */
+  identitiesBefore?: number;
+}
+
+export interface ScenarioOutcome {
+  problems: Problem[];
+  exchange: Exchange;
+  /** The rule it judges, when the scenario judges several (else the scenario's rule). */
+  rule?: RuleId;
+}
+
+/** What a scenario judged, and when it judged nothing, why. */
+export interface ScenarioResult {
+  outcomes: ScenarioOutcome[];
+  notJudged?: string;
+  /** The rules `notJudged` is about, when not every rule of the scenario. */
+  notJudgedRules?: RuleId[];
+  /**
+   * What would let the scenario judge when the run's settings keep it from judging, whatever the
+   * target does (one fiat account for isolation): the shortfall line then gives this fix alone.
+   */
+  remedy?: string;
+}
+
+export interface Scenario {
+  rule: RuleId;
+  /** Other rules its outcomes judge (a sequence judges three). */
+  alsoJudges?: RuleId[];
+  /** Other rules whose cases the scenario sends (the auth scenario feeds the 401 rules). */
+  feeds: RuleId[];
+  /** Its outcomes judge its rule (the ref_id scenarios); otherwise the checks judge what it sends. */
+  judgesItsRule: boolean;
+  /** The coverage minimum of each rule it judges or feeds: the rounds or requests it must judge it by. */
+  minimums: Partial<Record<RuleId, number>>;
+  /** The requests it sends to a faithful target (at most, without `identitiesBefore`). */
+  requests(planning: ScenarioPlanning): number;
+  /** The identities it makes on a faithful target (none when absent). */
+  creates?(planning: ScenarioPlanning): number;
+  /** The fiat accounts it needs to judge every rule of its own (none when absent): a shard holding it gets as many. */
+  fiatAccounts?: number;
+  run(context: ScenarioContext): Promise<ScenarioResult>;
+}
+
+export const SCENARIOS: readonly Scenario[] = [sequentialDuplicate, concurrentDuplicate, authentication, accountSequences];
+
+/** The rules a scenario's outcomes judge. */
+export const scenarioRules = (s: Scenario): RuleId[] => [s.rule, ...(s.alsoJudges ?? [])];
