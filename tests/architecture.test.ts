@@ -1,10 +1,11 @@
 /** The folders of src/ are layers that import downward only (docs/design.md section 3). */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cycles, folderGraph, formatGraph, SRC } from '../scripts/import-graph.ts';
 import { MAX_FUNCTION_LINES, functionLengths } from '../scripts/longest-functions.ts';
+import { misplacedRuleIds, RULE_FOLDERS } from '../scripts/rule-id-mentions.ts';
 
 /** Bottom to top (api: the library's entry points, beside the CLI). The embedded server (an independent oracle) uses core and schema only. */
 const LAYERS = ['core', 'schema', 'rules', 'engine', 'report', 'run', 'api', 'cli'];
@@ -71,6 +72,31 @@ describe('functions of src/', () => {
       expect(longest).toMatchObject({ lines: MAX_FUNCTION_LINES + 2 });
       expect(longest.where).toMatch(/long\.ts:1 tooLong$/);
       expect(next).toMatchObject({ lines: 1 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('rule ids in src/', () => {
+  it(`are named only in ${RULE_FOLDERS.map((f) => `src/${f}`).join(', ')}: the engine, run and CLI name no rule (npm run rule-id-mentions)`, () => {
+    expect(misplacedRuleIds().map((m) => `${m.where} ${m.id}`)).toEqual([]);
+  });
+
+  it('are found in code, not in comments (the check can fail)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'src-'));
+    try {
+      for (const folder of ['engine', 'rules']) mkdirSync(path.join(dir, folder));
+      writeFileSync(
+        path.join(dir, 'engine', 'a.ts'),
+        "// fa.valid-accepted in a comment\nexport const rule = 'fa.valid-accepted';\nexport const t = `id.auth-401`;\n",
+      );
+      writeFileSync(path.join(dir, 'rules', 'b.ts'), "export const rule = 'fa.valid-accepted';\n");
+      const base = path.basename(dir);
+      expect(misplacedRuleIds(dir)).toEqual([
+        { where: `${base}/engine/a.ts:2`, id: 'fa.valid-accepted' },
+        { where: `${base}/engine/a.ts:3`, id: 'id.auth-401' },
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

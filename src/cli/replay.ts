@@ -9,7 +9,6 @@
  */
 import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT, UsageError, exitCodeOfError, exitCodeOfSignal } from '../core/errors.ts';
@@ -17,27 +16,17 @@ import { readInputFile } from '../core/json-file.ts';
 import { checkUrl, optionPicker, resolveAuth, runConfig } from '../run/run-config.ts';
 import { type PreparedRun, prepareRun } from '../run/prepare-run.ts';
 import { checkCredentials, checkRedaction, checkReportTarget, embeddedServerOf } from '../run/replay-target.ts';
-import { ReplayRestore, type ReplayRestoreResult } from '../run/replay-restore.ts';
-import { journalInFreshFolder } from '../engine/restore/restore-journal.ts';
 import { MANIFEST_FILE } from '../report/files/bundle/manifest.ts';
 import { manifestSaysRedacted } from '../report/files/bundle/redaction-mark.ts';
 import { restoreLines } from '../report/terminal/left-behind.ts';
 import { namedAccounts } from '../run/replay-accounts.ts';
 import { MAX_TIMER_MS, wholeNumberFlag } from '../run/whole-number-flag.ts';
-import type { ConformanceReport, ReportFailure, ReportRule } from '../report/model/model.ts';
+import type { ConformanceReport, ReportRule } from '../report/model/model.ts';
 import { readReport } from '../report/model/read-report.ts';
-import { recordedCase } from '../report/model/recorded-case.ts';
-import { isRuleId, type RuleId } from '../core/catalogue.ts';
-import { judge } from '../rules/judge.ts';
-import { MetadataState } from '../rules/update-fiat-account/metadata-state.ts';
-import { RefIds } from '../engine/ref-ids.ts';
-import { SCENARIOS, scenarioRules } from '../rules/scenarios.ts';
-import type { TestCase, UnauthenticatedKind } from '../core/case.ts';
-import { CreatedIdentities } from '../rules/create-identity/created-identities.ts';
-import { OPERATIONS, usesFiatAccount } from '../core/operations.ts';
-import type { Exchange } from '../core/exchange.ts';
+import { isRuleId } from '../core/catalogue.ts';
+import { reportReplayer } from '../run/report-replay.ts';
+import type { ReplayRestoreResult } from '../run/replay-restore.ts';
 import type { Problem } from '../rules/check.ts';
-import { describeStatus } from '../rules/checks/exchange-facts.ts';
 import { Redactor } from '../report/model/redact.ts';
 
 const FLAGS = ['base-url', 'token', 'auth-url', 'client-id', 'client-secret', 'scope', 'timeout'] as const;
@@ -155,7 +144,7 @@ async function redactedBeside(file: string): Promise<string | undefined> {
 
 /** Connects, reads the accounts, sends the failures again, puts the accounts back; prints as it goes. */
 async function replayOnTarget(report: ConformanceReport, prepared: PreparedRun, io: CliIO, signal: AbortSignal | undefined): Promise<number> {
-  const { transport, target } = prepared;
+  const { target } = prepared;
   // A target may echo a credential in a body that a message quotes: scrub every line.
   const out = (line: string) => io.out(new Redactor(prepared.secrets()).text(line));
   out(`target ${target.baseUrl}${target.embedded ? " (embedded reference server, as the report's run)" : ''}`);
@@ -169,20 +158,7 @@ async function replayOnTarget(report: ConformanceReport, prepared: PreparedRun, 
   }
   const failing = failingRules(report);
   for (const line of reportNotes(report)) out(line);
-  const metadata = new MetadataState();
-  const journal = { target: target.baseUrl, ...(target.embedded ? {} : { file: await journalInFreshFolder('conformance-replay-') }) };
-  const restore = new ReplayRestore(target.fiatAccountIds, transport, () => metadata.semantics, signal, journal);
-  const replayer = new Replayer(
-    transport.send.bind(transport),
-    new RefIds(report.seed),
-    target.fiatAccountIds,
-    prepared.settings.concurrentDuplicates,
-    {
-      seed: report.seed,
-      runs: report.runs ?? prepared.settings.runs,
-    },
-    { metadata, restore, live: !target.embedded },
-  );
+  const { replayer, restore } = await reportReplayer(report, prepared, signal);
   const tally = { stillFailing: 0, notJudged: 0 };
   out(`replaying ${failing.length} failing rule(s) against ${target.baseUrl}`);
   let restored: ReplayRestoreResult;
@@ -260,135 +236,4 @@ function reportNotes(report: ConformanceReport): string[] {
   const inconclusive = report.rules.filter((r) => r.status === 'inconclusive').length;
   if (inconclusive) notes.push(`note: ${inconclusive} rule(s) of the report were inconclusive; replay cannot judge them (no failing case recorded)`);
   return notes;
-}
-
-/** What keeps a replay a guest: the metadata it learns (for the restore), the restore, and whether the target is live. */
-interface Guest {
-  metadata: MetadataState;
-  restore: ReplayRestore;
-  live: boolean;
-}
-
-/** A case the replay does not send, and why. */
-class NotSent {
-  constructor(readonly why: string) {}
-}
-
-class Replayer {
-  private accountCursor = 0;
-  /** Recorded unknown ids and the fresh ones that stand for them. */
-  private readonly freshIds = new Map<string, string>();
-
-  /** @param accountIds the target's fiat accounts: the ones the user named, or the embedded server's. */
-  constructor(
-    private readonly send: (c: TestCase, o?: { auth?: UnauthenticatedKind }) => Promise<Exchange>,
-    private readonly refIds: RefIds,
-    private readonly accountIds: string[],
-    private readonly concurrentDuplicates: number,
-    private readonly settings: { seed: number; runs: number },
-    private readonly guest: Guest,
-  ) {}
-
-  /** The accounts the replay may write: those whose start read gave the account. */
-  private writable(): string[] {
-    return this.accountIds.filter((id) => this.guest.restore.mayWrite(id));
-  }
-
-  /** Sends a case, noting the account it may change and what its answer shows of metadata. */
-  private async guestSend(c: TestCase): Promise<Exchange> {
-    if (c.fiatAccountId && this.accountIds.includes(c.fiatAccountId)) this.guest.restore.wrote(c.fiatAccountId);
-    const exchange = await this.send(c, c.auth ? { auth: c.auth } : undefined);
-    this.guest.metadata.observe(exchange);
-    return exchange;
-  }
-
-  /**
-   * The problems a rule still has: its scenario again, or each recorded failing request again.
-   * `judged` is false when no answer said anything about the rule.
-   */
-  async replayRule(rule: ReportRule): Promise<{ problems: Problem[]; judged: boolean; why?: string }> {
-    const scenario = SCENARIOS.find((s) => scenarioRules(s).includes(rule.id as RuleId) && s.judgesItsRule);
-    if (scenario) {
-      const created = new CreatedIdentities();
-      const sent = async (exchange: Promise<Exchange>) => {
-        const e = await exchange;
-        created.observe(e);
-        return e;
-      };
-      const { outcomes, notJudged } = await scenario.run({
-        exercise: (c) => sent(this.guestSend(c)),
-        sendTogether: (cases) => Promise.all(cases.map((c) => sent(this.guestSend(c)))),
-        freshRefId: () => this.refIds.next(),
-        stamp: (c, refId) => this.refIds.stamp(c, refId),
-        concurrentDuplicates: this.concurrentDuplicates,
-        fiatAccountIds: this.writable(),
-        created,
-        pick: (items) => items[0],
-        seed: this.settings.seed,
-        runs: this.settings.runs,
-        metadataSemantics: () => this.guest.metadata.semantics,
-        fitMetadata: (c) => c,
-      });
-      const problems = outcomes.filter((o) => (o.rule ?? scenario.rule) === rule.id).flatMap((o) => o.problems);
-      return outcomes.length ? { problems, judged: true } : { problems, judged: false, why: notJudged ?? 'no create of the scenario was accepted' };
-    }
-    const problems: Problem[] = [];
-    let judged = false;
-    let why = 'no recorded failure could be sent again';
-    for (const failure of rule.failures) {
-      const replayed = await this.replayFailure(rule.id as RuleId, failure);
-      if (replayed instanceof NotSent) why = replayed.why;
-      else if (replayed.problems) {
-        judged = true;
-        problems.push(...replayed.problems);
-      } else why = `the target answered ${describeStatus(replayed.exchange)}`;
-    }
-    return { problems, judged, ...(judged ? {} : { why }) };
-  }
-
-  /** The rule's problems with the answer, or null when the answer says nothing about the rule; NotSent when a guest does not send it. */
-  private async replayFailure(ruleId: RuleId, failure: ReportFailure): Promise<{ problems: Problem[] | null; exchange: Exchange } | NotSent> {
-    const recorded = toTestCase(failure);
-    if (this.guest.live && recorded.method !== undefined && recorded.method !== OPERATIONS[recorded.operation].method)
-      return new NotSent(`${recorded.method} is not a documented operation: a live target gets only PUT on a fiat account and POST of an identity`);
-    const placed = this.onAccount(recorded, ruleId);
-    if (placed instanceof NotSent) return placed;
-    const testCase = this.refIds.stamp(placed);
-    const exchange = await this.guestSend(testCase);
-    // The id was in the target's pool unless the failure was about an unknown id.
-    const fiatAccountIds = testCase.fiatAccountId && ruleId !== 'fa.unknown-id-404' ? [testCase.fiatAccountId] : [];
-    const judgement = judge(exchange, { fiatAccountIds, mergeMayExceedLimit: (e) => this.guest.metadata.mergeMayExceedLimit(e) });
-    return { problems: judgement.find((j) => j.rule === ruleId)?.problems ?? null, exchange };
-  }
-
-  /**
-   * The case on an account of the target (as replay-accounts.ts does for a HAR): an update goes
-   * to the next account the replay may write; an unknown-id probe to a fresh random id, which no
-   * account has; a malformed id (no account id) as recorded.
-   */
-  private onAccount(testCase: TestCase, ruleId: RuleId): TestCase | NotSent {
-    if (!usesFiatAccount(testCase.operation) || testCase.violates === 'fa.malformed-id-4xx') return testCase;
-    if (ruleId === 'fa.unknown-id-404') {
-      const recorded = testCase.fiatAccountId ?? '';
-      const fresh = this.freshIds.get(recorded) ?? randomUUID();
-      this.freshIds.set(recorded, fresh);
-      return { ...testCase, fiatAccountId: fresh };
-    }
-    const writable = this.writable();
-    if (!writable.length) {
-      return new NotSent(
-        this.accountIds.length
-          ? 'no fiat account of the target could be read first, so none is written'
-          : 'no fiat account of the target named (replay writes only accounts you name)',
-      );
-    }
-    return { ...testCase, fiatAccountId: writable[this.accountCursor++ % writable.length] };
-  }
-}
-
-/** Rebuilds the case a failure came from: the same body, intent and account id (readReport checked it can). */
-function toTestCase(failure: ReportFailure): TestCase {
-  const rebuilt = recordedCase(failure);
-  if ('problem' in rebuilt) throw new UsageError(`a failure of the report cannot be sent again: ${rebuilt.problem}`);
-  return rebuilt;
 }

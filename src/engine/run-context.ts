@@ -8,7 +8,6 @@ import type { RuleDefinition, RuleId } from '../core/catalogue.ts';
 import type { TestCase } from '../core/case.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { notifyAll } from '../core/notify.ts';
-import type { CheckContext } from '../rules/check.ts';
 import { CreatedIdentities } from '../rules/create-identity/created-identities.ts';
 import { UndocumentedFields } from '../rules/undocumented-fields.ts';
 import { registry } from '../schema/registry.ts';
@@ -17,6 +16,7 @@ import { AnswerTally } from './answer-tally.ts';
 import { UncountedCases } from './uncounted-cases.ts';
 import { minimumsOf, randomRuns, Refusals } from './coverage.ts';
 import type { RunEvent, RunListener } from './events.ts';
+import { RuleJudge } from '../rules/rule-judge.ts';
 import { ExchangeJudge, type JudgeOptions, type Judged } from './exchange-judge.ts';
 import { caseFamilies, type CaseFamily } from '../rules/cases/families.ts';
 import { InputIds } from './input-ids.ts';
@@ -110,7 +110,6 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     onFailure: (rule) => control.noteFailure(rule),
     emit,
   });
-  const checkContext: CheckContext = { fiatAccountIds: settings.fiatAccountIds, mergeMayExceedLimit: (e) => metadata.mergeMayExceedLimit(e) };
   const send = (c: TestCase): Promise<Exchange> => transport.send(c, c.auth ? { auth: c.auth } : undefined);
   const openPoints = new OpenPointBook();
   const prepare = (c: TestCase): TestCase => refIds.stamp(pool.assign(openPoints.keepInside(c)));
@@ -121,7 +120,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     prepare,
     ...(foreignTwins ? { foreignTwins } : {}),
     markUncounted: (c) => uncounted.add(c),
-    refusalExplainedByMerge: (e) => metadata.semantics === 'merge' && checkContext.mergeMayExceedLimit(e),
+    refusalExplainedByMerge: (e) => metadata.semantics === 'merge' && metadata.mergeMayExceedLimit(e),
     withoutRoom: (twin) => (pool.roomless(twin) === undefined ? undefined : { excused: metadata.semantics === 'merge' }),
   });
   const restore = settings.restore === false ? undefined : accountRestore(transport, settings, metadata, emit);
@@ -133,10 +132,9 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
   const judge = new ExchangeJudge({
     selected,
     ledger,
-    context: checkContext,
-    created,
+    rules: new RuleJudge({ metadata, created, openPoints }),
+    fiatAccountIds: settings.fiatAccountIds,
     twins,
-    openPoints,
     arrival: answers,
     observers: [refusals, metadata, undocumented, watch],
     checkGoOn: () => control.checkGoOn(),

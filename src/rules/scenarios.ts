@@ -72,14 +72,36 @@ export interface ScenarioResult {
   remedy?: string;
 }
 
-export interface Scenario {
+/** What judging recorded exchanges keeps, for a scenario judging its rules again: the one judge's state (rule-judge.ts). */
+export interface RejudgeState {
+  created: CreatedIdentities;
+  metadataSemantics(): MetadataSemantics;
+}
+
+/** One judgement of a scenario's rule from recorded exchanges, at the index of the exchange that decided it. */
+export interface RejudgedOutcome {
+  rule: RuleId;
+  problems: Problem[];
+  at: number;
+}
+
+/**
+ * A scenario's rules judged again from recorded exchanges in their order (a HAR sent again or
+ * read offline), as its run judges them live, from the same functions.
+ */
+export interface ScenarioRejudge {
+  /** After the one judge judged the exchange at `at`: what that decides of the scenario's rules. */
+  observe(exchange: Exchange, at: number): RejudgedOutcome[];
+  /** Once every exchange is in: what is decided only then (a race's round, the last sequence). */
+  finish(): RejudgedOutcome[];
+}
+
+interface ScenarioShape {
   rule: RuleId;
   /** Other rules its outcomes judge (a sequence judges three). */
   alsoJudges?: RuleId[];
   /** Other rules whose cases the scenario sends (the auth scenario feeds the 401 rules). */
   feeds: RuleId[];
-  /** Its outcomes judge its rule (the ref_id scenarios); otherwise the checks judge what it sends. */
-  judgesItsRule: boolean;
   /** The coverage minimum of each rule it judges or feeds: the rounds or requests it must judge it by. */
   minimums: Partial<Record<RuleId, number>>;
   /** The requests it sends to a faithful target (at most, without `identitiesBefore`). */
@@ -90,6 +112,13 @@ export interface Scenario {
   fiatAccounts?: number;
   run(context: ScenarioContext): Promise<ScenarioResult>;
 }
+
+/**
+ * A scenario whose outcomes judge its rules (the ref_id scenarios, the update sequences) says how
+ * they are judged again from recorded exchanges: a rule cannot be left out of a replay by
+ * omission. Otherwise the checks judge what it sends, live and recorded alike.
+ */
+export type Scenario = ScenarioShape & ({ judgesItsRule: false } | { judgesItsRule: true; rejudge(state: RejudgeState): ScenarioRejudge });
 
 export const SCENARIOS: readonly Scenario[] = [sequentialDuplicate, concurrentDuplicate, authentication, accountSequences];
 

@@ -29,6 +29,7 @@ import { MetadataState } from '../rules/update-fiat-account/metadata-state.ts';
 import { targetTransport } from './prepare-run.ts';
 import type { Transport } from '../engine/transport/transport.ts';
 import { startTarget } from './target.ts';
+import { isRaceCreate } from '../rules/create-identity/ref-id-scenarios.ts';
 import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
 import { type EntryExchange, judgeEntryExchanges, NOT_REJUDGED, type ReplayedRule, statusAgrees } from './har-judge.ts';
 import { ReplayAccounts } from './replay-accounts.ts';
@@ -37,8 +38,6 @@ import { journalInFreshFolder } from '../engine/restore/restore-journal.ts';
 
 export { caseOfEntry } from './har-case.ts';
 export { NOT_REJUDGED, type ReplayedRule, type ReplayStatus } from './har-judge.ts';
-
-const CONCURRENT = 'id.ref-id.concurrent-duplicate';
 
 /** What a replay of a HAR found. */
 export interface HarReplay {
@@ -58,7 +57,7 @@ export interface HarReplay {
 
 /** A burst of the concurrent ref_id scenario: this entry's ref_id when it is one of the race's creates. */
 function raceRefId(entry: HarEntry): string | undefined {
-  if (entry._case?.exercises !== CONCURRENT) return undefined;
+  if (!entry._case || !isRaceCreate(entry._case)) return undefined;
   const refId = (bodyOf(entry.request.postData?.text).body as { ref_id?: unknown } | undefined)?.ref_id;
   return typeof refId === 'string' ? refId : undefined;
 }

@@ -10,6 +10,7 @@ import type { TestCase } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import { AuthenticationError, RouteNotFoundError, UnknownAccountsError, withAnswer } from '../../core/errors.ts';
 import type { Transport } from '../transport/transport.ts';
+import { routeProbe } from '../../rules/create-identity/route-probe.ts';
 import type { Phase } from './phase.ts';
 
 export const probe: Phase = {
@@ -64,13 +65,7 @@ export const probe: Phase = {
 async function explainMissingAccounts(missing: Exchange[], accounts: number, transport: Transport): Promise<never> {
   const urls = missing.map((e) => e.request.url);
   if (missing.length === accounts) {
-    const probe = await transport.send({
-      operation: 'createIdentity',
-      mode: 'invalid',
-      violates: 'id.tax.absent-rejected',
-      label: 'probe: does the create route exist?',
-      body: {},
-    });
+    const probe = await transport.send(routeProbe());
     if (probe.response?.status === 404) throw withAnswer(new RouteNotFoundError([...urls, `${probe.request.method} ${probe.request.url}`]), probe.response);
   }
   throw withAnswer(

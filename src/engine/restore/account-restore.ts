@@ -17,6 +17,7 @@
  * These requests are the run's housekeeping, no case of any rule: sent through the transport's
  * cleanup path (counted, recorded in exchanges.har, sent after an interrupt too), never judged.
  */
+import { routeProbe } from '../../rules/create-identity/route-probe.ts';
 import type { RestoreStep, TestCase } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import { cutText } from '../../core/cut-text.ts';
@@ -335,14 +336,7 @@ export class AccountRestore {
   private async checkRoutes(): Promise<void> {
     const read = this.lastExchange!;
     if (read.response?.status !== 404) return;
-    const create = await this.parts.send({
-      operation: 'createIdentity',
-      mode: 'invalid',
-      violates: 'id.tax.absent-rejected',
-      label: 'probe: does the create route exist?',
-      body: {},
-      restore: 'start-read',
-    });
+    const create = await this.parts.send(routeProbe({ restore: 'start-read' }));
     this.requests += 1;
     await this.parts.record(create);
     if (create.response?.status === 404)

@@ -8,9 +8,9 @@ import type { RuleId } from '../../core/catalogue.ts';
 import { is2xx, isObject, isRfc3339 } from '../checks/exchange-facts.ts';
 import { rulesOfAnswersAlone } from '../rule-facts.ts';
 import { withControl } from '../cases/twins.ts';
-import { createdId, idKey, shownId, type CreatedIdentity } from './created-identities.ts';
+import { createdId, idKey, sentRefId, shownId, type CreatedIdentity } from './created-identities.ts';
 import { minimalIdentity as identity } from './minimal-identity.ts';
-import type { Scenario, ScenarioOutcome } from '../scenarios.ts';
+import type { RejudgeState, Scenario, ScenarioOutcome, ScenarioRejudge } from '../scenarios.ts';
 
 /** A repeat of a used ref_id: a rejection and the same identity back are both right. */
 const duplicate = (c: TestCase, rule: RuleId): TestCase => ({ ...c, mode: 'duplicate', exercises: rule });
@@ -32,6 +32,7 @@ const SEQUENTIAL_ORIGINALS = 3;
 
 export const sequentialDuplicate: Scenario = {
   rule: 'id.ref-id.sequential-duplicate',
+  rejudge: sequentialRejudge,
   // A repeat's answer is an identity too: the rules that judge an answer on its own judge it.
   feeds: ['id.distinct-identities', ...rulesOfAnswersAlone('createIdentity')],
   judgesItsRule: true,
@@ -128,6 +129,7 @@ const ownCreates = (identitiesBefore = 0): number => Math.max(0, 2 - identitiesB
 
 export const concurrentDuplicate: Scenario = {
   rule: 'id.ref-id.concurrent-duplicate',
+  rejudge: concurrentRejudge,
   feeds: [],
   judgesItsRule: true,
   minimums: { 'id.ref-id.concurrent-duplicate': 2 },
@@ -180,3 +182,44 @@ export function raceOutcome(results: readonly Exchange[], refId: string): Scenar
         : [],
   };
 }
+
+/** A repeat of a used ref_id in recorded exchanges: its ref_id, when it is a repeat of `rule`'s scenario. */
+function repeatedRefId(exchange: Exchange, rule: RuleId): string | undefined {
+  return exchange.testCase.mode === 'duplicate' && exchange.testCase.exercises === rule ? sentRefId(exchange) : undefined;
+}
+
+/** The sequential scenario judged again: each repeat against the identity its ref_id made (an accepted repeat without an id judges nothing, as live). */
+function sequentialRejudge(state: RejudgeState): ScenarioRejudge {
+  const rule: RuleId = 'id.ref-id.sequential-duplicate';
+  return {
+    observe(exchange, at) {
+      const refId = repeatedRefId(exchange, rule);
+      const original = refId === undefined ? undefined : state.created.get(refId);
+      if (!original || (is2xx(exchange) && createdId(exchange) === undefined)) return [];
+      return [{ rule, problems: repeatOutcome(exchange, original).problems, at }];
+    },
+    finish: () => [],
+  };
+}
+
+/** The concurrent scenario judged again: the creates of each round, by their shared ref_id, judged once all are in. */
+function concurrentRejudge(): ScenarioRejudge {
+  const rule: RuleId = 'id.ref-id.concurrent-duplicate';
+  const rounds = new Map<string, { results: Exchange[]; at: number }>();
+  return {
+    observe(exchange, at) {
+      const refId = repeatedRefId(exchange, rule);
+      if (refId !== undefined) rounds.set(refId, { results: [...(rounds.get(refId)?.results ?? []), exchange], at });
+      return [];
+    },
+    finish: () =>
+      [...rounds].flatMap(([refId, round]) => {
+        const outcome = raceOutcome(round.results, refId);
+        return outcome ? [{ rule, problems: outcome.problems, at: round.at }] : [];
+      }),
+  };
+}
+
+/** Whether a recorded request is one of a race's concurrent creates (a replay sends them together again). */
+export const isRaceCreate = (c: { exercises?: string | undefined; mode?: string }): boolean =>
+  c.mode === 'duplicate' && c.exercises === concurrentDuplicate.rule;

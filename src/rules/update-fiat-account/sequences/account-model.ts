@@ -20,6 +20,9 @@ import { dig, isObject, requestBody, sameText, shown, successBody } from '../../
 import { placed } from '../checks.ts';
 import type { MetadataSemantics } from '../metadata-state.ts';
 
+/** Accounts a sequence updates: two show a leak from one to the other; more cost requests. */
+export const SEQUENCE_ACCOUNTS = 2;
+
 export const SEQUENCE_RULES = ['fa.sequence.timestamps', 'fa.sequence.persisted', 'fa.sequence.isolation'] as const satisfies readonly RuleId[];
 export type SequenceRule = (typeof SEQUENCE_RULES)[number];
 

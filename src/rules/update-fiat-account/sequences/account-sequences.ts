@@ -12,11 +12,10 @@ import type { RuleId } from '../../../core/catalogue.ts';
 import type { Exchange } from '../../../core/exchange.ts';
 import type { Problem } from '../../check.ts';
 import type { Scenario, ScenarioContext, ScenarioOutcome, ScenarioPlanning } from '../../scenarios.ts';
-import { AccountModel, SEQUENCE_RULES, type SequenceRule } from './account-model.ts';
+import { sequenceRejudge } from './sequence-rejudge.ts';
+import { AccountModel, SEQUENCE_ACCOUNTS, SEQUENCE_RULES, type SequenceRule } from './account-model.ts';
 import { emptyUpdate, openingUpdate, runStep, SequenceFailure, updateCommands, type SequenceWorld } from './update-commands.ts';
 
-/** Accounts a sequence updates: two show a leak from one to the other; more cost requests. */
-export const SEQUENCE_ACCOUNTS = 2;
 /** Commands between the opening and the closing reads, at most. */
 const MAX_COMMANDS = 6;
 /** Requests shrinking a failing sequence may send (the size of one failure's shrink budget). */
@@ -46,6 +45,7 @@ export function sequenceRequests({ runs, seed, accounts }: ScenarioPlanning): nu
 export const accountSequences: Scenario = {
   rule: 'fa.sequence.persisted',
   alsoJudges: ['fa.sequence.timestamps', 'fa.sequence.isolation'],
+  rejudge: sequenceRejudge,
   feeds: [],
   judgesItsRule: true,
   minimums: Object.fromEntries(SEQUENCE_RULES.map((r) => [r, MINIMUM_SEQUENCES])),
