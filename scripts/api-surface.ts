@@ -17,6 +17,8 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SURFACE_DOC = path.join(ROOT, 'docs/api-surface.md');
 
 export type Stability = 'public' | 'beta';
+/** One order wherever the script runs (the default locale may differ). */
+const byName = new Intl.Collator('en').compare;
 const STABILITY_TAGS: readonly string[] = ['public', 'beta'] satisfies Stability[];
 
 export interface ExportedName {
@@ -79,8 +81,8 @@ export async function readSurface(root: string = ROOT): Promise<EntrySurface[]> 
     const names = checker
       .getExportsOfModule(module)
       .map((symbol) => ({ name: symbol.name, kind: kindOf(symbol, checker), stability: stabilityOf(symbol) }))
-      .sort((a, b) => a.name.localeCompare(b.name));
-    const runtime = Object.keys(await import(pathToFileURL(js).href)).sort((a, b) => a.localeCompare(b));
+      .sort((a, b) => byName(a.name, b.name));
+    const runtime = Object.keys(await import(pathToFileURL(js).href)).sort(byName);
     surfaces.push({ entry, runtime, names });
   }
   return surfaces;
