@@ -41,6 +41,14 @@ describe('the public surface of the package', () => {
     expect(exported.filter((name) => INTERNALS.includes(name))).toEqual([]);
   });
 
+  it('is described entry by entry in README "Library API", with the stability convention', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('## Library API'), readme.indexOf('\n## ', readme.indexOf('## Library API') + 1));
+    for (const { entry } of surfaces.filter((s) => s.entry !== '.')) expect(section, entry).toContain(`\`${entry.slice(1)}\``);
+    expect(section).toMatch(/`@public` is stable/);
+    expect(section).toMatch(/`@beta` may change/);
+  });
+
   it('keeps the library entry to what a QA test uses: the run, the report types, the errors', () => {
     const library = surfaces.find((s) => s.entry === '.')!;
     const names = library.names.map((n) => n.name);
