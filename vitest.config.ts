@@ -15,10 +15,13 @@ export default defineConfig({
         },
       },
       {
-        // The suites import the package by its name, as a user's tests do: here, its sources.
+        // The suites import the package by its name, as a user's tests do: here, its sources (each
+        // entry before the library's: an alias matches the names it prefixes).
         resolve: {
           alias: {
             'fiat-identity-conformance/vitest': fileURLToPath(new URL('./src/api/vitest.ts', import.meta.url)),
+            'fiat-identity-conformance/report': fileURLToPath(new URL('./src/api/report.ts', import.meta.url)),
+            'fiat-identity-conformance/evidence': fileURLToPath(new URL('./src/api/evidence.ts', import.meta.url)),
             'fiat-identity-conformance': fileURLToPath(new URL('./src/api/index.ts', import.meta.url)),
           },
         },

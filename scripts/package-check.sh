@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The package as users get it: pack it, check what the tarball holds, install it into an empty
 # project beside vitest, then run `npx conformance run` against the embedded server (exit 0),
-# import the library from plain Node (and catch its exported UsageError), type-check a TypeScript
-# consumer against its declarations, and run a five-line vitest file that judges one rule. Any
-# step that fails ends the check non-zero.
+# import the library and its report, evidence and cli entries from plain Node (and catch its
+# exported UsageError), type-check a TypeScript consumer against its declarations, and run a
+# five-line vitest file that judges one rule. Any step that fails ends the check non-zero.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -15,7 +15,7 @@ cd "$repo"
 tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 tar -tzf "$tarball" | sed 's|^package/||' | sort > "$work/contents"
 echo "$(wc -l < "$work/contents") files, $(du -k "$tarball" | cut -f1) kB"
-for needed in bin/conformance.js dist/cli/main.js dist/api/index.js dist/api/index.d.ts dist/api/vitest.js dist/api/vitest.d.ts schemas/fiat-account.schema.json fixtures/samples/identity.json LICENSE README.md package.json; do
+for needed in bin/conformance.js dist/cli/main.js dist/api/index.js dist/api/index.d.ts dist/api/vitest.js dist/api/vitest.d.ts dist/api/report.js dist/api/report.d.ts dist/api/evidence.js dist/api/evidence.d.ts dist/cli/package-entry.js dist/cli/package-entry.d.ts schemas/fiat-account.schema.json fixtures/samples/identity.json LICENSE README.md package.json; do
   grep -qx "$needed" "$work/contents" || { echo "package-check: the tarball lacks $needed" >&2; exit 1; }
 done
 if grep -E '^(src|tests|suites|scripts|reports)/|\.test\.|tsbuildinfo' "$work/contents"; then
@@ -50,6 +50,10 @@ const schema = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('f
 if (!schema.\$id) throw new Error('the schemas export lacks fiat-account');
 const { main } = await import('fiat-identity-conformance/cli');
 if (await main(['--version']) !== 0) throw new Error('the cli export does not run');
+const { mergeShardReports, exitCodeOf } = await import('fiat-identity-conformance/report');
+const { verifyBundle, bundleReportFolder } = await import('fiat-identity-conformance/evidence');
+if ([mergeShardReports, exitCodeOf, verifyBundle, bundleReportFolder].some((f) => typeof f !== 'function')) throw new Error('the report or evidence entry lacks a function');
+if (exitCodeOf(report) !== 0) throw new Error('exitCodeOf of a conformant report is not 0');
 console.log(RULES.length + ' rules; id.tax: ' + report.summary.verdict + '; schema ' + schema.\$id);
 "
 
@@ -58,6 +62,10 @@ cat > consumer.ts <<'TS'
 import { runConformance, arbitraries, fc, type ConformanceReport, type RuleDefinition, type UpdateFiatAccountRequest, RULES } from 'fiat-identity-conformance';
 import { expectRulePassed } from 'fiat-identity-conformance/vitest';
 import { UsageError, EXIT, type ErrorCode } from 'fiat-identity-conformance';
+import { mergeShardReports, type ShardInput } from 'fiat-identity-conformance/report';
+import { verifyEvidence, type EvidenceVerifyResult } from 'fiat-identity-conformance/evidence';
+export const merged = (shards: ShardInput[]): ConformanceReport => mergeShardReports(shards);
+export const verified = (bytes: Buffer): EvidenceVerifyResult => verifyEvidence(bytes);
 export const usageCode = (error: unknown): ErrorCode | undefined => (error instanceof UsageError && error.exitCode === EXIT.usage ? error.code : undefined);
 const first: RuleDefinition = RULES[0]!;
 export const bodies: UpdateFiatAccountRequest[] = fc.sample(arbitraries.updateFiatAccountBody, 3);

@@ -15,8 +15,11 @@ interface HarEntry {
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-/** `conformance-<seed>-<time>-<random>-N`: only N is the same from run to run. */
-const RUN_TAG = /conformance-[0-9a-z]+-[0-9a-z]+-[0-9a-z]+-/g;
+/**
+ * `conformance-<seed>-<time>-<random>-N` (a ref_id, upper-cased by the case-variant case): only N
+ * is the same from run to run; the tag alone (an identity's metadata.conformance_run) not at all.
+ */
+const RUN_TAG = /conformance-[0-9a-z]+-[0-9a-z]+-[0-9a-z]+-?/gi;
 /** Each identity's government id is drawn from its ref_id: it differs from run to run too. */
 const CIP_ID = /"cip_id":"[^"]*"/g;
 

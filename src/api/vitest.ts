@@ -2,7 +2,8 @@
  * vitest helpers (`fiat-identity-conformance/vitest`): one test per rule of an operation, judged
  * by one harness run against the target of `.env` (the embedded server when none is set), and an
  * assertion whose failure reads as the evidence: the rule, the case, the curl line that
- * reproduces it, the seed and the command that runs the same cases again.
+ * reproduces it, the seed and the command that runs the same cases again. Each export carries
+ * its stability as the library entry's do: `@public` stable, `@beta` may change in a minor version.
  */
 import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';
@@ -23,12 +24,16 @@ function environment(): Record<string, string | undefined> {
  * Runs the rules whose ids start with one of `prefixes` against the target of `.env` and the
  * environment (CONFORMANCE_BASE_URL and friends; the embedded server when none is set). `options`
  * win over the environment.
+ * @public
  */
 export function runRules(prefixes: string[], options: ConformanceOptions = {}): Promise<ConformanceResult> {
   return runConformance({ env: environment(), ...options, rules: prefixes });
 }
 
-/** Why a rule did not pass, as a reader of a test log needs it: the evidence and how to run it again. */
+/**
+ * Why a rule did not pass, as a reader of a test log needs it: the evidence and how to run it again.
+ * @beta (the wording of the text may change)
+ */
 export function describeRuleResult(report: ConformanceReport, rule: ReportRule): string {
   const lines = [`${rule.id} (§${rule.section}, ${rule.basis}) ${rule.status}: ${rule.title}`];
   if (rule.reason) lines.push(`  ${rule.reason}`);
@@ -45,6 +50,7 @@ export function describeRuleResult(report: ConformanceReport, rule: ReportRule):
  * Fails (an AssertionError with the evidence) unless the rule passed. A rule that was not judged
  * enough (inconclusive), errored or was skipped is no pass either. `allowNonBlocking`: a failed
  * convention rule outside --strict passes (it does not change the verdict).
+ * @public
  */
 export function expectRulePassed(result: ConformanceResult | ConformanceReport, ruleId: string, options: { allowNonBlocking?: boolean } = {}): void {
   const report = 'report' in result ? result.report : result;
@@ -55,6 +61,10 @@ export function expectRulePassed(result: ConformanceResult | ConformanceReport, 
   assert.fail(describeRuleResult(report, rule));
 }
 
+/**
+ * The options of `defineOperationSuite`: those of `runConformance` but the rules (the operation's) and `env` (`.env` and the environment).
+ * @public
+ */
 export interface OperationSuiteOptions extends Omit<ConformanceOptions, 'rules' | 'env'> {
   /** Default: `$CONFORMANCE_REPORT_DIR/suites/<operation>`, or `reports/suites/<operation>`. */
   reportDir?: string;
@@ -65,6 +75,7 @@ export interface OperationSuiteOptions extends Omit<ConformanceOptions, 'rules' 
  * the run's reports. The seed is in the suite's name, so a failing run can be repeated with
  * CONFORMANCE_SEED. A failed convention rule that does not block the verdict (outside --strict) is
  * annotated; it fails its test only when it blocks.
+ * @public
  */
 export function defineOperationSuite(operation: Operation, options: OperationSuiteOptions = {}): void {
   const env = environment();

@@ -13,8 +13,6 @@ import {
   createClient,
   failedChecks,
   fc,
-  mergeShardReports,
-  resolveOptions,
   rulesWithCases,
   runConformance,
   schemaNames,
@@ -23,6 +21,9 @@ import {
   validateSchema,
   type ConnectedTarget,
 } from '../../src/api/index.ts';
+import { mergeShardReports } from '../../src/api/report.ts';
+// Not the package's: how the options resolve, held beside the command line's flags.
+import { resolveOptions } from '../../src/api/run-conformance.ts';
 import { resolveRunConfig } from '../../src/run/run-config.ts';
 import { REPORT_FOLDER } from '../cli/binary.ts';
 
