@@ -35,7 +35,7 @@ export interface TestCase {
   fiatAccountId?: string;
   /** Send without the configured credentials: see UnauthenticatedKind. */
   auth?: UnauthenticatedKind;
-  /** A step of an update sequence (engine/sequences/): its number in the sequence and its account (from 1), for whoever judges it again. */
+  /** A step of an update sequence (rules/update-fiat-account/sequences/): its number in the sequence and its account (from 1), for whoever judges it again. */
   sequence?: SequenceStep;
   /**
    * invalid and boundary cases: the nearest valid twin (the same payload with the one defect

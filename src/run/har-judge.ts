@@ -27,12 +27,6 @@ export interface ReplayedRule {
   firstProblemAt?: number;
 }
 
-/**
- * Rules a HAR's entries cannot judge again, with why. None: a scenario that judges its own rules
- * must say how they are judged from recorded exchanges (its `rejudge`, required by its type).
- */
-export const NOT_REJUDGED: readonly { id: RuleId; why: string }[] = [];
-
 interface Tally {
   cases: number;
   problems: Problem[];

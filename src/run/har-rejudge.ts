@@ -11,7 +11,7 @@ import { recordBody } from '../engine/transport/body-record.ts';
 import type { HarEntry, HarHeader } from '../report/files/har.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
 import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
-import { type EntryExchange, judgeEntryExchanges, NOT_REJUDGED, type ReplayedRule, statusAgrees } from './har-judge.ts';
+import { type EntryExchange, judgeEntryExchanges, type ReplayedRule, statusAgrees } from './har-judge.ts';
 
 /** What re-judging a HAR's recorded exchanges found. */
 export interface HarRejudge {
@@ -81,7 +81,7 @@ export function rejudgeHar(entries: readonly HarEntry[], fiatAccountIds: readonl
       exchanges.push({ exchange: recordedExchange(entry, rebuilt.testCase), at, judged: rebuilt.judged, links: twinLinksOf(entry) });
     }
   }
-  const notRejudged = [...NOT_REJUDGED, ...[...cutRules].filter((id) => !NOT_REJUDGED.some((r) => r.id === id)).map((id) => ({ id, why: BODY_CUT }))];
+  const notRejudged = [...cutRules].map((id) => ({ id, why: BODY_CUT }));
   const skipped = new Set(notRejudged.map((r) => r.id));
   const rules = judgeEntryExchanges(exchanges, fiatAccountIds).filter((r) => !skipped.has(r.id));
   return { rules, notRejudged, rebuilt: exchanges.length, leftOut };

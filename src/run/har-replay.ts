@@ -31,13 +31,13 @@ import type { Transport } from '../engine/transport/transport.ts';
 import { startTarget } from './target.ts';
 import { isRaceCreate } from '../rules/create-identity/ref-id-scenarios.ts';
 import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
-import { type EntryExchange, judgeEntryExchanges, NOT_REJUDGED, type ReplayedRule, statusAgrees } from './har-judge.ts';
+import { type EntryExchange, judgeEntryExchanges, type ReplayedRule, statusAgrees } from './har-judge.ts';
 import { ReplayAccounts } from './replay-accounts.ts';
 import { ReplayRestore, type ReplayRestoreResult } from './replay-restore.ts';
 import { journalInFreshFolder } from '../engine/restore/restore-journal.ts';
 
 export { caseOfEntry } from './har-case.ts';
-export { NOT_REJUDGED, type ReplayedRule, type ReplayStatus } from './har-judge.ts';
+export type { ReplayedRule, ReplayStatus } from './har-judge.ts';
 
 /** What a replay of a HAR found. */
 export interface HarReplay {
@@ -207,7 +207,7 @@ export async function replayHar(entries: readonly HarEntry[], config: RunConfig,
     const rules = judgeEntryExchanges(outcome.sent, target.fiatAccountIds);
     return {
       rules,
-      notRejudged: [...NOT_REJUDGED, ...leftWithoutRequests(entries, leftOut, rules)],
+      notRejudged: leftWithoutRequests(entries, leftOut, rules),
       sent: outcome.sent.length,
       leftOut,
       restore: restored,

@@ -12,7 +12,7 @@ import { ACCOUNT_ID, exchange, fiatAccountBody, identityBody, identityRequest } 
 const context = { fiatAccountIds: [ACCOUNT_ID], mergeMayExceedLimit: () => false };
 const verdicts = (e: Exchange) => Object.fromEntries(judge(e, context).map((j) => [j.rule, j.problems.map((p) => p.message)]));
 
-/** A case as the generators make it (src/engine/generators/http-around.ts), sent with `method`. */
+/** A case as the generators make it (src/rules/http-around/cases.ts), sent with `method`. */
 function around(
   operation: TestCase['operation'],
   rule: TestCase['around'],

@@ -1,4 +1,4 @@
-/** The stateful scenarios (engine/scenarios.ts): rules that one exchange cannot show. */
+/** The stateful scenarios (rules/scenarios.ts): rules that one exchange cannot show. */
 import { getRule, type RuleId } from '../../core/catalogue.ts';
 import { hasFamily } from '../plan.ts';
 import type { RunContext } from '../run-context.ts';

@@ -1,6 +1,6 @@
 /**
  * Every check, registered with its rule (docs/design.md section 4.1). The two ref_id rules are judged by
- * scenarios (src/engine/scenarios.ts) because they need several exchanges at once.
+ * scenarios (src/rules/scenarios.ts) because they need several exchanges at once.
  */
 import type { Check } from '../check.ts';
 import { fiatAccountChecks } from '../update-fiat-account/checks.ts';

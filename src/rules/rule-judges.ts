@@ -4,8 +4,8 @@
  * test holds every rule of the catalogue to that, so a rule cannot pass unjudged.
  */
 import type { RuleId } from '../core/catalogue.ts';
-import { ACROSS_EXCHANGES, CHECKED_RULES } from '../rules/rule-facts.ts';
-import { SCENARIOS, scenarioRules } from '../rules/scenarios.ts';
+import { ACROSS_EXCHANGES, CHECKED_RULES } from './rule-facts.ts';
+import { SCENARIOS, scenarioRules } from './scenarios.ts';
 
 export function judgesOf(rule: string): string[] {
   const judges: string[] = [];
