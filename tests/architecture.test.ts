@@ -1,9 +1,9 @@
 /** The folders of src/ are layers that import downward only (docs/design.md section 3). */
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { cycles, folderGraph, formatGraph, SRC } from '../scripts/import-graph.ts';
+import { cycles, folderGraph, formatGraph, SRC, sourceFiles } from '../scripts/import-graph.ts';
 import { MAX_FUNCTION_LINES, functionLengths } from '../scripts/longest-functions.ts';
 import { misplacedRuleIds, RULE_FOLDERS } from '../scripts/rule-id-mentions.ts';
 
@@ -100,5 +100,33 @@ describe('rule ids in src/', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/** Test folders that are about the whole product, not one folder of src/ (docs/design.md section 3). */
+const CROSS_CUTTING = ['browser', 'ci', 'docs', 'fixtures', 'foreign', 'hostile', 'scripts', 'setup', 'report/xsd'];
+const TESTS = path.join(path.dirname(SRC), 'tests');
+
+describe('tests/', () => {
+  const relative = (dir: string, file: string) => path.relative(dir, file).split(path.sep).join('/');
+  const crossCutting = (rel: string) => CROSS_CUTTING.some((c) => rel === c || rel.startsWith(`${c}/`));
+  const testFiles = (readdirSync(TESTS, { recursive: true }) as string[]).map((f) => f.split(path.sep).join('/')).filter((f) => f.endsWith('.ts'));
+
+  it('mirror the folders of src/: every folder of tests/ is one of src/ or says what it is about', () => {
+    const folders = [...new Set(testFiles.map((f) => path.posix.dirname(f)))].filter((d) => d !== '.');
+    expect(folders.filter((d) => !crossCutting(d) && !existsSync(path.join(SRC, d)))).toEqual([]);
+  });
+
+  it('a test named after a module of its layer sits where the module sits', () => {
+    const modules = sourceFiles(SRC).map((f) => relative(SRC, f));
+    const misplaced = testFiles
+      .filter((t) => t.endsWith('.test.ts') && !crossCutting(t))
+      .flatMap((t) => {
+        const name = path.basename(t, '.test.ts');
+        const layer = t.split('/')[0];
+        const same = modules.filter((m) => m.startsWith(`${layer}/`) && path.basename(m, '.ts') === name);
+        return same.length === 1 && same[0] !== t.replace(/\.test\.ts$/, '.ts') ? [`tests/${t} tests src/${same[0]}`] : [];
+      });
+    expect(misplaced).toEqual([]);
   });
 });
