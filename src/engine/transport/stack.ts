@@ -55,16 +55,15 @@ export function stack(purpose: Purpose, parts: StackParts): StackEntry[] {
     ['concurrency-limit', concurrency(parts.slots)],
     ['rate-limiter', rate(parts.limiter)],
   ];
+  // A burst's one reservation paid for the first request of each of its cases: that one passes the limits by.
+  const burstLimits: StackEntry[] = [['paid-first', paidFirst(compose(layersOf(limits)))]];
   return [
-    ...(purpose === 'reachability'
-      ? []
-      : ([
-          ['auth', bearerAuth(parts.ownToken)],
-          ['renew-on-401', renewOn401(parts.renew)],
-          ['retry-429', retry429(parts.maxRetries)],
-        ] as const)),
-    // A burst's reservation paid for the first request of each of its cases: that one skips the limits.
-    ...(purpose === 'burst' ? ([['paid-first', paidFirst(compose(layersOf(limits)))]] as const) : limits),
+    ...unless(purpose === 'reachability', [
+      ['auth', bearerAuth(parts.ownToken)],
+      ['renew-on-401', renewOn401(parts.renew)],
+      ['retry-429', retry429(parts.maxRetries)],
+    ]),
+    ...(purpose === 'burst' ? burstLimits : limits),
     // Checked again once the limits let the request go: nothing goes on the wire after an interrupt.
     ['interruptible', interrupt],
     // The cleanup takes the budget's reserve first, and is never refused.
@@ -73,5 +72,7 @@ export function stack(purpose: Purpose, parts: StackParts): StackEntry[] {
     ['latency-watch', parts.latency.layer],
   ];
 }
+
+const unless = (skipped: boolean, entries: StackEntry[]): StackEntry[] => (skipped ? [] : entries);
 
 export const layersOf = (entries: readonly StackEntry[]): Layer[] => entries.map(([, layer]) => layer);
