@@ -15,8 +15,13 @@ interface HarEntry {
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-/** `conformance-<seed>-<time>-<random>-N`: only N is the same from run to run. */
-const RUN_TAG = /conformance-[0-9a-z]+-[0-9a-z]+-[0-9a-z]+-/g;
+/**
+ * The run tag `conformance-<seed>-<time>-<random>`, in each ref_id (`<tag>-N`: only N is the same
+ * from run to run) and alone in the `conformance_run` metadata pair of each create body; upper
+ * case in a case that sends a ref_id so (the mask keeps the case).
+ */
+const RUN_TAG = /conformance-[0-9a-z]+-[0-9a-z]+-[0-9a-z]+/gi;
+const maskTag = (tag: string) => (tag.startsWith('C') ? 'CONFORMANCE-TAG' : 'conformance-TAG');
 /** Each identity's government id is drawn from its ref_id: it differs from run to run too. */
 const CIP_ID = /"cip_id":"[^"]*"/g;
 
@@ -26,7 +31,7 @@ export function fingerprint(dir: string): Record<string, unknown> {
   const requests = entries.map((e) =>
     `${e.request.method} ${new URL(e.request.url).pathname} ${e.request.postData?.text ?? ''}`
       .replace(UUID, 'UUID')
-      .replace(RUN_TAG, 'conformance-TAG-')
+      .replace(RUN_TAG, maskTag)
       .replace(CIP_ID, '"cip_id":"*"'),
   );
   const rules = report.rules.map(
