@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compose, type Layer, type Send } from '../../../src/engine/transport/send.ts';
-import { type Purpose, stack, type StackParts } from '../../../src/engine/transport/stack.ts';
+import { layersOf, type Purpose, stack, type StackParts } from '../../../src/engine/transport/stack.ts';
 import { ConcurrencyLimit } from '../../../src/engine/transport/concurrency-limit.ts';
 import { RateLimiter } from '../../../src/engine/transport/rate-limiter.ts';
 import { LatencyWatch } from '../../../src/engine/transport/latency-watch.ts';
@@ -15,6 +15,7 @@ import { fakeSend, request } from './fake-send.ts';
 import { createTransport, REDACTED_BEARER } from '../../../src/engine/transport/transport.ts';
 import type { TestCase } from '../../../src/core/case.ts';
 import { RunStop } from '../../../src/engine/run-stop.ts';
+import { RequestBudget } from '../../../src/engine/request-budget.ts';
 import { closedPortUrl, json, localServers } from './local-server.ts';
 
 const create: TestCase = { operation: 'createIdentity', mode: 'valid', label: 'create', body: {} };
@@ -69,6 +70,24 @@ describe('the list', () => {
 
   it('is the list docs/design.md names, a case on top and the HTTP call at the bottom', () => {
     expect(designList()).toEqual(['recording', ...files('case'), 'http-call']);
+  });
+
+  it('sends only the cleanup after an interrupt, and only the cleanup past the budget', async () => {
+    const interrupted = new AbortController();
+    interrupted.abort();
+    // A grace far longer than the fake's answer: the cleanup's answer comes first.
+    const after = { ...parts, signal: interrupted.signal, latency: new LatencyWatch(60_000, 60_000) };
+    const bottom = fakeSend();
+    const send = (purpose: Purpose, p: StackParts) => compose(layersOf(stack(purpose, p)))(bottom)(request());
+    expect((await send('case', after)).error?.message).toBe('not sent: the run was interrupted');
+    expect(bottom.calls).toHaveLength(0);
+    expect((await send('cleanup', after)).response?.status).toBe(200);
+    expect(bottom.calls).toHaveLength(1);
+
+    const spent = { ...parts, budget: new RequestBudget(0) };
+    await expect(send('case', spent)).rejects.toBeInstanceOf(RunStop);
+    expect((await send('cleanup', spent)).response?.status).toBe(200);
+    expect(bottom.calls).toHaveLength(2);
   });
 
   it('names each layer by a file of the transport', () => {
