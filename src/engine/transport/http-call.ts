@@ -9,6 +9,7 @@ import { oneLine } from '../../core/text.ts';
 import { asStream, requestAsStream } from './pactum-stream.ts';
 import { readBody } from './body-stream.ts';
 import { recordBody } from './body-record.ts';
+import type { Send } from './send.ts';
 
 // pactum logs failed requests with their headers (tokens included) at its default level: the
 // harness prints nothing it did not decide to print. Global on purpose: a per-spec
@@ -72,6 +73,15 @@ export async function httpCall(request: HttpRequest, timeoutMs: number): Promise
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The bottom of every stack of the transport (stack.ts): one request on the wire, timed. Never throws (httpCall does not). */
+export function httpSend(timeoutMs: number): Send {
+  return async (request) => {
+    const started = Date.now();
+    const result = await httpCall(request, timeoutMs);
+    return { request, ...result, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started };
+  };
 }
 
 /** Resolves (with nothing) when the signal aborts. */

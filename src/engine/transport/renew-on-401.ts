@@ -6,8 +6,12 @@
 import { bearerToken, tokenFailureMidRun, withBearer } from './auth.ts';
 import { afterAttempts, type Layer } from './send.ts';
 
-/** @param renew a token other than the rejected one (TokenSource.renew); undefined when renewing would not help. */
-export function renewOn401(renew: (rejected: string) => Promise<string | undefined>): Layer {
+/**
+ * @param renew a token other than the rejected one (TokenSource.renew), undefined when renewing
+ * would not help; absent when the run's token is not fetched (a static token that gets a 401 keeps it).
+ */
+export function renewOn401(renew: ((rejected: string) => Promise<string | undefined>) | undefined): Layer {
+  if (!renew) return (next) => next;
   return (next) => async (request) => {
     const outcome = await next(request);
     // Only our own token: a case sent with none or a made-up one expects the 401.

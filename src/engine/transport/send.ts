@@ -1,11 +1,12 @@
 /**
  * The shape every transport policy shares (like undici's interceptors): a `Send` takes a request
- * and gives back its outcome, and a `Layer` wraps a Send in one policy. transport.ts stacks the
- * layers around the one HTTP call; each layer can be tested alone with a fake `next`.
+ * and gives back its outcome, and a `Layer` wraps a Send in one policy. `compose` stacks a list of
+ * layers around the one HTTP call (the list: stack.ts); each layer can be tested alone with a
+ * fake `next`.
  */
 import type { UnauthenticatedKind } from '../../core/case.ts';
 import type { RecordedResponse, TransportError } from '../../core/exchange.ts';
-import { httpCall, type HttpRequest } from './http-call.ts';
+import type { HttpRequest } from './http-call.ts';
 
 /** A request on its way down the stack. */
 export interface Request extends HttpRequest {
@@ -42,13 +43,12 @@ export function afterAttempts(outcome: Outcome, attempts: readonly Outcome[]): O
 export type Send = (request: Request) => Promise<Outcome>;
 export type Layer = (next: Send) => Send;
 
-/** The bottom of every stack: one request on the wire. Never throws (httpCall does not). */
-export function httpSend(timeoutMs: number): Send {
-  return async (request) => {
-    const started = Date.now();
-    const result = await httpCall(request, timeoutMs);
-    return { request, ...result, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started };
-  };
+/**
+ * A list of layers as one layer, read top to bottom: the first is the outermost, the one a
+ * request meets first (undici's `compose([...])`).
+ */
+export function compose(layers: readonly Layer[]): Layer {
+  return (bottom) => layers.reduceRight((next, layer) => layer(next), bottom);
 }
 
 /** The request with one header set; the original is left as it was (the record may hold it). */

@@ -3,25 +3,24 @@
  * authenticates it (section 5), keeps to the rate and concurrency limits, retries 429s, and
  * records the exchange. The target's misbehaviour is data for the checks, never an exception.
  *
- * Each policy is one layer around the one HTTP call (send.ts); this file only stacks them.
+ * Each policy is one layer; the layers a request goes through are one list that reads top to
+ * bottom (stack.ts) around the one HTTP call (http-call.ts). This file only holds what the
+ * layers share and picks the list's purpose for each kind of send.
  */
 import type { TestCase, UnauthenticatedKind } from '../../core/case.ts';
 import type { Exchange, SentRecorder } from '../../core/exchange.ts';
 import type { AuthConfig } from '../../core/auth-config.ts';
-import { httpSend, type Layer, type Send } from './send.ts';
+import { compose, type Send } from './send.ts';
+import { httpSend } from './http-call.ts';
 import { recording, type SendCase } from './recording.ts';
-import { bearerAuth, type OwnToken } from './auth.ts';
-import { renewOn401 } from './renew-on-401.ts';
-import { retry429 } from './retry-429.ts';
-import { ConcurrencyLimit, concurrency } from './concurrency-limit.ts';
-import { RateLimiter, rate } from './rate-limiter.ts';
-import { counting } from './counting.ts';
-import { paidFirst } from './paid-first.ts';
+import type { OwnToken } from './auth.ts';
+import { ConcurrencyLimit } from './concurrency-limit.ts';
+import { RateLimiter } from './rate-limiter.ts';
 import { TokenSource, type TokenSourceOptions } from './token-source.ts';
 import { checkReachable } from './reachability.ts';
-import { INTERRUPT_GRACE_MS, interruptible, withinGrace } from './interruptible.ts';
+import { INTERRUPT_GRACE_MS } from './interruptible.ts';
 import { LatencyWatch } from './latency-watch.ts';
-import { requestCap } from './request-cap.ts';
+import { layersOf, type Purpose, stack, type StackParts } from './stack.ts';
 import type { RequestBudget } from '../request-budget.ts';
 
 export { INVALID_TOKEN, REDACTED_BEARER } from './auth.ts';
@@ -91,44 +90,45 @@ export function createTransport(options: TransportOptions): Transport {
       ? new TokenSource(auth, options.timeoutMs, { ...options.tokenTiming, ...(options.signal ? { signal: options.signal } : {}) })
       : undefined;
   const ownToken: OwnToken = auth.kind === 'static' ? async () => auth.token : tokens ? () => tokens.token() : undefined;
-  const limiter = new RateLimiter(options.rateLimitPerSecond);
   let sent = 0;
   const recorders: SentRecorder[] = [];
   const record: SentRecorder = (request) => {
     for (const recorder of recorders) recorder(request);
   };
-
-  // Bottom up: the HTTP call, counted once the request budget let it go; then inside the limits (a place in flight, then a start slot).
-  // An interruption cuts both the call and the wait for the limits.
-  const cut = interruptible(options.signal);
-  const latency = new LatencyWatch(INTERRUPT_GRACE_MS, options.timeoutMs);
-  const wire = cut(requestCap(options.budget)(counting(() => sent++)(latency.layer(httpSend(options.timeoutMs)))));
-  const slots = new ConcurrencyLimit(options.concurrency);
-  const limited = cut(concurrency(slots)(rate(limiter)(wire)));
-  // The cleanup is sent after an interrupt too: the same counter, limits and budget (its reserve), only the grace bounds it,
-  // a grace that fits the target's observed latency.
-  const graced = withinGrace(options.signal, () => latency.graceMs());
-  const cleanup = graced(
-    concurrency(slots)(rate(limiter)(graced(requestCap(options.budget, true)(counting(() => sent++)(latency.layer(httpSend(options.timeoutMs))))))),
-  );
-  // Only fetched tokens can be renewed; a static token that gets a 401 keeps it.
-  const renewal: Layer = tokens ? renewOn401((rejected) => tokens.renew(rejected)) : (next) => next;
-  const policies = (bottom: Send): SendCase => recording(baseUrl, record)(bearerAuth(ownToken)(renewal(retry429(options.maxRetries)(bottom))));
+  const parts: StackParts = {
+    ownToken,
+    // Only fetched tokens can be renewed; a static token that gets a 401 keeps it.
+    renew: tokens ? (rejected) => tokens.renew(rejected) : undefined,
+    maxRetries: options.maxRetries,
+    signal: options.signal,
+    slots: new ConcurrencyLimit(options.concurrency),
+    limiter: new RateLimiter(options.rateLimitPerSecond),
+    budget: options.budget,
+    count: () => sent++,
+    latency: new LatencyWatch(INTERRUPT_GRACE_MS, options.timeoutMs),
+  };
+  /** The list for `purpose` around the one HTTP call. */
+  const sendFor = (purpose: Purpose): Send => compose(layersOf(stack(purpose, parts)))(httpSend(options.timeoutMs));
+  /** A case on top: turned into the request, what came back recorded. */
+  const caseFor = (purpose: Purpose): SendCase => recording(baseUrl, record)(sendFor(purpose));
+  const sendCase = caseFor('case');
+  const sendCleanup = caseFor('cleanup');
+  const reachability = sendFor('reachability');
 
   return {
-    send: policies(limited),
+    send: sendCase,
     async sendTogether(testCases: TestCase[]): Promise<Exchange[]> {
       // Tokens first, so that no case of the burst waits for the token endpoint on its own.
       if (tokens && testCases.some((c) => c.auth === undefined)) await tokens.token().catch(() => undefined);
-      await limiter.acquireBurst(testCases.length);
+      await parts.limiter.acquireBurst(testCases.length);
       // One stack per case: the burst's reservation paid for its first request.
-      return Promise.all(testCases.map((c) => policies(paidFirst(wire)(limited))(c)));
+      return Promise.all(testCases.map((c) => caseFor('burst')(c)));
     },
-    sendCleanup: (testCase) => policies(cleanup)(testCase),
+    sendCleanup,
     async authenticate(): Promise<void> {
       await tokens?.token();
     },
-    checkReachable: () => checkReachable(limited, baseUrl, options.reachabilityDelaysMs, undefined, record),
+    checkReachable: () => checkReachable(reachability, baseUrl, options.reachabilityDelaysMs, undefined, record),
     recordSent(recorder: SentRecorder): void {
       recorders.push(recorder);
     },

@@ -12,6 +12,7 @@ import { RateLimiter, rate } from '../../../src/engine/transport/rate-limiter.ts
 import { ConcurrencyLimit, concurrency } from '../../../src/engine/transport/concurrency-limit.ts';
 import { AuthenticationError, UnreachableError } from '../../../src/core/errors.ts';
 import { RunStop } from '../../../src/engine/run-stop.ts';
+import type { Layer } from '../../../src/engine/transport/send.ts';
 import { fakeSend, request, response } from './fake-send.ts';
 
 describe('bearerAuth', () => {
@@ -170,14 +171,18 @@ describe('rate and concurrency', () => {
 
 describe('paidFirst', () => {
   it('sends the first request straight out and every later one through the limits', async () => {
-    const direct = fakeSend();
-    const limited = fakeSend();
-    const send = paidFirst(direct)(limited);
+    const next = fakeSend();
+    let limitedCalls = 0;
+    const limits: Layer = (below) => (r) => {
+      limitedCalls++;
+      return below(r);
+    };
+    const send = paidFirst(limits)(next);
     await send(request());
     await send(request());
     await send(request());
-    expect([direct.calls.length, limited.calls.length]).toEqual([1, 2]);
-    await paidFirst(direct)(limited)(request()); // another case: its own first request
-    expect(direct.calls).toHaveLength(2);
+    expect([next.calls.length, limitedCalls]).toEqual([3, 2]);
+    await paidFirst(limits)(next)(request()); // another case: its own first request
+    expect([next.calls.length, limitedCalls]).toEqual([4, 2]);
   });
 });
