@@ -26,14 +26,15 @@ const IDS: ReadonlySet<string> = new Set(RULES.map((r) => r.id));
 export function ruleIdMentions(dir: string = SRC): RuleIdMention[] {
   const found: RuleIdMention[] = [];
   for (const file of sourceFiles(dir)) {
-    const text = readFileSync(file, 'utf8');
-    const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, text);
-    for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
-      const literal = token === ts.SyntaxKind.StringLiteral || token === ts.SyntaxKind.NoSubstitutionTemplateLiteral || token === ts.SyntaxKind.TemplateHead;
-      if (!literal || !IDS.has(scanner.getTokenValue())) continue;
-      const line = text.slice(0, scanner.getTokenStart()).split('\n').length;
-      found.push({ where: `${path.relative(path.dirname(dir), file)}:${line}`, id: scanner.getTokenValue() });
-    }
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if ((ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) && IDS.has(node.text)) {
+        const line = source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+        found.push({ where: `${path.relative(path.dirname(dir), file)}:${line}`, id: node.text });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
   }
   return found;
 }
