@@ -35,13 +35,13 @@ function authOf(options: ClientOptions): AuthConfig {
   if (options.token !== undefined && cc) throw new UsageError('give either token or clientCredentials, not both');
   if (options.token !== undefined) return { kind: 'static', token: options.token };
   if (!cc) return { kind: 'none' };
-  checkUrl('clientCredentials.tokenUrl', cc.tokenUrl);
+  checkUrl('clientCredentials.tokenUrl', cc.tokenUrl, 'give them with token or clientCredentials');
   return { kind: 'client-credentials', tokenUrl: cc.tokenUrl, clientId: cc.clientId, clientSecret: cc.clientSecret, ...(cc.scope ? { scope: cc.scope } : {}) };
 }
 
 /** A client of the target with the run's defaults. Throws a UsageError for a bad URL or both kinds of credentials. */
 export function createClient(options: ClientOptions): Client {
-  checkUrl('baseUrl', options.baseUrl);
+  checkUrl('baseUrl', options.baseUrl, 'give them with token or clientCredentials');
   const defaults = runConfig({ seed: 0 });
   return createTransport({
     baseUrl: options.baseUrl,
