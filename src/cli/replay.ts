@@ -32,6 +32,7 @@ import { isRuleId, type RuleId } from '../core/catalogue.ts';
 import { judge } from '../rules/judge.ts';
 import { MetadataState } from '../engine/metadata-state.ts';
 import { RefIds } from '../engine/ref-ids.ts';
+import { concurrentDuplicates } from '../engine/plan.ts';
 import { SCENARIOS, scenarioRules } from '../engine/scenarios.ts';
 import type { TestCase, UnauthenticatedKind } from '../core/case.ts';
 import { CreatedIdentities } from '../rules/created-identities.ts';
@@ -171,7 +172,7 @@ async function replayOnTarget(report: ConformanceReport, prepared: PreparedRun, 
     transport.send.bind(transport),
     new RefIds(report.seed),
     target.fiatAccountIds,
-    prepared.settings.concurrentDuplicates,
+    concurrentDuplicates(prepared.config.concurrency),
     {
       seed: report.seed,
       runs: report.runs ?? prepared.settings.runs,

@@ -12,6 +12,7 @@ import { parseReading, type Reading } from '../server/reading.ts';
 import { PROFILES, defaultProfile, type Profile } from '../engine/profiles.ts';
 import { parseShard, type Shard } from '../engine/shard.ts';
 import { checkBudget } from '../engine/request-budget.ts';
+import type { EngineOptions } from '../engine/run-settings.ts';
 import { MAX_TIMER_MS } from './whole-number-flag.ts';
 import { poolSize, reservedRequests } from './request-reserve.ts';
 import { shardAccountNeeds, shardAccounts } from './shard-accounts.ts';
@@ -31,15 +32,19 @@ import {
 
 export { REMOTE_RATE_LIMIT, RUN_OPTIONS, runHelp } from './run-flags.ts';
 
-export interface RunConfig {
+/**
+ * A run's settings, resolved: the one shape from the command line and the library to the engine.
+ * What the engine and its plan read (seed, runs, rule filter, shard, restore ...) is declared once,
+ * in EngineOptions, and handed on as it is (prepare-run.ts); the rest is the transport's, the
+ * target's and the reports'.
+ */
+export interface RunConfig extends EngineOptions {
   /** Undefined: start the embedded server. */
   baseUrl?: string;
   auth: AuthConfig;
   fiatAccountIds: string[];
-  seed: number;
   /** A profile name, or `custom` when the runs were chosen directly (self-test, fault matrix). */
   profile: Profile | 'custom';
-  runs: number;
   reportDir: string;
   strict: boolean;
   /** End the run at the first failure that makes it non-conformant (the report is written). */
@@ -51,8 +56,6 @@ export interface RunConfig {
   /** --max-requests: no run sends more (the plan shrinks to fit, the transport refuses the rest). */
   maxRequests?: number;
   ruleFilter: string[];
-  /** --shard i/n: run only this shard's share of the cases; `conformance merge` joins the shards' reports. */
-  shard?: Shard;
   /** With --shard against a remote target: the distinct ids given to every shard (`fiatAccountIds` is this shard's own share of them). */
   fiatAccountsGiven?: number;
   /** --list-rules: print the rules (honouring the filter) and send nothing. */
@@ -64,12 +67,6 @@ export interface RunConfig {
   /** Embedded server only: a fault to inject and a reading of the document. */
   fault?: string;
   reading: Partial<Reading>;
-  /** --no-restore: leave the pool's fiat accounts as the run's last update left them (they are put back by default). */
-  noRestore?: boolean;
-  /** --read-with-empty-update: a target without GET of fiat accounts may be read with `PUT {}` (a write where PUT replaces the record). */
-  readWithEmptyUpdate?: boolean;
-  /** --restore-patience: how long each request of the restore waits for a target that is away (429, 5xx, no answer), ms. */
-  restorePatienceMs?: number;
   /** Embedded server only: its strict variant, the open points restricted (set by self-test and the fault matrix). */
   strictServer?: boolean;
   /** --bundle FILE: the evidence bundle written after the reports, signed with --sign-key, personal values replaced under --redact-personal. */
