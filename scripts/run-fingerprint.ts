@@ -15,10 +15,12 @@ interface HarEntry {
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-/** `conformance-<seed>-<time>-<random>-N`: only N is the same from run to run. */
-const RUN_TAG = /conformance-[0-9a-z]+-[0-9a-z]+-[0-9a-z]+-/g;
+/** `conformance-<seed>-<time>-<random>-N` (upper-cased by the letter-case scenario too): only N is the same from run to run. */
+const RUN_TAG = /conformance-[0-9a-z]+-[0-9a-z]+-[0-9a-z]+-/gi;
 /** Each identity's government id is drawn from its ref_id: it differs from run to run too. */
 const CIP_ID = /"cip_id":"[^"]*"/g;
+/** The run tag an identity carries in its metadata (`conformance-<seed>-<time>-<random>`): it differs from run to run. */
+const RUN_METADATA = /"conformance_run":"[^"]*"/g;
 
 export function fingerprint(dir: string): Record<string, unknown> {
   const report = JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8'));
@@ -27,7 +29,8 @@ export function fingerprint(dir: string): Record<string, unknown> {
     `${e.request.method} ${new URL(e.request.url).pathname} ${e.request.postData?.text ?? ''}`
       .replace(UUID, 'UUID')
       .replace(RUN_TAG, 'conformance-TAG-')
-      .replace(CIP_ID, '"cip_id":"*"'),
+      .replace(CIP_ID, '"cip_id":"*"')
+      .replace(RUN_METADATA, '"conformance_run":"*"'),
   );
   const rules = report.rules.map(
     (r: { id: string; status: string; cases: number; coverage?: { fixed: number; random: number; distinctInputs: number }; failures: unknown[] }) =>
