@@ -36,7 +36,7 @@ export interface GivenSettings {
  * Each flag's name among the library's options (ConformanceOptions); the flags of the command
  * line's own output (listing rules, quiet, JSON) have none, only their environment twin.
  */
-export const OPTION_OF_FLAG: Readonly<Partial<Record<SettingKey, string>>> = {
+export const OPTION_OF_FLAG = {
   'base-url': 'baseUrl',
   token: 'token',
   'auth-url': 'clientCredentials.tokenUrl',
@@ -65,10 +65,12 @@ export const OPTION_OF_FLAG: Readonly<Partial<Record<SettingKey, string>>> = {
   bundle: 'bundle',
   'sign-key': 'signKey',
   'redact-personal': 'redactPersonal',
-};
+} as const satisfies Partial<Record<SettingKey, string>>;
+
+const optionName = (key: SettingKey): string | undefined => (OPTION_OF_FLAG as Partial<Record<SettingKey, string>>)[key];
 
 /** A setting as the caller names it when it gave none (in a message that says what to add). */
-export const callerName = (caller: Caller, key: SettingKey): string => (caller === 'cli' ? `--${key}` : (OPTION_OF_FLAG[key] ?? `--${key}`));
+export const callerName = (caller: Caller, key: SettingKey): string => (caller === 'cli' ? `--${key}` : (optionName(key) ?? `--${key}`));
 
 /** The name a setting was given under, or the caller's name for it. */
 export const nameOf = (settings: GivenSettings, key: SettingKey): string => settings.get(key)?.name ?? callerName(settings.caller, key);
@@ -102,7 +104,7 @@ export function settingsOfArgv(argv: string[], env: Env, command = 'run'): Given
 /** The library's options (ConformanceOptions), read by the option names of OPTION_OF_FLAG. */
 export function settingsOfOptions(options: object, env: Env = {}): GivenSettings {
   return givenSettings('library', env, (key) => {
-    const name = OPTION_OF_FLAG[key];
+    const name = optionName(key);
     if (name === undefined) return undefined;
     const value = name
       .split('.')

@@ -3,8 +3,9 @@
  * wrote (`concurrency`), never the command line's flag (`--concurrency`), and one that came from
  * the environment under its variable. The command line's own words are tests/run/run-config.test.ts.
  */
-import { describe, expect, it } from 'vitest';
-import { UsageError, resolveOptions, runConformance, type ConformanceOptions } from '../../src/api/index.ts';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { UsageError, createClient, resolveOptions, runConformance, type ConformanceOptions } from '../../src/api/index.ts';
+import type { OPTION_OF_FLAG } from '../../src/run/given-settings.ts';
 
 const remote = { baseUrl: 'https://sandbox.example.com', token: 'T', fiatAccountIds: ['0f8fad5b-d9cb-469f-a165-70867728950e'] };
 
@@ -22,7 +23,16 @@ function refusal(options: ConformanceOptions): string {
 // Untyped callers (JavaScript, JSON config files) can pass anything: the options are typed, the values are not.
 const untyped = (options: Record<string, unknown>) => options as ConformanceOptions;
 
+/** The option an entry of OPTION_OF_FLAG reads: `clientCredentials.tokenUrl` is read from `clientCredentials`. */
+type TopName<N> = N extends `${infer Head}.${string}` ? Head : N;
+type ReadOptions = TopName<(typeof OPTION_OF_FLAG)[keyof typeof OPTION_OF_FLAG]>;
+
 describe("the library's option errors", () => {
+  it('every option is one the resolver reads, and it reads no other (checked by tsc)', () => {
+    // An option added to ConformanceOptions but not to OPTION_OF_FLAG would be ignored without a word.
+    expectTypeOf<Exclude<keyof ConformanceOptions, 'env' | 'signal'>>().toEqualTypeOf<ReadOptions>();
+  });
+
   it('runConformance({ concurrency: "abc" }) names the option concurrency, not the flag', async () => {
     await expect(runConformance(untyped({ concurrency: 'abc' }))).rejects.toThrow(new UsageError('concurrency must be a whole number >= 1, got "abc"'));
   });
@@ -76,5 +86,19 @@ describe("the library's option errors", () => {
   it("typed values are taken as they are, and an untyped caller's digits as the flag takes them", () => {
     expect(resolveOptions({ concurrency: 3, timeoutMs: 500, seed: -4, runs: 0 })).toMatchObject({ concurrency: 3, timeoutMs: 500, seed: -4, runs: 0 });
     expect(resolveOptions(untyped({ concurrency: '3', seed: '5' }))).toMatchObject({ concurrency: 3, seed: 5 });
+  });
+});
+
+describe("createClient's option errors", () => {
+  it('checks its limits with the run resolver, naming the option', () => {
+    const baseUrl = 'http://127.0.0.1:1';
+    expect(() => createClient({ baseUrl, concurrency: 'abc' as unknown as number })).toThrow(
+      new UsageError('concurrency must be a whole number >= 1, got "abc"'),
+    );
+    expect(() => createClient({ baseUrl, timeoutMs: 0 })).toThrow(/^timeoutMs must be a whole number from 1 to 2147483647, got 0$/);
+    expect(() => createClient({ baseUrl, clientCredentials: { tokenUrl: 'nope', clientId: 'a', clientSecret: 'b' } })).toThrow(
+      /^clientCredentials\.tokenUrl is not a URL/,
+    );
+    expect(createClient({ baseUrl, concurrency: 2, timeoutMs: 100 }).requestCount).toBe(0);
   });
 });
