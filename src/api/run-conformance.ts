@@ -1,10 +1,11 @@
 /**
  * The library's run: the suite, or some of its rules, against a target, from typed options. The
- * options are the flags of `conformance run` under their camelCase names (src/run/given-settings.ts
- * OPTION_OF_FLAG) and resolve through the same resolver as the flags (resolveSettings), with no
- * detour through flag text: a bad option is refused under its own name (`concurrency`, not
- * `--concurrency`). The run is composed by the same orchestrator (orchestrateRun), so a library run
- * and a CLI run with the same settings send the same cases and give the same verdict.
+ * options are the flags of `conformance run` under their camelCase names (the `option` of each
+ * entry of the flag table, src/run/run-flags.ts) and resolve through the same resolver as the
+ * flags (resolveSettings), with no detour through flag text: a bad option is refused under its
+ * own name (`concurrency`, not `--concurrency`). The run is composed by the same orchestrator
+ * (orchestrateRun), so a library run and a CLI run with the same settings send the same cases and
+ * give the same verdict.
  */
 import { randomInt } from 'node:crypto';
 import { resolveSettings, type RunConfig } from '../run/run-config.ts';

@@ -1,7 +1,8 @@
 /**
  * The settings of a run as a caller gave them, before they are checked: `conformance run`'s flags
  * (as parseArgs typed them) or the library's options (typed values), each with its environment
- * twin (CONFORMANCE_*) filling what is left unset. Every value keeps the name it was given under
+ * twin (CONFORMANCE_*) filling what is left unset. One table names every setting three ways
+ * (run-flags.ts: the flag, its variable, its option). Every value keeps the name it was given under
  * (`--concurrency`, `concurrency`, `CONFORMANCE_CONCURRENCY`), so the one resolver
  * (run-config.ts resolveSettings) refuses a bad value in the caller's own terms. Nothing is turned
  * into flag text and parsed back.
@@ -33,41 +34,14 @@ export interface GivenSettings {
 }
 
 /**
- * Each flag's name among the library's options (ConformanceOptions); the flags of the command
- * line's own output (listing rules, quiet, JSON) have none, only their environment twin.
+ * A flag's name among the library's options (ConformanceOptions), from the flag table
+ * (run-flags.ts `option`); the flags of the command line's own output (listing rules, quiet,
+ * JSON) have none, only their environment twin.
  */
-export const OPTION_OF_FLAG = {
-  'base-url': 'baseUrl',
-  token: 'token',
-  'auth-url': 'clientCredentials.tokenUrl',
-  'client-id': 'clientCredentials.clientId',
-  'client-secret': 'clientCredentials.clientSecret',
-  scope: 'clientCredentials.scope',
-  'fiat-account-id': 'fiatAccountIds',
-  seed: 'seed',
-  profile: 'profile',
-  runs: 'runs',
-  'report-dir': 'reportDir',
-  strict: 'strict',
-  'fail-fast': 'failFast',
-  'no-restore': 'noRestore',
-  'read-with-empty-update': 'readWithEmptyUpdate',
-  'restore-patience': 'restorePatience',
-  timeout: 'timeoutMs',
-  'rate-limit': 'rateLimit',
-  concurrency: 'concurrency',
-  'max-retries': 'maxRetries',
-  'max-requests': 'maxRequests',
-  shard: 'shard',
-  rule: 'rules',
-  fault: 'fault',
-  reading: 'reading',
-  bundle: 'bundle',
-  'sign-key': 'signKey',
-  'redact-personal': 'redactPersonal',
-} as const satisfies Partial<Record<SettingKey, string>>;
+export const optionName = (key: SettingKey): string | undefined => (RUN_OPTIONS[key] as { option?: string }).option;
 
-const optionName = (key: SettingKey): string | undefined => (OPTION_OF_FLAG as Partial<Record<SettingKey, string>>)[key];
+/** Every option name of the flag table, as a type (tests/api/option-errors.test.ts checks it against ConformanceOptions). */
+export type OptionName = Extract<(typeof RUN_OPTIONS)[SettingKey], { option: string }>['option'];
 
 /** A setting as the caller names it when it gave none (in a message that says what to add). */
 export const callerName = (caller: Caller, key: SettingKey): string => (caller === 'cli' ? `--${key}` : (optionName(key) ?? `--${key}`));
@@ -101,7 +75,7 @@ export function settingsOfArgv(argv: string[], env: Env, command = 'run'): Given
   return values.help ? null : settingsOfFlagValues(values, env);
 }
 
-/** The library's options (ConformanceOptions), read by the option names of OPTION_OF_FLAG. */
+/** The library's options (ConformanceOptions), read under the option names of the flag table. */
 export function settingsOfOptions(options: object, env: Env = {}): GivenSettings {
   return givenSettings('library', env, (key) => {
     const name = optionName(key);

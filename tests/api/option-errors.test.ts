@@ -5,7 +5,7 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { UsageError, createClient, resolveOptions, runConformance, type ConformanceOptions } from '../../src/api/index.ts';
-import type { OPTION_OF_FLAG } from '../../src/run/given-settings.ts';
+import type { OptionName } from '../../src/run/given-settings.ts';
 
 const remote = { baseUrl: 'https://sandbox.example.com', token: 'T', fiatAccountIds: ['0f8fad5b-d9cb-469f-a165-70867728950e'] };
 
@@ -23,13 +23,13 @@ function refusal(options: ConformanceOptions): string {
 // Untyped callers (JavaScript, JSON config files) can pass anything: the options are typed, the values are not.
 const untyped = (options: Record<string, unknown>) => options as ConformanceOptions;
 
-/** The option an entry of OPTION_OF_FLAG reads: `clientCredentials.tokenUrl` is read from `clientCredentials`. */
+/** The option an entry of the flag table reads: `clientCredentials.tokenUrl` is read from `clientCredentials`. */
 type TopName<N> = N extends `${infer Head}.${string}` ? Head : N;
-type ReadOptions = TopName<(typeof OPTION_OF_FLAG)[keyof typeof OPTION_OF_FLAG]>;
+type ReadOptions = TopName<OptionName>;
 
 describe("the library's option errors", () => {
   it('every option is one the resolver reads, and it reads no other (checked by tsc)', () => {
-    // An option added to ConformanceOptions but not to OPTION_OF_FLAG would be ignored without a word.
+    // An option added to ConformanceOptions but not to the flag table (run-flags.ts) would be ignored without a word.
     expectTypeOf<Exclude<keyof ConformanceOptions, 'env' | 'signal'>>().toEqualTypeOf<ReadOptions>();
   });
 
