@@ -21,9 +21,6 @@ import { planSummary } from '../../src/run/plan-summary.ts';
 import { resolveRunConfig, resolveSettings, type RunConfig } from '../../src/run/run-config.ts';
 import { settingsOfOptions } from '../../src/run/given-settings.ts';
 import type { ConformanceOptions } from '../../src/api/run-conformance.ts';
-
-/** The library's options resolved with seed 1 when they give none. */
-const resolveOptions = (options: ConformanceOptions) => resolveSettings(settingsOfOptions(options, options.env), () => 1);
 import { registry } from '../../src/schema/registry.ts';
 import type { FaultName } from '../../src/server/faults.ts';
 import { createReferenceServer } from '../../src/server/server.ts';
@@ -33,6 +30,10 @@ const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
+
+/** The library's options resolved with seed 1 when they give none. */
+const resolveOptions = (options: ConformanceOptions) => resolveSettings(settingsOfOptions(options, options.env), () => 1);
+const PROFILE_NAMES = ['quick', 'standard', 'deep'] as const;
 
 /** A run of the embedded server (a fault, the strict variant) through a proxy that counts what reaches it. */
 async function runThroughCounter(options: ConformanceOptions, server: { fault?: FaultName; strict?: boolean } = {}) {
@@ -49,26 +50,23 @@ const shortOfMinimum = (rule: { coverage?: { fixed: number; random: number; mini
   rule.coverage !== undefined && (rule.coverage.fixed < rule.coverage.minimum.fixed || rule.coverage.random < rule.coverage.minimum.random);
 
 describe('--max-requests', () => {
-  it.each(['quick', 'standard', 'deep'] as const)(
-    '200 is never exceeded on profile %s, and the rules left short are inconclusive and say why',
-    async (profile) => {
-      const { report, counted, exitCode } = await runThroughCounter({ profile, seed: 1, maxRequests: 200 });
-      expect(counted).toBeGreaterThan(100);
-      expect(counted).toBeLessThanOrEqual(200);
-      // Restoring the three accounts keeps 4 requests each out of the phases' reach.
-      expect(report.budget).toMatchObject({ maxRequests: 200, reserved: 12, used: counted, refused: 0 });
-      expect(report.restore!.requests).toBeGreaterThan(0);
-      expect(report.budget!.trimmed[0]).toMatch(/^random cases: \d+ per rule instead of \d+$/);
-      expect(report.summary.requests).toBe(counted);
-      const inconclusive = report.rules.filter((r) => r.status === 'inconclusive');
-      expect(inconclusive.length).toBeGreaterThan(0);
-      for (const rule of inconclusive) expect(rule.reason, rule.id).toMatch(/the request budget \(--max-requests 200\) (left|was spent)/);
-      for (const rule of report.rules.filter((r) => r.status === 'passed')) expect(shortOfMinimum(rule), rule.id).toBe(false);
-      expect(report.summary.verdict).toBe('inconclusive');
-      expect(exitCode).toBe(4);
-      expect(registry().validate('conformance-report', report)).toEqual([]);
-    },
-  );
+  it.each(PROFILE_NAMES)('200 is never exceeded on profile %s, and the rules left short are inconclusive and say why', async (profile) => {
+    const { report, counted, exitCode } = await runThroughCounter({ profile, seed: 1, maxRequests: 200 });
+    expect(counted).toBeGreaterThan(100);
+    expect(counted).toBeLessThanOrEqual(200);
+    // Restoring the three accounts keeps 4 requests each out of the phases' reach.
+    expect(report.budget).toMatchObject({ maxRequests: 200, reserved: 12, used: counted, refused: 0 });
+    expect(report.restore!.requests).toBeGreaterThan(0);
+    expect(report.budget!.trimmed[0]).toMatch(/^random cases: \d+ per rule instead of \d+$/);
+    expect(report.summary.requests).toBe(counted);
+    const inconclusive = report.rules.filter((r) => r.status === 'inconclusive');
+    expect(inconclusive.length).toBeGreaterThan(0);
+    for (const rule of inconclusive) expect(rule.reason, rule.id).toMatch(/the request budget \(--max-requests 200\) (left|was spent)/);
+    for (const rule of report.rules.filter((r) => r.status === 'passed')) expect(shortOfMinimum(rule), rule.id).toBe(false);
+    expect(report.summary.verdict).toBe('inconclusive');
+    expect(exitCode).toBe(4);
+    expect(registry().validate('conformance-report', report)).toEqual([]);
+  });
 
   it('holds with a fault injected: shrinking spends only what the budget left', async () => {
     const { report, counted } = await runThroughCounter({ profile: 'quick', seed: 1, maxRequests: 330 }, { fault: 'metadata-over-pairs-accepted' });
