@@ -4,12 +4,13 @@
  * Retry-After and a timeout, as in a run. It never throws for what the target does: a timeout, a
  * dropped connection or a broken answer comes back in `exchange.error`, ready for `checkExchange`.
  */
-import type { AuthConfig } from '../core/auth-config.ts';
 import type { TestCase } from '../core/case.ts';
 import { UsageError } from '../core/errors.ts';
 import type { Operation } from '../core/operations.ts';
 import { createTransport, type Transport } from '../engine/transport/transport.ts';
-import { checkUrl, runConfig } from '../run/run-config.ts';
+import { checkUrl, resolveAuth, runConfig } from '../run/run-config.ts';
+import { settingsOfOptions, wholeNumberOf } from '../run/given-settings.ts';
+import { MAX_TIMER_MS } from '../run/whole-number-flag.ts';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -30,26 +31,22 @@ export interface ClientOptions {
 /** `send(testCase)` resolves to the exchange: the request as sent (credentials redacted), the response or the error. */
 export type Client = Pick<Transport, 'send' | 'sendTogether' | 'authenticate' | 'requestCount'>;
 
-function authOf(options: ClientOptions): AuthConfig {
-  const cc = options.clientCredentials;
-  if (options.token !== undefined && cc) throw new UsageError('give either token or clientCredentials, not both');
-  if (options.token !== undefined) return { kind: 'static', token: options.token };
-  if (!cc) return { kind: 'none' };
-  checkUrl('clientCredentials.tokenUrl', cc.tokenUrl);
-  return { kind: 'client-credentials', tokenUrl: cc.tokenUrl, clientId: cc.clientId, clientSecret: cc.clientSecret, ...(cc.scope ? { scope: cc.scope } : {}) };
-}
-
-/** A client of the target with the run's defaults. Throws a UsageError for a bad URL or both kinds of credentials. */
+/**
+ * A client of the target with the run's defaults. The options are checked by the run's resolver
+ * (the same names, ranges and words as runConformance's): throws a UsageError for a bad URL, both
+ * kinds of credentials, or a limit that is no whole number in range.
+ */
 export function createClient(options: ClientOptions): Client {
-  checkUrl('baseUrl', options.baseUrl);
+  const settings = settingsOfOptions(options);
+  checkUrl('baseUrl', options.baseUrl, 'give them with token or clientCredentials');
   const defaults = runConfig({ seed: 0 });
   return createTransport({
     baseUrl: options.baseUrl,
-    auth: authOf(options),
-    timeoutMs: options.timeoutMs ?? defaults.timeoutMs,
-    rateLimitPerSecond: options.rateLimit || null,
-    concurrency: options.concurrency ?? defaults.concurrency,
-    maxRetries: options.maxRetries ?? defaults.maxRetries,
+    auth: resolveAuth(settings),
+    timeoutMs: wholeNumberOf(settings, 'timeout', { min: 1, max: MAX_TIMER_MS }) ?? defaults.timeoutMs,
+    rateLimitPerSecond: wholeNumberOf(settings, 'rate-limit') || null,
+    concurrency: wholeNumberOf(settings, 'concurrency', { min: 1 }) ?? defaults.concurrency,
+    maxRetries: wholeNumberOf(settings, 'max-retries') ?? defaults.maxRetries,
   });
 }
 

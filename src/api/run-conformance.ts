@@ -1,13 +1,15 @@
 /**
  * The library's run: the suite, or some of its rules, against a target, from typed options. The
- * options are the flags of `conformance run` under their camelCase names (src/run/run-options.ts,
- * the type the command line parses its flags into) and resolve through the same function
- * (resolveRunOptions), and the run is composed by the same orchestrator (orchestrateRun), so a
- * library run and a CLI run with the same settings send the same cases and give the same verdict.
+ * options are the flags of `conformance run` under their camelCase names (the `option` of each
+ * entry of the flag table, src/run/run-flags.ts) and resolve through the same resolver as the
+ * flags (resolveSettings), with no detour through flag text: a bad option is refused under its
+ * own name (`concurrency`, not `--concurrency`). The run is composed by the same orchestrator
+ * (orchestrateRun), so a library run and a CLI run with the same settings send the same cases and
+ * give the same verdict.
  */
 import { randomInt } from 'node:crypto';
-import { resolveRunOptions, type RunConfig } from '../run/run-config.ts';
-import type { Env, RunOptions } from '../run/run-options.ts';
+import { resolveSettings, type RunConfig } from '../run/run-config.ts';
+import { settingsOfOptions, type Env } from '../run/given-settings.ts';
 import { orchestrateRun } from '../run/orchestrate-run.ts';
 import type { Profile } from '../engine/profiles.ts';
 import type { Reading } from '../server/reading.ts';
@@ -15,7 +17,7 @@ import type { FaultName } from '../server/faults.ts';
 import type { ConformanceReport, ReportRule } from '../report/model/model.ts';
 import type { ReportListener } from '../report/model/report-events.ts';
 
-export interface ConformanceOptions extends Omit<RunOptions, 'listRules' | 'quiet' | 'json'> {
+export interface ConformanceOptions {
   /** The target; none starts the embedded reference server on a free loopback port. */
   baseUrl?: string;
   /** A static bearer token ... */
@@ -38,6 +40,10 @@ export interface ConformanceOptions extends Omit<RunOptions, 'listRules' | 'quie
   failFast?: boolean;
   /** Leave the fiat accounts as the run last wrote them (by default they are read first and put back at the end). */
   noRestore?: boolean;
+  /** Read fiat accounts with an empty update (PUT {}) when the target answers no GET of them. */
+  readWithEmptyUpdate?: boolean;
+  /** Seconds each request of the restore waits for a target that is away (default 60). */
+  restorePatience?: number;
   /** `i/n`: only the i-th of n shares of the cases (needs `seed`); `mergeShardReports` of the n reports gives the verdict. */
   shard?: string;
   /**
@@ -59,6 +65,12 @@ export interface ConformanceOptions extends Omit<RunOptions, 'listRules' | 'quie
   fault?: FaultName;
   /** Embedded server only: where the document allows several behaviours, the one it shows. */
   reading?: Partial<Reading>;
+  /** Also write the evidence bundle of the reports to this file (docs/design.md 5.10). */
+  bundle?: string;
+  /** With `bundle`: the PEM Ed25519 private key file that signs the bundle's manifest. */
+  signKey?: string;
+  /** With `bundle`: replace the personal values in every file of the bundle. */
+  redactPersonal?: boolean;
   /**
    * Environment variables (CONFORMANCE_BASE_URL, CONFORMANCE_TOKEN, ...) that fill what the options
    * leave unset, as `conformance run` reads them. None by default: pass `process.env` to opt in.
@@ -80,12 +92,11 @@ export interface ConformanceResult {
 
 /**
  * Resolves options as `conformance run` resolves its flags: the same defaults and the same
- * checks. Throws a UsageError (one line that says what to do) for a bad setting.
+ * checks. Throws a UsageError (one line that says what to do, naming the option) for a bad setting.
+ * What only the command line has (listing rules, its output) is no option: ignored, even untyped.
  */
 export function resolveOptions(options: ConformanceOptions = {}): RunConfig {
-  // What only the command line has (listing rules, its output) is no library setting, even untyped.
-  const { listRules: _list, quiet: _quiet, json: _json, ...settings } = options as RunOptions;
-  return resolveRunOptions(settings, () => randomInt(1, 2 ** 31 - 1));
+  return resolveSettings(settingsOfOptions(options, options.env), () => randomInt(1, 2 ** 31 - 1));
 }
 
 /**

@@ -4,15 +4,16 @@
  */
 import { randomInt } from 'node:crypto';
 import type { CliIO } from './io.ts';
-import { resolveRunOptions, runHelp, runOptionsOfArgv } from '../run/run-config.ts';
+import { resolveSettings, runHelp } from '../run/run-config.ts';
+import { settingsOfArgv } from '../run/given-settings.ts';
 
 export async function plan(argv: string[], io: CliIO): Promise<number> {
-  const options = runOptionsOfArgv(argv, 'plan');
-  if (!options) {
+  const settings = settingsOfArgv(argv, io.env, 'plan');
+  if (!settings) {
     io.out(planHelp());
     return 0;
   }
-  const config = resolveRunOptions({ ...options, env: io.env }, () => randomInt(1, 2 ** 31 - 1));
+  const config = resolveSettings(settings, () => randomInt(1, 2 ** 31 - 1));
   const { planSummary, planLines } = await import('../run/plan-summary.ts');
   const summary = await planSummary(config);
   if (config.json) io.out(JSON.stringify(summary, null, 2));

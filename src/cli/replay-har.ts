@@ -12,7 +12,8 @@ import path from 'node:path';
 import type { CliIO } from './io.ts';
 import { EXIT, exitCodeOfSignal, UsageError } from '../core/errors.ts';
 import { parseJsonText, readInputFile } from '../core/json-file.ts';
-import { checkUrl, optionPicker, resolveAuth, runConfig } from '../run/run-config.ts';
+import { checkUrl, resolveAuth, runConfig } from '../run/run-config.ts';
+import { settingsOfFlagValues, textOf } from '../run/given-settings.ts';
 import { parseReading } from '../server/reading.ts';
 import { replayDisagreements, replayHar, type HarReplay } from '../run/har-replay.ts';
 import type { HarEntry } from '../report/files/har.ts';
@@ -87,16 +88,10 @@ function leftOutLines(leftOut: HarReplay['leftOut']): string[] {
 
 /** The replay's config: --base-url and its credentials from the command line or environment only, never from a file. */
 function replayConfig(file: string, flags: HarReplayFlags, io: CliIO, redacted: string | undefined, report: ConformanceReport | undefined) {
-  const pick = optionPicker({
-    baseUrl: flags['base-url'],
-    token: flags.token,
-    clientCredentials: { tokenUrl: flags['auth-url'], clientId: flags['client-id'], clientSecret: flags['client-secret'], scope: flags.scope },
-    fiatAccountIds: flags['fiat-account-id'],
-    env: io.env,
-  });
-  const baseUrl = pick('base-url')?.replace(/\/+$/, '');
+  const settings = settingsOfFlagValues(flags, io.env);
+  const baseUrl = textOf(settings, 'base-url')?.replace(/\/+$/, '');
   if (baseUrl !== undefined) checkUrl('--base-url', baseUrl);
-  const auth = resolveAuth(pick);
+  const auth = resolveAuth(settings);
   checkCredentials(baseUrl, auth);
   if (baseUrl !== undefined && (flags.fault || flags.reading?.length)) throw new UsageError('--fault and --reading apply to the embedded server only');
   checkRedaction(file, redacted, baseUrl);

@@ -13,14 +13,15 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT, UsageError, exitCodeOfError, exitCodeOfSignal } from '../core/errors.ts';
 import { readInputFile } from '../core/json-file.ts';
-import { checkUrl, optionPicker, resolveAuth, runConfig } from '../run/run-config.ts';
+import { checkUrl, resolveAuth, runConfig } from '../run/run-config.ts';
+import { settingsOfFlagValues, textOf, wholeNumberOf } from '../run/given-settings.ts';
 import { type PreparedRun, prepareRun } from '../run/prepare-run.ts';
 import { checkCredentials, checkRedaction, checkReportTarget, embeddedServerOf } from '../run/replay-target.ts';
 import { MANIFEST_FILE } from '../report/files/bundle/manifest.ts';
 import { manifestSaysRedacted } from '../report/files/bundle/redaction-mark.ts';
 import { restoreLines } from '../report/terminal/left-behind.ts';
 import { namedAccounts } from '../run/replay-accounts.ts';
-import { MAX_TIMER_MS, wholeNumberFlag } from '../run/whole-number-flag.ts';
+import { MAX_TIMER_MS } from '../run/whole-number-flag.ts';
 import type { ConformanceReport, ReportRule } from '../report/model/model.ts';
 import { readReport } from '../report/model/read-report.ts';
 import { isRuleId } from '../core/catalogue.ts';
@@ -98,19 +99,13 @@ type ReportReplayFlags = Partial<Record<(typeof FLAGS)[number], string>> & { 'fi
  * the end, after an error or Ctrl-C too.
  */
 async function replayReport(file: string, values: ReportReplayFlags, io: CliIO): Promise<number> {
-  const pick = optionPicker({
-    baseUrl: values['base-url'],
-    token: values.token,
-    clientCredentials: { tokenUrl: values['auth-url'], clientId: values['client-id'], clientSecret: values['client-secret'], scope: values.scope },
-    timeoutMs: values.timeout,
-    env: io.env,
-  });
-  const timeout = wholeNumberFlag('--timeout', pick('timeout'), { min: 1, max: MAX_TIMER_MS }) ?? 10_000;
+  const settings = settingsOfFlagValues(values, io.env);
+  const timeout = wholeNumberOf(settings, 'timeout', { min: 1, max: MAX_TIMER_MS }) ?? 10_000;
   const report = await readReport(file);
-  const baseUrl = pick('base-url')?.replace(/\/+$/, '');
+  const baseUrl = textOf(settings, 'base-url')?.replace(/\/+$/, '');
   checkReportTarget(report.target, baseUrl);
   if (baseUrl !== undefined) checkUrl('--base-url', baseUrl);
-  const auth = resolveAuth(pick);
+  const auth = resolveAuth(settings);
   checkCredentials(baseUrl, auth);
   checkRedaction(file, await redactedBeside(file), baseUrl);
   const target =

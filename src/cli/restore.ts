@@ -10,8 +10,9 @@
 import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { EXIT, UsageError, exitCodeOfError } from '../core/errors.ts';
-import { checkUrl, optionPicker, resolveAuth } from '../run/run-config.ts';
-import { MAX_TIMER_MS, wholeNumberFlag } from '../run/whole-number-flag.ts';
+import { checkUrl, resolveAuth } from '../run/run-config.ts';
+import { settingsOfFlagValues, textOf, wholeNumberOf } from '../run/given-settings.ts';
+import { MAX_TIMER_MS } from '../run/whole-number-flag.ts';
 import { loadJournal } from '../engine/restore/restore-journal.ts';
 import { accountsLeftChanged } from '../engine/restore/restore-summary.ts';
 import { AccountRestore, RESTORE_PATIENCE_MS } from '../engine/restore/account-restore.ts';
@@ -51,23 +52,16 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('give one journal: conformance restore reports/restore-journal.json --base-url URL');
   const file = positionals[0];
   const journal = await loadJournal(file);
-  const pick = optionPicker({
-    baseUrl: values['base-url'],
-    token: values.token,
-    clientCredentials: { tokenUrl: values['auth-url'], clientId: values['client-id'], clientSecret: values['client-secret'], scope: values.scope },
-    timeoutMs: values.timeout,
-    restorePatience: values['restore-patience'],
-    env: io.env,
-  });
-  const given = pick('base-url');
+  const settings = settingsOfFlagValues(values, io.env);
+  const given = textOf(settings, 'base-url');
   if (!given) throw new UsageError(`give the journal's target: --base-url ${journal.target} (credentials are never sent to an address read from a file)`);
   const baseUrl = given.replace(/\/+$/, '');
   checkUrl('--base-url', baseUrl);
   if (baseUrl !== journal.target.replace(/\/+$/, ''))
     throw new UsageError(`${file} holds accounts of ${journal.target}, not of ${baseUrl}: restore them on the target they came from`);
-  const timeoutMs = wholeNumberFlag('--timeout', pick('timeout'), { min: 1, max: MAX_TIMER_MS }) ?? 10_000;
-  const patienceS = wholeNumberFlag('--restore-patience', pick('restore-patience'), { min: 0, max: MAX_TIMER_MS / 1000 });
-  const auth = resolveAuth(pick);
+  const timeoutMs = wholeNumberOf(settings, 'timeout', { min: 1, max: MAX_TIMER_MS }) ?? 10_000;
+  const patienceS = wholeNumberOf(settings, 'restore-patience', { min: 0, max: MAX_TIMER_MS / 1000 });
+  const auth = resolveAuth(settings);
   const transport = createTransport({ baseUrl, auth, timeoutMs, rateLimitPerSecond: null, concurrency: 1, maxRetries: 3 });
   const redact = (line: string) => new Redactor(transport.secrets()).text(line);
   // The user asked for the accounts back: a first Ctrl-C is noted, a second quits (the journal stays on disk).

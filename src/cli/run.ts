@@ -7,17 +7,18 @@
  */
 import { randomInt } from 'node:crypto';
 import type { CliIO } from './io.ts';
-import { resolveRunOptions, runHelp, runOptionsOfArgv } from '../run/run-config.ts';
+import { resolveSettings, runHelp } from '../run/run-config.ts';
+import { settingsOfArgv } from '../run/given-settings.ts';
 import { commandLineWithoutSecrets } from '../run/command-line.ts';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  // The flags become the library's options, resolved with the environment as the library resolves its own.
-  const options = runOptionsOfArgv(argv);
-  if (!options) {
+  // The flags and their environment twins, resolved by the resolver the library's options go through.
+  const settings = settingsOfArgv(argv, io.env);
+  if (!settings) {
     io.out(runHelp());
     return 0;
   }
-  const resolved = resolveRunOptions({ ...options, env: io.env }, () => randomInt(1, 2 ** 31 - 1));
+  const resolved = resolveSettings(settings, () => randomInt(1, 2 ** 31 - 1));
   // The bundle's manifest records the command as typed (its secrets replaced), not only the re-run command.
   const config = resolved.bundle ? { ...resolved, bundle: { ...resolved.bundle, commandLine: commandLineWithoutSecrets(['run', ...argv]) } } : resolved;
   // The engine, the reports and the embedded server load only for a run: `run --help` stays quick.

@@ -10,6 +10,7 @@ import { SCENARIOS, scenarioRules, type Scenario } from '../rules/scenarios.ts';
 import { countRequests, familyCost, type PlanSelection, type RequestPlan } from './plan-requests.ts';
 import { budgetNotes, fitToBudget, type BudgetInput, type FittedPlan } from './budget-fit.ts';
 import { ruleShards, shareOf, type Shard, type ShardShare } from './shard.ts';
+import type { EngineOptions } from './run-settings.ts';
 
 /** The rules whose id starts with one of the prefixes (all rules without any). */
 export function selectRules(ruleFilter: readonly string[] = []): RuleDefinition[] {
@@ -55,27 +56,31 @@ export function plannedRuleShards(ruleFilter: readonly string[] | undefined, run
 
 export type { FamilyRequests, RequestPlan, ScenarioRequests } from './plan-requests.ts';
 
-export interface PlanSettings {
-  runs: number;
+/**
+ * What planning reads of a run: its options as the engine has them (run-settings.ts), the pool's
+ * size, and under --max-requests the budget.
+ */
+export type PlanSettings = Pick<EngineOptions, 'seed' | 'runs' | 'concurrency' | 'ruleFilter' | 'shard'> & {
   accounts: number;
-  seed: number;
-  concurrentDuplicates: number;
-  ruleFilter?: readonly string[];
-  /** Only this shard's share of the cases (the accounts are read in every shard). */
-  shard?: Shard;
   /** --max-requests: the plan shrinks to fit (budget-fit.ts). */
   budget?: BudgetInput;
-}
+};
+
+/**
+ * How many identical creates the concurrent ref_id scenario sends: at least 10 (a race needs a
+ * crowd), more when the user allows more requests in flight, never more than 20.
+ */
+export const concurrentDuplicates = (concurrency = 1): number => Math.max(10, Math.min(concurrency, 20));
 
 /** The requests a run plans (generating its random cases, which is quick: nothing is sent). */
 export async function planRequests(settings: PlanSettings): Promise<RequestPlan> {
-  return (await fittedPlan(settings, plannedShare(selectRules(settings.ruleFilter), settings.runs, settings.shard))).requests;
+  return (await planRun(settings)).requests();
 }
 
 /** The whole share counted, and when a budget is given, fitted into it. */
 async function fittedPlan(settings: PlanSettings, share: ShardShare): Promise<FittedPlan & { whole: RequestPlan; wholeSelection: PlanSelection }> {
   const selectedIds = new Set<string>(selectRules(settings.ruleFilter).map((r) => r.id));
-  const counting = { ...settings, selectedIds };
+  const counting = { ...settings, selectedIds, concurrentDuplicates: concurrentDuplicates(settings.concurrency) };
   const costs = await Promise.all(share.families.map((family) => familyCost(family, settings.seed, settings.runs, selectedIds)));
   const wholeSelection: PlanSelection = {
     families: costs.map((cost) => ({ cost, examples: cost.family.examples.length })),
@@ -122,7 +127,8 @@ export interface RunPlan {
   requests(): Promise<RequestPlan>;
 }
 
-export function planRun(settings: PlanSettings): RunPlan {
+/** The share of the selected rules (a shard's, with `shard`), its requests counted on the first ask only. */
+function wholePlan(settings: PlanSettings): RunPlan {
   const selected = selectRules(settings.ruleFilter);
   const share = plannedShare(selected, settings.runs, settings.shard);
   let requests: Promise<RequestPlan> | undefined;
@@ -135,11 +141,12 @@ export function planRun(settings: PlanSettings): RunPlan {
 }
 
 /**
- * A run's plan under a request budget: counted and fitted before the run starts (the engine
- * needs the fitted share), so made once, asynchronously. Without a budget, planRun's.
+ * A run's plan, the one entry point of planning (the engine sends what it says and never plans on
+ * its own). Under a request budget it is counted and fitted before the run starts (the engine
+ * needs the fitted share), so it is made asynchronously.
  */
-export async function planRunWithin(settings: PlanSettings): Promise<RunPlan> {
-  const plan = planRun(settings);
+export async function planRun(settings: PlanSettings): Promise<RunPlan> {
+  const plan = wholePlan(settings);
   if (!settings.budget) return plan;
   const fitted = await fittedPlan(settings, plan.share);
   const kept = new Set(fitted.selection.families.map((f) => f.cost.family));

@@ -42,13 +42,13 @@ export const budgetName = (maxRequests: number): string => `the request budget (
 /** The smallest budget a run can start with: the reachability check, the probe and the reserve. */
 export const smallestBudget = (accounts: number, reserved: number): number => REACHABILITY_REQUESTS + accounts + METADATA_PROBES + reserved;
 
-/** A UsageError before anything is sent when the budget cannot hold even the probe. */
-export function checkBudget(budget: BudgetInput, accounts: number): void {
+/** A UsageError before anything is sent when the budget cannot hold even the probe; `name` is the setting as the caller wrote it. */
+export function checkBudget(budget: BudgetInput, accounts: number, name = '--max-requests'): void {
   const smallest = smallestBudget(accounts, budget.reserved);
   if (budget.maxRequests >= smallest) return;
   const kept = budget.reserved ? `, ${budget.reserved} kept for restoring the accounts at the end` : '';
   throw new UsageError(
-    `--max-requests ${budget.maxRequests} is too small: a run needs at least ${smallest} requests (1 to check the target answers, ${accounts + METADATA_PROBES} to read the ${accounts} fiat account${accounts === 1 ? '' : 's'} and tell replace from merge${kept}); give --max-requests ${smallest} or more`,
+    `${name} ${budget.maxRequests} is too small: a run needs at least ${smallest} requests (1 to check the target answers, ${accounts + METADATA_PROBES} to read the ${accounts} fiat account${accounts === 1 ? '' : 's'} and tell replace from merge${kept}); give ${name} ${smallest} or more`,
   );
 }
 

@@ -21,7 +21,6 @@ import { ExchangeJudge, type JudgeOptions, type Judged } from './exchange-judge.
 import { caseFamilies, type CaseFamily } from '../rules/cases/families.ts';
 import { InputIds } from './input-ids.ts';
 import { MetadataState } from '../rules/update-fiat-account/metadata-state.ts';
-import { planRun } from './plan.ts';
 import type { PlannedCase } from './planned-case.ts';
 import { RefIds } from './ref-ids.ts';
 import { RuleLedger } from './rule-ledger.ts';
@@ -85,11 +84,12 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
   transport.recordSent((sent) => {
     if ('testCase' in sent) identities.observe(sent);
   });
-  const { selected, share, budget } = settings.plan ?? planRun({ ...settings, accounts: settings.fiatAccountIds.length });
+  const { selected, share, budget } = settings.plan;
   const { families, scenarios, foreignTwins } = share;
   const selectedIds = new Set<string>(selected.map((r) => r.id));
   const allFamilies = caseFamilies();
-  const control = new RunControl(settings.signal, settings.failFast);
+  // --fail-fast stops at a failure that makes the run non-conformant: a documented rule's, any rule's under --strict.
+  const control = new RunControl(settings.signal, settings.failFast ? (rule) => rule.basis === 'documented' || settings.strict === true : undefined);
   const uncounted = new UncountedCases();
   const inputIds = new InputIds();
   const refusals = new Refusals(settings.fiatAccountIds);
@@ -123,7 +123,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     refusalExplainedByMerge: (e) => metadata.semantics === 'merge' && metadata.mergeMayExceedLimit(e),
     withoutRoom: (twin) => (pool.roomless(twin) === undefined ? undefined : { excused: metadata.semantics === 'merge' }),
   });
-  const restore = settings.restore === false ? undefined : accountRestore(transport, settings, metadata, emit);
+  const restore = settings.noRestore ? undefined : accountRestore(transport, settings, metadata, emit);
   const watch = targetWatch(
     transport,
     () => pool.ids[0] ?? settings.fiatAccountIds[0],

@@ -68,7 +68,7 @@ export async function runEngine(transport: Transport, settings: RunSettings, lis
     undocumentedFields: context.undocumented.list(),
     transport: context.answers.get(),
     shrinking: context.shrinkBudget.summary(),
-    ...(transport.budget ? { budget: transport.budget.summary(settings.plan?.budget?.planned ?? 0, settings.plan?.budget?.trimmed ?? []) } : {}),
+    ...(transport.budget ? { budget: transport.budget.summary(settings.plan.budget?.planned ?? 0, settings.plan.budget?.trimmed ?? []) } : {}),
     ...(stopped ? { stopped } : {}),
     observedContract: context.openPoints.contract(),
     restore,

@@ -42,13 +42,13 @@ export interface ShardShare {
   foreignTwins?: ReadonlySet<string>;
 }
 
-/** `2/3` as a shard, or a UsageError that says what is wanted. */
-export function parseShard(text: string): Shard {
+/** `2/3` as a shard, or a UsageError that says what is wanted, naming the setting as the caller wrote it. */
+export function parseShard(text: string, name = '--shard', example = `${name} 2/3`): Shard {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   const index = match ? Number(match[1]) : NaN;
   const count = match ? Number(match[2]) : NaN;
   if (!match || !Number.isSafeInteger(index) || !Number.isSafeInteger(count) || count < 1 || index < 1 || index > count) {
-    throw new UsageError(`--shard takes i/n with 1 <= i <= n, e.g. --shard 2/3 for the second of three shards; got "${text}"`);
+    throw new UsageError(`${name} takes i/n with 1 <= i <= n, e.g. ${example} for the second of three shards; got "${text}"`);
   }
   return { index, count };
 }

@@ -13,10 +13,9 @@ import type { ConformanceReport } from '../report/model/model.ts';
 import type { Stop } from '../engine/events.ts';
 import { startTarget, type Target } from './target.ts';
 import type { RunConfig } from './run-config.ts';
-import type { RuleDefinition } from '../core/catalogue.ts';
 import type { RunPlan } from '../engine/plan.ts';
 import { RequestBudget } from '../engine/request-budget.ts';
-import { budgetOf, concurrentDuplicates, runPlanOf } from './run-plan.ts';
+import { budgetOf, runPlanOf } from './run-plan.ts';
 
 export interface PreparedRun {
   readonly config: RunConfig;
@@ -46,8 +45,6 @@ export interface PreparedRun {
   close(): Promise<void>;
 }
 
-export { concurrentDuplicates };
-
 /** The transport to a target with the config's limits; `signal` stops it when the user interrupts the run. */
 export function targetTransport(config: RunConfig, target: Target, signal?: AbortSignal, budget?: RequestBudget): Transport {
   return createTransport({
@@ -75,38 +72,19 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
   });
   const budget = budgetOf(config, target.fiatAccountIds.length);
   const transport = targetTransport(config, target, options.signal, budget && new RequestBudget(budget.maxRequests, budget.reserved));
+  // The engine reads the config as it is (its options keep their names: RunConfig extends
+  // EngineOptions), with what only this run knows: the target's accounts and URL, the plan, an interrupt.
   const settings: RunSettings = {
+    ...config,
     fiatAccountIds: target.fiatAccountIds,
-    seed: config.seed,
-    runs: config.runs,
-    concurrentDuplicates: concurrentDuplicates(config.concurrency),
-    concurrency: config.concurrency,
-    ruleFilter: config.ruleFilter,
-    ...(config.shard ? { shard: config.shard } : {}),
-    // A failure that would make the run non-conformant: documented rules, every rule under --strict.
-    ...(config.failFast ? { failFast: (rule: RuleDefinition) => rule.basis === 'documented' || config.strict } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(config.noRestore ? { restore: false } : {}),
     baseUrl: target.baseUrl,
-    ...(options.journalFile ? { journalFile: options.journalFile } : {}),
-    ...(config.readWithEmptyUpdate ? { readWithEmptyUpdate: true } : {}),
-    ...(config.restorePatienceMs !== undefined ? { restorePatienceMs: config.restorePatienceMs } : {}),
-    // The engine sends what the plan says: one selection of rules, families and scenarios per run.
     plan,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.journalFile ? { journalFile: options.journalFile } : {}),
   };
-  const facts: RunFacts = {
-    baseUrl: target.baseUrl,
-    embedded: target.embedded,
-    ...(target.reading ? { reading: target.reading } : {}),
-    fiatAccountIds: target.fiatAccountIds,
-    seed: config.seed,
-    profile: config.profile,
-    runs: config.runs,
-    strict: config.strict,
-    ruleFilter: config.ruleFilter,
-    ...(config.shard ? { shard: config.shard } : {}),
-    ...(config.noRestore ? { noRestore: true } : {}),
-  };
+  // The report's facts likewise: the options as resolved (the credentials left out), and what the target is.
+  const { auth: _credentials, ...resolved } = config;
+  const facts: RunFacts = { ...resolved, baseUrl: target.baseUrl, fiatAccountIds: target.fiatAccountIds, embedded: target.embedded, reading: target.reading };
   return {
     config,
     target,

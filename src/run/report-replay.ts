@@ -21,6 +21,7 @@ import { SCENARIOS, scenarioRules } from '../rules/scenarios.ts';
 import { replayPlacement } from '../rules/update-fiat-account/replay-placement.ts';
 import { ReplayRestore } from './replay-restore.ts';
 import { RefIds } from '../engine/ref-ids.ts';
+import { concurrentDuplicates } from '../engine/plan.ts';
 import { journalInFreshFolder } from '../engine/restore/restore-journal.ts';
 import { MetadataState } from '../rules/update-fiat-account/metadata-state.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
@@ -43,7 +44,7 @@ export async function reportReplayer(
     transport.send.bind(transport),
     new RefIds(report.seed),
     target.fiatAccountIds,
-    prepared.settings.concurrentDuplicates,
+    concurrentDuplicates(prepared.config.concurrency),
     { seed: report.seed, runs: report.runs ?? prepared.settings.runs },
     { metadata, restore, live: !target.embedded },
   );

@@ -1,7 +1,7 @@
 /** Fitting a plan into --max-requests: what goes first, and that what is left always fits. */
 import { describe, expect, it } from 'vitest';
 import { getRule } from '../../src/core/catalogue.ts';
-import { planRequests, planRunWithin, type PlanSettings } from '../../src/engine/plan.ts';
+import { planRequests, planRun, type PlanSettings } from '../../src/engine/plan.ts';
 import { PROFILES } from '../../src/engine/profiles.ts';
 import { caseFamilies } from '../../src/rules/cases/families.ts';
 
@@ -9,14 +9,13 @@ const settings = (budget?: PlanSettings['budget'], runs: number = PROFILES.quick
   runs,
   accounts: 3,
   seed: 1,
-  concurrentDuplicates: 10,
   ...(budget ? { budget } : {}),
 });
 
 describe('a plan fitted into a request budget', () => {
   it('is the whole plan when it fits, with what is left over for shrinking', async () => {
     const whole = await planRequests(settings());
-    const fitted = await planRunWithin(settings({ maxRequests: whole.total + 7, reserved: 0 }));
+    const fitted = await planRun(settings({ maxRequests: whole.total + 7, reserved: 0 }));
     expect(fitted.budget).toMatchObject({ trimmed: [], planned: whole.total, runs: PROFILES.quick, shrinkAtMost: 7 });
     expect((await fitted.requests()).total).toBe(whole.total);
   });
@@ -34,7 +33,7 @@ describe('a plan fitted into a request budget', () => {
 
   it('takes random cases first, as many per rule as fit, and keeps the fixed cases and scenarios', async () => {
     const whole = await planRequests(settings());
-    const plan = await planRunWithin(settings({ maxRequests: whole.total - 40, reserved: 0 }));
+    const plan = await planRun(settings({ maxRequests: whole.total - 40, reserved: 0 }));
     const requests = await plan.requests();
     expect(plan.budget!.runs).toBeGreaterThan(0);
     expect(plan.budget!.runs).toBeLessThan(PROFILES.quick);
@@ -48,12 +47,12 @@ describe('a plan fitted into a request budget', () => {
   it('then the scenarios that judge the fewest rules for their requests, then halves of examples and families, conventions first', async () => {
     const whole = await planRequests(settings());
     const fixedOnly = whole.probes + whole.fixed + whole.fixedTwins;
-    const scenariosCut = await planRunWithin(settings({ maxRequests: fixedOnly + 45, reserved: 0 }));
+    const scenariosCut = await planRun(settings({ maxRequests: fixedOnly + 45, reserved: 0 }));
     expect(scenariosCut.budget!.runs).toBe(0);
     expect(scenariosCut.budget!.trimmed[1]).toMatch(/^the scenario of id\.ref-id\.concurrent-duplicate \(30 requests\)$/);
     expect(scenariosCut.share.scenarios.map((s) => s.rule)).toContain('fa.auth-401');
 
-    const small = await planRunWithin(settings({ maxRequests: 60, reserved: 0 }));
+    const small = await planRun(settings({ maxRequests: 60, reserved: 0 }));
     const cuts = small.budget!.trimmed.filter((t) => /fixed cases$/.test(t));
     const basisOf = (line: string) => getRule(line.split(':')[0] as never).basis;
     const firstDocumented = cuts.findIndex((t) => basisOf(t) === 'documented');
@@ -63,7 +62,7 @@ describe('a plan fitted into a request budget', () => {
   });
 
   it('tells each rule it left short how many of its planned cases it kept', async () => {
-    const plan = await planRunWithin(settings({ maxRequests: 200, reserved: 0 }));
+    const plan = await planRun(settings({ maxRequests: 200, reserved: 0 }));
     const whole = await planRequests(settings());
     const examples = caseFamilies().find((f) => f.rule === 'fa.valid-accepted')!.examples.length;
     expect(plan.budget!.notes.get('fa.valid-accepted')).toBe(

@@ -7,7 +7,7 @@ import { PLANNED_REQUESTS, PROFILES, REMOTE_REQUEST_BUDGET, defaultProfile, type
 import { runEmbedded } from '../../src/run/embedded-run.ts';
 import { estimateMs } from '../../src/run/planned-run.ts';
 
-const plan = (runs: number, seed = 1, ruleFilter: string[] = []) => planRequests({ runs, accounts: 3, seed, concurrentDuplicates: 10, ruleFilter });
+const plan = (runs: number, seed = 1, ruleFilter: string[] = []) => planRequests({ runs, accounts: 3, seed, ruleFilter });
 
 describe('the planned requests', () => {
   it('of every profile are what plan.ts computes today (src/engine/planned-requests.ts is generated, not kept by hand)', async () => {

@@ -41,8 +41,7 @@ describe('the shares of a run', () => {
       again.map((s) => s.families.map((f) => f.rule)),
     );
     // The planned requests of a shard change with the seed only as the whole run's do (random twins).
-    const plan = (seed: number, shard?: Shard) =>
-      planRequests({ runs: PROFILES.quick, accounts: 3, seed, concurrentDuplicates: 10, ...(shard ? { shard } : {}) });
+    const plan = (seed: number, shard?: Shard) => planRequests({ runs: PROFILES.quick, accounts: 3, seed, ...(shard ? { shard } : {}) });
     for (const seed of [1, 99]) {
       const parts = await Promise.all(shards(3).map((s) => plan(seed, s)));
       expect(parts.map((p) => p.random)).toEqual((await Promise.all(shards(3).map((s) => plan(1, s)))).map((p) => p.random));
@@ -73,7 +72,7 @@ describe('the shares of a run', () => {
     'are balanced by planned requests (%s): each shard within one family of total/n, and the sum is the whole plan with the accounts read in every shard',
     async (profile) => {
       const runs = PROFILES[profile];
-      const plan = (shard?: Shard) => planRequests({ runs, accounts: 3, seed: 7, concurrentDuplicates: 10, ...(shard ? { shard } : {}) });
+      const plan = (shard?: Shard) => planRequests({ runs, accounts: 3, seed: 7, ...(shard ? { shard } : {}) });
       const whole = await plan();
       const largestUnit = Math.max(...shardUnits(caseFamilies(), plannedScenarios(selectRules()), runs).map((u) => u.requests));
       for (const count of [2, 3, 4]) {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
 import { createTransport } from '../../src/engine/transport/transport.ts';
 import { runEngine } from '../../src/engine/runner.ts';
+import { planRun } from '../../src/engine/plan.ts';
 import { createReportBuilder } from '../../src/report/model/report-builder.ts';
 import { collectExchanges } from './collect-exchanges.ts';
 
@@ -72,7 +73,9 @@ describe('an unreliable target', () => {
       strict: false,
     });
     const { exchanges, listener } = collectExchanges();
-    await runEngine(transport, { fiatAccountIds: reference.fiatAccountIds, seed: 1, runs: 5, concurrentDuplicates: 10 }, [builder.listener, listener]);
+    const options = { seed: 1, runs: 5 };
+    const plan = await planRun({ ...options, accounts: reference.fiatAccountIds.length });
+    await runEngine(transport, { ...options, fiatAccountIds: reference.fiatAccountIds, plan }, [builder.listener, listener]);
     const report = builder.report();
     expect(exchanges.length).toBeGreaterThan(100);
     expect(exchanges.some((e) => e.error?.kind === 'timeout')).toBe(true);

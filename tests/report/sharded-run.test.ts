@@ -11,7 +11,6 @@ import { registry } from '../../src/schema/registry.ts';
 import { FAULTS } from '../../src/server/faults.ts';
 import { planRequests } from '../../src/engine/plan.ts';
 import type { Shard } from '../../src/engine/shard.ts';
-import { concurrentDuplicates } from '../../src/run/prepare-run.ts';
 import { MIN_ACCOUNTS } from '../../src/server/seeded-accounts.ts';
 
 const RUNS = 10;
@@ -45,8 +44,7 @@ describe('a sharded run, merged', () => {
     expect(exitCodeOf(merged)).toBe(exitCodeOf(whole));
     // The shards send the unsharded run's requests, plus what each repeats as planned: the account
     // reads, and a valid twin that families of two shards share.
-    const plan = (shard?: Shard) =>
-      planRequests({ runs: RUNS, accounts: EMBEDDED_ACCOUNTS, seed, concurrentDuplicates: concurrentDuplicates(8), ...(shard ? { shard } : {}) });
+    const plan = (shard?: Shard) => planRequests({ runs: RUNS, accounts: EMBEDDED_ACCOUNTS, seed, concurrency: 8, ...(shard ? { shard } : {}) });
     const repeated = (await Promise.all(shards.map((s) => plan(s.shard!)))).reduce((n, p) => n + p.total, 0) - (await plan()).total;
     expect(repeated).toBeGreaterThanOrEqual((count - 1) * (EMBEDDED_ACCOUNTS + 2));
     const shardRequests = shards.reduce((n, s) => n + s.summary.requests, 0);

@@ -18,8 +18,9 @@ import { runEngine } from '../../src/engine/runner.ts';
 import { orchestrateRun } from '../../src/run/orchestrate-run.ts';
 import { prepareRun } from '../../src/run/prepare-run.ts';
 import { planSummary } from '../../src/run/plan-summary.ts';
-import { resolveRunOptions } from '../../src/run/run-config.ts';
-import type { RunOptions } from '../../src/run/run-options.ts';
+import { resolveRunConfig, resolveSettings, type RunConfig } from '../../src/run/run-config.ts';
+import { settingsOfOptions } from '../../src/run/given-settings.ts';
+import type { ConformanceOptions } from '../../src/api/run-conformance.ts';
 import { registry } from '../../src/schema/registry.ts';
 import type { FaultName } from '../../src/server/faults.ts';
 import { createReferenceServer } from '../../src/server/server.ts';
@@ -30,13 +31,17 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
+/** The library's options resolved with seed 1 when they give none. */
+const resolveOptions = (options: ConformanceOptions) => resolveSettings(settingsOfOptions(options, options.env), () => 1);
+const PROFILE_NAMES = ['quick', 'standard', 'deep'] as const;
+
 /** A run of the embedded server (a fault, the strict variant) through a proxy that counts what reaches it. */
-async function runThroughCounter(options: RunOptions, server: { fault?: FaultName; strict?: boolean } = {}) {
+async function runThroughCounter(options: ConformanceOptions, server: { fault?: FaultName; strict?: boolean } = {}) {
   const target = await createReferenceServer({ ...(server.fault ? { fault: server.fault } : {}), strict: server.strict ?? false });
   closers.push(() => target.close());
   const proxy = await startLatencyProxy(target.baseUrl, 0);
   closers.push(() => proxy.close());
-  const config = resolveRunOptions({ ...options, baseUrl: proxy.url, token: target.staticToken, fiatAccountIds: target.fiatAccountIds }, () => 1);
+  const config = resolveOptions({ ...options, baseUrl: proxy.url, token: target.staticToken, fiatAccountIds: target.fiatAccountIds });
   const outcome = await orchestrateRun(config, { reports: false });
   return { ...outcome, counted: proxy.requests() };
 }
@@ -45,7 +50,7 @@ const shortOfMinimum = (rule: { coverage?: { fixed: number; random: number; mini
   rule.coverage !== undefined && (rule.coverage.fixed < rule.coverage.minimum.fixed || rule.coverage.random < rule.coverage.minimum.random);
 
 describe('--max-requests', () => {
-  it.each(['quick', 'standard', 'deep'])('200 is never exceeded on profile %s, and the rules left short are inconclusive and say why', async (profile) => {
+  it.each(PROFILE_NAMES)('200 is never exceeded on profile %s, and the rules left short are inconclusive and say why', async (profile) => {
     const { report, counted, exitCode } = await runThroughCounter({ profile, seed: 1, maxRequests: 200 });
     expect(counted).toBeGreaterThan(100);
     expect(counted).toBeLessThanOrEqual(200);
@@ -101,17 +106,20 @@ describe('--max-requests', () => {
   });
 
   it('too small for the probe is a usage error before anything is sent, naming the smallest budget', async () => {
-    expect(() => resolveRunOptions({ maxRequests: 5 }, () => 1)).toThrow(
+    expect(() => resolveRunConfig(['--max-requests', '5'], {}, () => 1)).toThrow(
       new UsageError(
         '--max-requests 5 is too small: a run needs at least 18 requests (1 to check the target answers, 5 to read the 3 fiat accounts and tell replace from merge, 12 kept for restoring the accounts at the end); give --max-requests 18 or more',
       ),
     );
-    expect(() => resolveRunOptions({ env: { CONFORMANCE_MAX_REQUESTS: '5' } }, () => 1)).toThrow(/give --max-requests 18 or more/);
-    expect(resolveRunOptions({ maxRequests: 6, noRestore: true }, () => 1).maxRequests).toBe(6);
+    // Each caller hears the setting under the name it gave it: an environment variable, an option.
+    expect(() => resolveOptions({ env: { CONFORMANCE_MAX_REQUESTS: '5' } })).toThrow(/give CONFORMANCE_MAX_REQUESTS 18 or more/);
+    expect(() => resolveOptions({ maxRequests: 5 })).toThrow(/^maxRequests 5 is too small: .*; give maxRequests 18 or more$/);
+    expect(resolveOptions({ maxRequests: 6, noRestore: true }).maxRequests).toBe(6);
     const oneAccount = { baseUrl: 'http://127.0.0.1:9', token: 't', fiatAccountIds: ['0f8fad5b-d9cb-469f-a165-70867728950e'] };
-    expect(() => resolveRunOptions({ ...oneAccount, maxRequests: 7 }, () => 1)).toThrow(/give --max-requests 8 or more/);
-    expect(resolveRunOptions({ ...oneAccount, maxRequests: 8 }, () => 1).maxRequests).toBe(8);
-    expect(() => resolveRunOptions({ maxRequests: 0 }, () => 1)).toThrow(/--max-requests must be a whole number >= 1/);
+    expect(() => resolveOptions({ ...oneAccount, maxRequests: 7 })).toThrow(/give maxRequests 8 or more/);
+    expect(resolveOptions({ ...oneAccount, maxRequests: 8 }).maxRequests).toBe(8);
+    expect(() => resolveOptions({ maxRequests: 0 })).toThrow(/^maxRequests must be a whole number >= 1, got 0$/);
+    expect(() => resolveRunConfig(['--max-requests', '0'], {}, () => 1)).toThrow(/^--max-requests must be a whole number >= 1/);
     const counter = await countingServer();
     for (const command of ['run', 'plan']) {
       const { io, err } = testIO();
@@ -154,8 +162,8 @@ describe('conformance plan', () => {
     [{ profile: 'quick', seed: 2, maxRequests: 300 }],
     [{ profile: 'standard', seed: 3, rules: ['fa.sequence', 'fa.auth'], maxRequests: 40 }],
     [{ profile: 'quick', seed: 4, maxRequests: 120 }],
-  ] as RunOptions[][])('counts per phase what run sends to the faithful embedded server (%o)', async (options) => {
-    const config = resolveRunOptions(options, () => 1);
+  ] as ConformanceOptions[][])('counts per phase what run sends to the faithful embedded server (%o)', async (options) => {
+    const config = resolveOptions(options);
     const planned = await planSummary(config);
     const { identities, ...sent } = await sentByPhase(config);
     expect(identities).toBe(planned.identities);
@@ -171,7 +179,7 @@ describe('conformance plan', () => {
 });
 
 /** Requests a run sends in each phase (the reachability check counts in the probe's), and the identities its creates got. */
-async function sentByPhase(config: ReturnType<typeof resolveRunOptions>): Promise<Record<PhaseName | 'total' | 'identities', number>> {
+async function sentByPhase(config: RunConfig): Promise<Record<PhaseName | 'total' | 'identities', number>> {
   const run = await prepareRun(config);
   closers.push(() => run.close());
   await run.connect();

@@ -108,6 +108,14 @@ describe('run settings', () => {
     expect(usageError(['--seed', ''], { CONFORMANCE_SEED: '7' })).toMatch(/^--seed is empty/);
   });
 
+  it('names a setting read from the environment by its variable, one given as a flag by the flag', () => {
+    expect(usageError([], { CONFORMANCE_CONCURRENCY: 'abc' })).toBe('CONFORMANCE_CONCURRENCY must be a whole number >= 1, got "abc"');
+    expect(usageError([], { CONFORMANCE_PROFILE: 'huge' })).toMatch(/^CONFORMANCE_PROFILE must be one of quick, standard, deep/);
+    expect(usageError([], { CONFORMANCE_SEED: '1', CONFORMANCE_SHARD: '4/3' })).toMatch(/^CONFORMANCE_SHARD takes i\/n .* e\.g\. CONFORMANCE_SHARD=2\/3 /);
+    expect(usageError(['--concurrency', 'abc'], { CONFORMANCE_CONCURRENCY: '4' })).toBe('--concurrency must be a whole number >= 1, got "abc"');
+    expect(usageError(['--shard', '1/3'])).toMatch(/^--shard needs --seed \(or CONFORMANCE_SEED\)/);
+  });
+
   it('returns null for --help', () => {
     expect(resolveRunConfig(['--help'], {}, seed)).toBeNull();
   });

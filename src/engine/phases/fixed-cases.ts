@@ -8,7 +8,7 @@ export const fixedCases: Phase = {
   name: 'fixed-cases',
   run: (context) => {
     // Under --max-requests a family may send only its first examples (budget-fit.ts).
-    const kept = context.settings.plan?.budget?.examples;
+    const kept = context.settings.plan.budget?.examples;
     return sendPlanned(context, inTurn(context.families.map((family) => fromArray(examplesOf(family).slice(0, kept?.get(family.rule))))));
   },
 };

@@ -1,6 +1,6 @@
 /** The stateful scenarios (rules/scenarios.ts): rules that one exchange cannot show. */
 import { getRule, type RuleId } from '../../core/catalogue.ts';
-import { hasFamily } from '../plan.ts';
+import { concurrentDuplicates, hasFamily } from '../plan.ts';
 import type { RunContext } from '../run-context.ts';
 import { scenarioRules, type ScenarioContext } from '../../rules/scenarios.ts';
 import type { Phase } from './phase.ts';
@@ -41,7 +41,7 @@ function scenarioContextOf(context: RunContext): ScenarioContext {
     },
     freshRefId: () => refIds.next(),
     stamp: (c, refId) => refIds.stamp(c, refId),
-    concurrentDuplicates: context.settings.concurrentDuplicates,
+    concurrentDuplicates: concurrentDuplicates(context.settings.concurrency),
     fiatAccountIds: pool.ids,
     created: context.created,
     pick: (items) => context.pick(items),
@@ -49,6 +49,6 @@ function scenarioContextOf(context: RunContext): ScenarioContext {
     runs: context.settings.runs,
     metadataSemantics: () => metadata.semantics,
     fitMetadata: (c) => (c.fiatAccountId ? metadata.fitToAccount(c, c.fiatAccountId) : c),
-    ...(context.settings.plan?.budget ? { shrinkRequests: context.settings.plan.budget.shrinkAtMost } : {}),
+    ...(context.settings.plan.budget ? { shrinkRequests: context.settings.plan.budget.shrinkAtMost } : {}),
   };
 }

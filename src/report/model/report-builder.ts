@@ -30,29 +30,25 @@ import type { AnswerCounts } from '../../engine/answer-tally.ts';
 import type { ShrinkSummary } from '../../engine/shrink-budget.ts';
 import type { BudgetSummary } from '../../engine/request-budget.ts';
 import { UNANSWERED_LIMIT, unansweredReason } from './unanswered.ts';
-import type { Shard } from '../../engine/shard.ts';
 import { shardReason, shardRule } from './shard-rules.ts';
 import type { ObservedContract } from '../../core/open-point.ts';
 import { createOpenCaseTally, type OpenCaseCounts } from './open-cases.ts';
 import { RESTORE_OFF, type RestoreSummary } from '../../engine/restore/restore-summary.ts';
 import type { LedgerEntry } from '../../engine/identity-ledger.ts';
+import type { EngineOptions } from '../../engine/run-settings.ts';
 
-/** What the report says about the run beyond what the engine found. */
-export interface RunFacts {
+/**
+ * What the report says about the run beyond what the engine found: the run's options as resolved
+ * (under their one set of names, engine/run-settings.ts) and what the target is.
+ */
+export interface RunFacts extends Pick<EngineOptions, 'seed' | 'runs' | 'ruleFilter' | 'shard' | 'noRestore'> {
   baseUrl: string;
   embedded: boolean;
   /** The embedded server's reading and fault. */
   reading?: Record<string, string>;
   fiatAccountIds: readonly string[];
-  seed: number;
   profile: string;
-  runs: number;
   strict: boolean;
-  ruleFilter?: string[];
-  /** --shard: the run sent one share of the cases. */
-  shard?: Shard;
-  /** --no-restore: the run leaves the fiat accounts as it last wrote them. */
-  noRestore?: boolean;
 }
 
 function toFailure(finding: Finding, seed: number): ReportFailure {
@@ -186,7 +182,7 @@ export function buildReport(
     seed: facts.seed,
     profile: facts.profile,
     runs: facts.runs,
-    ...(facts.ruleFilter?.length ? { ruleFilter: facts.ruleFilter } : {}),
+    ...(facts.ruleFilter?.length ? { ruleFilter: [...facts.ruleFilter] } : {}),
     ...(facts.shard ? { shard: { index: facts.shard.index, count: facts.shard.count } } : {}),
     strict: facts.strict,
     startedAt: run.startedAt,
