@@ -32,7 +32,25 @@ export function asEvidence(exchange: Exchange): Exchange {
   return lastCut.to;
 }
 
-/** The problem as a finding keeps it. */
+/**
+ * A value of a problem's params as a finding keeps it: whole when its JSON text is short; else the
+ * params and ajv's keyword params stay objects and a list of strings (identity ids) stays a list,
+ * each entry kept in turn, a long string is cut, and any other value (a received object the target
+ * made enormous) becomes its JSON text, cut: EVIDENCE_MESSAGE_CHARS characters each.
+ */
+function paramAsEvidence(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.length > EVIDENCE_MESSAGE_CHARS ? `${cutText(value, EVIDENCE_MESSAGE_CHARS)}…` : value;
+  if (value === null || typeof value !== 'object') return value;
+  const text = JSON.stringify(value);
+  if (text.length <= EVIDENCE_MESSAGE_CHARS) return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map((v) => paramAsEvidence(v));
+  if (depth < 2 && !Array.isArray(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, paramAsEvidence(v, depth + 1)]));
+  return `${cutText(text, EVIDENCE_MESSAGE_CHARS)}…`;
+}
+
+/** The problem as a finding keeps it: a message or a param the target made enormous is cut. */
 export function problemAsEvidence(problem: Problem): Problem {
-  return problem.message.length > EVIDENCE_MESSAGE_CHARS ? { ...problem, message: `${cutText(problem.message, EVIDENCE_MESSAGE_CHARS)}…` } : problem;
+  const message = problem.message.length > EVIDENCE_MESSAGE_CHARS ? `${cutText(problem.message, EVIDENCE_MESSAGE_CHARS)}…` : problem.message;
+  const params = paramAsEvidence(problem.params) as Problem['params'];
+  return message === problem.message && params === problem.params ? problem : ({ ...problem, message, params } as Problem);
 }

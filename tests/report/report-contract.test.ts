@@ -51,7 +51,16 @@ async function run(exchanges: Exchange[], runEnd: Partial<Extract<RunEvent, { ty
   await builder.listener({ type: 'run-start', rules: [rule], fiatAccountIds: [] });
   for (const e of exchanges) await builder.listener({ type: 'exchange', exchange: e });
   const coverage = { fixed: 5, random: 10, distinctInputs: 15, minimum: { fixed: 1, random: 1 } };
-  const findings = [{ problem: { message: 'the response does not carry the first name sent' }, exchange: exchange(openCase, 201) }];
+  const findings = [
+    {
+      problem: {
+        message: 'the response does not carry the first name sent',
+        kind: 'not-reflected' as const,
+        params: { field: '/person_details/first_name', sent: 'Ada' },
+      },
+      exchange: exchange(openCase, 201),
+    },
+  ];
   await builder.listener({
     type: 'run-end',
     outcomes: [{ rule, cases: 15, coverage, findings, crashed: false }],
