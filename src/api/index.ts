@@ -27,6 +27,7 @@ export { OPERATIONS, type Operation } from '../core/operations.ts';
 export type { TestCase, Mode } from '../core/case.ts';
 export type { Exchange, RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.ts';
 export type { Problem } from '../rules/check.ts';
+export type { ProblemKind, ProblemParams } from '../rules/problem-kinds.ts';
 /**
  * The errors a run throws (each with a stable `code` and the `exitCode` of `conformance run`), and
  * the exit codes: `instanceof UsageError`, or `error.code === 'unreachable'`.

@@ -80,7 +80,11 @@ export const fiatAccountChecks: Check[] = [
   schemaRuleCheck('fa.timestamps.rfc3339', UPDATE, (body) => {
     if (!TIMESTAMPS.some((k) => body[k] !== undefined)) return null;
     return TIMESTAMPS.filter((k) => body[k] !== undefined && !isRfc3339(body[k])).flatMap((k) =>
-      problem(`/${k} is ${shown(body[k])}, not an RFC 3339 timestamp with an offset`, { kind: 'format', params: { field: `/${k}`, format: 'rfc3339', received: body[k] } }, `/${k}`),
+      problem(
+        `/${k} is ${shown(body[k])}, not an RFC 3339 timestamp with an offset`,
+        { kind: 'format', params: { field: `/${k}`, format: 'rfc3339', received: body[k] } },
+        `/${k}`,
+      ),
     );
   }),
   schemaRuleCheck('fa.response.metadata-limits', UPDATE, whenAnyPresent(inPlacements('metadata'))),

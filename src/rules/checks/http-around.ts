@@ -99,8 +99,7 @@ export function authChallengeCheck(rule: RuleId, operation: Operation): Check {
     judge(e) {
       if (!isOperation(e, operation) || !e.testCase.auth || statusOf(e) !== 401) return null;
       const header = e.response?.headers['www-authenticate'];
-      if (header === undefined || header.trim() === '')
-        return problem(`${e.testCase.label}: the 401 carries no WWW-Authenticate header`, noBearer(header));
+      if (header === undefined || header.trim() === '') return problem(`${e.testCase.label}: the 401 carries no WWW-Authenticate header`, noBearer(header));
       const schemes = challengeSchemes(header);
       if (schemes.some((s) => s.toLowerCase() === 'bearer')) return pass;
       return problem(

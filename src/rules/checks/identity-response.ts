@@ -65,7 +65,11 @@ export const identityChecks: Check[] = [
       const value = dig(body, ...keys);
       if (value === undefined || isRfc3339(value)) return [];
       const field = pointer(keys);
-      return problem(`${field} is ${shown(value)}, not RFC 3339 with an offset`, { kind: 'format', params: { field, format: 'rfc3339', received: value } }, field);
+      return problem(
+        `${field} is ${shown(value)}, not RFC 3339 with an offset`,
+        { kind: 'format', params: { field, format: 'rfc3339', received: value } },
+        field,
+      );
     });
   }),
   // The schema says midnight UTC; only the date sent says which day. A date_of_birth missing from
@@ -174,11 +178,17 @@ export const identityChecks: Check[] = [
     const problems =
       status === undefined || status === 'PENDING' || outsideEnum()
         ? []
-        : problem(`/status of a new identity is ${shown(status)}, not PENDING`, { kind: 'not-pending', params: { field: '/status', received: status } }, '/status');
+        : problem(
+            `/status of a new identity is ${shown(status)}, not PENDING`,
+            { kind: 'not-pending', params: { field: '/status', received: status } },
+            '/status',
+          );
     for (const { keys, value } of screening) {
       const field = pointer(keys);
       if (FINAL_VERDICTS.includes(value as string))
-        problems.push(...problem(`${field} of a new identity is already ${shown(value)}, not pending`, { kind: 'not-pending', params: { field, received: value } }, field));
+        problems.push(
+          ...problem(`${field} of a new identity is already ${shown(value)}, not pending`, { kind: 'not-pending', params: { field, received: value } }, field),
+        );
     }
     return problems;
   }),

@@ -81,7 +81,8 @@ export function rejectedCheck(rule: RuleId): Check {
     judge(e, context) {
       if (e.testCase.violates !== rule || !answered(e) || refusedAccess(e, context.fiatAccountIds)) return null;
       if (is2xx(e)) return problem(`${e.testCase.label}: an invalid request was accepted (${describeStatus(e)})`, statusFinding(e, '4xx'));
-      if (is5xx(e)) return problem(`${e.testCase.label}: the server failed on an invalid request instead of rejecting it (${describeStatus(e)})`, statusFinding(e, '4xx'));
+      if (is5xx(e))
+        return problem(`${e.testCase.label}: the server failed on an invalid request instead of rejecting it (${describeStatus(e)})`, statusFinding(e, '4xx'));
       return pass;
     },
   };
