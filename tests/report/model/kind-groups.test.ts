@@ -5,13 +5,13 @@
  * reads as before.
  */
 import { describe, expect, it } from 'vitest';
-import { kindGroups, moreFailuresText } from '../../src/report/model/kind-groups.ts';
-import type { ConformanceReport, ReportFailure } from '../../src/report/model/model.ts';
-import { ruleLine } from '../../src/report/terminal/console.ts';
-import { renderMarkdownSummary } from '../../src/report/files/markdown-summary.ts';
-import { renderHtmlReport } from '../../src/report/files/html-report.ts';
-import { registry } from '../../src/schema/registry.ts';
-import { sampleReport } from './sample-report.ts';
+import { kindGroups, moreFailuresText } from '../../../src/report/model/kind-groups.ts';
+import type { ConformanceReport, ReportFailure } from '../../../src/report/model/model.ts';
+import { ruleLine } from '../../../src/report/terminal/console.ts';
+import { renderMarkdownSummary } from '../../../src/report/files/markdown-summary.ts';
+import { renderHtmlReport } from '../../../src/report/files/html-report.ts';
+import { registry } from '../../../src/schema/registry.ts';
+import { sampleReport } from '../sample-report.ts';
 
 const RULE = 'fa.metadata.over-pairs-rejected';
 const schemaErrors = (report: unknown) => registry().validate('conformance-report', report);
