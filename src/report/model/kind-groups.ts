@@ -44,13 +44,14 @@ export const kindGroupText = (group: KindGroup): string => `${group.label}${grou
 
 /**
  * What a line that shows a rule's first failure adds about the others: nothing for one failure,
- * ` (+4 more)` when they are all of one kind and field, ` (+4 more: schema at /status ×3, status ×2)`
- * when they are of several (at most GROUPS_NAMED named, then `…`).
+ * ` (+4 more)` when all are of one kind and field, else the groups of the others,
+ * ` (+4 more: schema at /status ×3, status)` (at most GROUPS_NAMED named, then `…`).
  */
 export function moreFailuresText(failures: readonly ReportFailure[]): string {
   if (failures.length <= 1) return '';
-  const groups = kindGroups(failures);
-  if (groups.length <= 1) return ` (+${failures.length - 1} more)`;
-  const named = groups.slice(0, GROUPS_NAMED).map(kindGroupText);
-  return ` (+${failures.length - 1} more: ${named.join(', ')}${groups.length > GROUPS_NAMED ? ', …' : ''})`;
+  const more = ` (+${failures.length - 1} more`;
+  if (kindGroups(failures).length <= 1) return `${more})`;
+  const others = kindGroups(failures.slice(1));
+  const named = others.slice(0, GROUPS_NAMED).map(kindGroupText);
+  return `${more}: ${named.join(', ')}${others.length > GROUPS_NAMED ? ', …' : ''})`;
 }

@@ -49,11 +49,12 @@ describe('kindGroups', () => {
     expect(moreFailuresText([accepted, unkinded as ReportFailure, unkinded as ReportFailure])).toBe(' (+2 more)');
   });
 
-  it('says the other failures: nothing for one, a count for one group, the groups for several (three named at most)', () => {
+  it("says the other failures: nothing for one, a count when all are of one group, else the others' groups (three named at most)", () => {
     expect(moreFailuresText([accepted])).toBe('');
     expect(moreFailuresText([atStatus(1), atStatus(2)])).toBe(' (+1 more)');
-    expect(moreFailuresText([atStatus(1), accepted, atStatus(2)])).toBe(' (+2 more: schema at /status ×2, status)');
-    expect(moreFailuresText([atStatus(1), accepted, atId, atType])).toBe(' (+3 more: schema at /status, status, format at /id, …)');
+    expect(moreFailuresText([atStatus(1), accepted, atStatus(2), atStatus(3)])).toBe(' (+3 more: status, schema at /status ×2)');
+    expect(moreFailuresText([accepted, atStatus(1)])).toBe(' (+1 more: schema at /status)');
+    expect(moreFailuresText([atStatus(1), accepted, atId, atType, atStatus(2)])).toBe(' (+4 more: status, format at /id, mismatch at /type, …)');
   });
 
   it('keeps a field the target chose on one line, cut', () => {
@@ -69,14 +70,14 @@ describe('the reports group a failed rule by kind', () => {
 
   it('the console line of the rule names the groups of its other failures', () => {
     const rule = reportWith(failures).rules.find((r) => r.id === RULE)!;
-    expect(ruleLine(rule)).toMatch(/ \(\+2 more: schema at \/status ×2, status\)$/);
+    expect(ruleLine(rule)).toMatch(/ \(\+2 more: status, schema at \/status\)$/);
     expect(ruleLine({ ...rule, failures: [atStatus(1), atStatus(2)] })).toMatch(/ \(\+1 more\)$/);
   });
 
   it("summary.md's first-failure cell does too", () => {
     const md = renderMarkdownSummary(reportWith(failures));
     const row = md.split('\n').find((line) => line.startsWith(`| \`${RULE}\``))!;
-    expect(row).toMatch(/ \(\+2 more: schema at \/status ×2, status\) \|$/);
+    expect(row).toMatch(/ \(\+2 more: status, schema at \/status\) \|$/);
     expect(renderMarkdownSummary(sampleReport())).not.toContain('more:');
   });
 
