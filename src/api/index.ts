@@ -138,6 +138,12 @@ export type {
   /** @beta */
   Problem,
 } from '../rules/check.ts';
+export type {
+  /** @beta */
+  ProblemKind,
+  /** @beta */
+  ProblemParams,
+} from '../rules/problem-kinds.ts';
 
 // The transport.
 export {

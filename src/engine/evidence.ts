@@ -32,7 +32,34 @@ export function asEvidence(exchange: Exchange): Exchange {
   return lastCut.to;
 }
 
-/** The problem as a finding keeps it. */
+/**
+ * A value of a problem's params as a finding keeps it: whole when its JSON text is short; else a
+ * long string is cut, a list of strings (identity ids) stays a list of cut strings, and any other
+ * value (an object the target made enormous) becomes its JSON text, cut: EVIDENCE_MESSAGE_CHARS
+ * characters each.
+ */
+function valueAsEvidence(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > EVIDENCE_MESSAGE_CHARS ? `${cutText(value, EVIDENCE_MESSAGE_CHARS)}…` : value;
+  if (value === null || typeof value !== 'object') return value;
+  const text = JSON.stringify(value);
+  if (text.length <= EVIDENCE_MESSAGE_CHARS) return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map(valueAsEvidence);
+  return `${cutText(text, EVIDENCE_MESSAGE_CHARS)}…`;
+}
+
+/** Params as a finding keeps them: they, and ajv's keyword params, stay objects; each value is kept as valueAsEvidence keeps it. */
+function paramsAsEvidence(params: Record<string, unknown>): Record<string, unknown> {
+  if (JSON.stringify(params).length <= EVIDENCE_MESSAGE_CHARS) return params;
+  const keep = ([key, value]: [string, unknown]): [string, unknown] => [
+    key,
+    key === 'keywordParams' && typeof value === 'object' && value !== null ? Object.fromEntries(Object.entries(value).map(keep)) : valueAsEvidence(value),
+  ];
+  return Object.fromEntries(Object.entries(params).map(keep));
+}
+
+/** The problem as a finding keeps it: a message or a param the target made enormous is cut. */
 export function problemAsEvidence(problem: Problem): Problem {
-  return problem.message.length > EVIDENCE_MESSAGE_CHARS ? { ...problem, message: `${cutText(problem.message, EVIDENCE_MESSAGE_CHARS)}…` } : problem;
+  const message = problem.message.length > EVIDENCE_MESSAGE_CHARS ? `${cutText(problem.message, EVIDENCE_MESSAGE_CHARS)}…` : problem.message;
+  const params = paramsAsEvidence(problem.params) as Problem['params'];
+  return message === problem.message && params === problem.params ? problem : ({ ...problem, message, params } as Problem);
 }

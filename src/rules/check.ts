@@ -1,11 +1,12 @@
 import type { RuleId } from '../core/catalogue.ts';
 import type { Exchange } from '../core/exchange.ts';
+import type { ProblemData } from './problem-kinds.ts';
 
-/** What a check says about one problem: a message and, where it points into the body, a path. */
-export interface Problem {
-  message: string;
-  instancePath?: string;
-}
+/**
+ * What a check says about one problem: a message for people and, where it points into the body,
+ * a path; and as data, its kind and the params of that kind (problem-kinds.ts).
+ */
+export type Problem = { message: string; instancePath?: string } & ProblemData;
 
 /** What the runner knows beyond the exchange itself. */
 export interface CheckContext {
@@ -44,6 +45,6 @@ export interface Check {
 
 export const pass: Problem[] = [];
 
-export function problem(message: string, instancePath?: string): Problem[] {
-  return [{ message, ...(instancePath !== undefined ? { instancePath } : {}) }];
+export function problem(message: string, data: ProblemData, instancePath?: string): Problem[] {
+  return [{ message, ...(instancePath !== undefined ? { instancePath } : {}), ...data }];
 }

@@ -24,7 +24,13 @@ export function judge(exchange: Exchange, context: CheckContext): Judgement[] {
     try {
       problems = check.judge(exchange, context);
     } catch (error) {
-      problems = [{ message: `the check crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` }];
+      problems = [
+        {
+          message: `the check crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          kind: 'check-crashed',
+          params: { error: error instanceof Error ? error.message : String(error) },
+        },
+      ];
       crashed = true;
     }
     if (problems === null) continue;

@@ -32,7 +32,8 @@ function resolve(root: Json, ref: string): Json {
 /**
  * Every property path of a schema, depth first: `summary`, `summary.verdict`, `rules`,
  * `rules[].id`, `rules[].failures[].case.mode`, ... Local `$ref`s are followed, array items add
- * `[]`, and a reference already on the way down is not followed again (no endless walk).
+ * `[]`, the branches of combinators and conditionals (`then`, `else`) are walked, and a reference
+ * already on the way down is not followed again (no endless walk).
  */
 function propertyPaths(root: Json): string[] {
   const paths: string[] = [];
@@ -47,6 +48,8 @@ function propertyPaths(root: Json): string[] {
       const branches = node[combinator];
       if (Array.isArray(branches)) for (const branch of branches) walk(branch, prefix, refsOnTheWay);
     }
+    // A conditional's branches hold properties too (a failure's params, typed by its kind); its `if` only tests.
+    for (const branch of [node.then, node.else]) walk(branch, prefix, refsOnTheWay);
     if (!isObject(node.properties)) return;
     for (const [name, sub] of Object.entries(node.properties)) {
       const here = prefix ? `${prefix}.${name}` : name;
@@ -91,6 +94,9 @@ describe('docs/design.md names every field of conformance.json', () => {
         'undocumentedFields[].count',
         'observedContract.limits[].refused[].said',
         'rules[].failures[].case.open.kind',
+        'rules[].failures[].kind',
+        'rules[].failures[].params.keywordParams',
+        'rules[].failures[].params.notBefore',
       ]),
     );
   });

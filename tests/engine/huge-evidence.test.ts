@@ -87,6 +87,23 @@ describe('asEvidence', () => {
   });
 
   it('cuts a message that quotes an enormous value', () => {
-    expect(problemAsEvidence({ message: 'm'.repeat(10 * EVIDENCE_MESSAGE_CHARS) }).message).toHaveLength(EVIDENCE_MESSAGE_CHARS + 1);
+    const problem = { message: 'm'.repeat(10 * EVIDENCE_MESSAGE_CHARS), kind: 'check-crashed' as const, params: { error: 'x' } };
+    expect(problemAsEvidence(problem).message).toHaveLength(EVIDENCE_MESSAGE_CHARS + 1);
+  });
+
+  it('cuts a param the target made enormous; params stay objects and a list of ids stays a list', () => {
+    const huge = 'é'.repeat(10 * EVIDENCE_MESSAGE_CHARS);
+    const field = '/fiat_account_owner/person_details/first_name';
+    const cut = problemAsEvidence({ message: 'short', kind: 'not-reflected', params: { field, sent: 'Ada', received: huge } });
+    expect(cut.params).toEqual({ field, sent: 'Ada', received: `${huge.slice(0, EVIDENCE_MESSAGE_CHARS)}…` });
+    const object = problemAsEvidence({ message: 'short', kind: 'mismatch', params: { field: '/type', expected: 'PERSON', received: { a: huge } } });
+    expect(object.params).toMatchObject({ field: '/type', expected: 'PERSON' });
+    expect(typeof (object.params as { received: unknown }).received).toBe('string');
+    expect(String((object.params as { received: unknown }).received)).toHaveLength(EVIDENCE_MESSAGE_CHARS + 1);
+    const ids = Array.from({ length: 100 }, (_, i) => `id-${i}-${'x'.repeat(40)}`);
+    const duplicated = problemAsEvidence({ message: 'short', kind: 'identity-duplicated', params: { refId: 'r', ids, creates: 100 } });
+    expect(duplicated.params).toEqual({ refId: 'r', ids, creates: 100 });
+    const small = { message: 'short', kind: 'status' as const, params: { expected: '2xx' as const, received: 500 } };
+    expect(problemAsEvidence(small)).toBe(small);
   });
 });

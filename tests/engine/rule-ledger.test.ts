@@ -51,8 +51,19 @@ describe('RuleLedger', () => {
   it('keeps at most MAX_FAILURES_PER_RULE findings, the shrunk one in front, and notes where the rule first failed', () => {
     const { ledger, failures } = ledgerOf(['fa.valid-accepted']);
     ledger.judgedRequests = 7;
-    for (let i = 0; i < MAX_FAILURES_PER_RULE + 2; i++) ledger.record('fa.valid-accepted', [{ message: `refused ${i}` }], update(String(i)));
-    ledger.keepFindings('fa.valid-accepted', [{ message: 'minimal' }], update('m'), '3:0', true);
+    for (let i = 0; i < MAX_FAILURES_PER_RULE + 2; i++)
+      ledger.record(
+        'fa.valid-accepted',
+        [{ message: `refused ${i}`, kind: 'status' as const, params: { expected: '2xx' as const, received: 422 } }],
+        update(String(i)),
+      );
+    ledger.keepFindings(
+      'fa.valid-accepted',
+      [{ message: 'minimal', kind: 'status' as const, params: { expected: '2xx' as const, received: 422 } }],
+      update('m'),
+      '3:0',
+      true,
+    );
     const outcome = ledger.outcomeOf(getRule('fa.valid-accepted'));
     expect(outcome.findings).toHaveLength(MAX_FAILURES_PER_RULE);
     expect(outcome.findings[0]).toMatchObject({ problem: { message: 'minimal' }, path: '3:0' });
@@ -63,8 +74,12 @@ describe('RuleLedger', () => {
 
   it('announces a failing rule once, and a crashed check as failing too', async () => {
     const { ledger, events } = ledgerOf(['fa.valid-accepted', 'fa.status.enum']);
-    ledger.record('fa.valid-accepted', [{ message: 'refused' }], update('a'));
-    ledger.record('fa.valid-accepted', [{ message: 'refused again' }], update('b'));
+    ledger.record('fa.valid-accepted', [{ message: 'refused', kind: 'status' as const, params: { expected: '2xx' as const, received: 422 } }], update('a'));
+    ledger.record(
+      'fa.valid-accepted',
+      [{ message: 'refused again', kind: 'status' as const, params: { expected: '2xx' as const, received: 422 } }],
+      update('b'),
+    );
     ledger.crashed('fa.status.enum');
     await ledger.announceFailing();
     await ledger.announceFailing();

@@ -49,6 +49,8 @@ const hostileMetadata = {
 
 const overPairsFailure: ReportFailure = {
   message: '7 pairs accepted (200)',
+  kind: 'status',
+  params: { expected: '4xx', received: 200 },
   case: { operation: 'updateFiatAccount', label: 'metadata with 7 pairs', mode: 'invalid', intent: 'forbidden', violates: 'fa.metadata.over-pairs-rejected' },
   request: {
     method: 'PUT',
@@ -71,6 +73,8 @@ const overPairsFailure: ReportFailure = {
 const dobFailure: ReportFailure = {
   message: 'date_of_birth came back as 1990-05-17T02:00:00+02:00, not midnight UTC of 1990-05-17',
   instancePath: '/person_details/date_of_birth',
+  kind: 'mismatch',
+  params: { field: '/person_details/date_of_birth', expected: '1990-05-17T00:00:00Z', received: '1990-05-17T02:00:00+02:00' },
   case: { operation: 'createIdentity', label: 'person with date_of_birth 1990-05-17', mode: 'valid', intent: 'guaranteed' },
   request: {
     method: 'POST',
@@ -95,6 +99,8 @@ const dobFailure: ReportFailure = {
 
 const timeoutFailure: ReportFailure = {
   message: 'no answer within 10000 ms (timeout)',
+  kind: 'no-answer',
+  params: { error: 'timeout' },
   case: { operation: 'createIdentity', label: 'valid person', mode: 'valid', intent: 'guaranteed' },
   request: {
     method: 'POST',
@@ -269,6 +275,8 @@ export const REFUSAL_WORDS = 'first_name must be ASCII';
 /** A valid identity refused with HTTP 422 and a problem body that says why. */
 export const refusedFailure: ReportFailure = {
   message: 'person with a Hebrew first name: a valid request was not accepted (HTTP 422)',
+  kind: 'status',
+  params: { expected: '2xx', received: 422 },
   case: { operation: 'createIdentity', label: 'person with a Hebrew first name', mode: 'valid', intent: 'guaranteed' },
   request: {
     method: 'POST',
@@ -291,6 +299,8 @@ export const refusedFailure: ReportFailure = {
 export const openCaseFailure: ReportFailure = {
   message: 'person_details.first_name came back as "??", not as sent',
   instancePath: '/person_details/first_name',
+  kind: 'not-reflected',
+  params: { field: '/person_details/first_name', sent: '山田', received: '??' },
   case: {
     operation: 'createIdentity',
     label: 'person with a first name in cjk',

@@ -310,5 +310,6 @@ describe('checks on recorded exchanges', () => {
     };
     const result = judge(e, crashing);
     expect(result.some((j) => j.crashed && j.problems[0].message.includes('boom'))).toBe(true);
+    expect(result.find((j) => j.crashed)?.problems[0]).toMatchObject({ kind: 'check-crashed', params: { error: 'boom' } });
   });
 });

@@ -15,6 +15,8 @@ const failing = (e: Exchange) =>
     .map((j) => j.rule)
     .sort();
 const messages = (e: Exchange) => findings(e).flatMap((j) => j.problems.map((p) => p.message));
+/** The findings as data: each problem's kind and params. */
+const data = (e: Exchange) => findings(e).flatMap((j) => j.problems.map(({ kind, params }) => ({ kind, params })));
 
 const update = { operation: 'updateFiatAccount' as const, body: {} };
 const create = { operation: 'createIdentity' as const, body: identityRequest() };
@@ -42,6 +44,10 @@ describe('a success whose body is not UTF-8', () => {
     const e = spoiled(exchange(update, 200, fiatAccountBody(), { 'content-type': 'text/plain' }), { invalidUtf8: true });
     expect(failing(e)).toEqual(['fa.content-type']);
     expect(messages(e)).toHaveLength(2);
+    expect(data(e)).toEqual([
+      { kind: 'unreadable-body', params: { reason: 'not-utf8', status: 200 } },
+      { kind: 'header', params: { field: 'content-type', expected: 'application/json', received: 'text/plain' } },
+    ]);
   });
 });
 
@@ -51,6 +57,7 @@ describe('a success too large to keep', () => {
     const e = spoiled(exchange(update, 200, kept), { truncated: { keptBytes: MiB, receivedBytes: 100 * MiB } });
     expect(failing(e)).toEqual(['fa.content-type']);
     expect(messages(e)).toEqual(['the body is 104857600 bytes; the harness keeps 1 MiB: too large to judge']);
+    expect(data(e)).toEqual([{ kind: 'unreadable-body', params: { reason: 'too-large', status: 200, receivedBytes: 100 * MiB, keptBytes: MiB } }]);
   });
 
   it('silences the shape rules even when what was kept parses', () => {
@@ -68,6 +75,7 @@ describe('an error answer whose body is not UTF-8', () => {
     const e = spoiled(exchange(invalid, 400, '{"detail":"caf\uFFFD"}'), { invalidUtf8: true });
     expect(failing(e)).toEqual(['fa.answers']);
     expect(messages(e)).toEqual(['metadata a string: the error body (HTTP 400) is not valid UTF-8 (RFC 8259 8.1): {"detail":"caf\uFFFD"}']);
+    expect(data(e)).toEqual([{ kind: 'unreadable-body', params: { reason: 'not-utf8', status: 400 } }]);
     expect(judge(e, context).find((j) => j.rule === 'fa.wrong-types-rejected')?.problems).toEqual([]);
   });
 
@@ -87,11 +95,13 @@ describe('a success that is not JSON at all', () => {
     const e = exchange(update, 200, 'OK');
     expect(failing(e)).toEqual(['fa.content-type']);
     expect(messages(e)).toEqual(['the body is not JSON: OK']);
+    expect(data(e)).toEqual([{ kind: 'unreadable-body', params: { reason: 'not-json', status: 200 } }]);
   });
 
   it('an empty body (204 No Content) is no JSON either', () => {
     const e = exchange(create, 204, '');
     expect(failing(e)).toEqual(['id.content-type']);
     expect(messages(e)).toEqual(['the body is empty, not JSON (HTTP 204)']);
+    expect(data(e)).toEqual([{ kind: 'unreadable-body', params: { reason: 'empty', status: 204 } }]);
   });
 });

@@ -104,6 +104,7 @@ details.failure-rule[open] > summary { border-bottom: 1px solid var(--border); }
 .first-message { flex: 1; min-width: 0; color: #82071e; font-size: 13px; overflow: hidden; text-overflow: ellipsis; }
 details.failure-rule[open] .first-message { visibility: hidden; }
 .rule-title { margin: 0; padding: 10px 16px 0; font-weight: 600; }
+.kind-group { margin: 0; padding: 12px 16px 0; font-size: 0.85rem; font-weight: 600; color: var(--muted); }
 details.failure-rule { margin: 6px 0; }
 table.rules { table-layout: fixed; }
 table.rules th:nth-child(1) { width: 235px; } table.rules th:nth-child(3) { width: 135px; }

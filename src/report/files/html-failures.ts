@@ -1,7 +1,8 @@
 /**
  * The failures section of report.html, short however much failed: each failing rule is one
  * collapsible entry (open when few rules failed), the failures of a rule with the same message
- * are one finding with its case count and the other cases listed collapsed, and evidence longer
+ * are one finding with its case count and the other cases listed collapsed, findings of several
+ * kinds sit under a heading per kind and field (kind-groups.ts), and evidence longer
  * than a few lines (a request or response with its body, a curl command) sits in a `<details>`
  * whose summary still says what it is. `<details>` needs no script: the page works without one.
  */
@@ -10,6 +11,7 @@ import type { RecordedRequest, RecordedResponse } from '../../core/exchange.ts';
 import { escapeHtml as e } from './escape.ts';
 import { failureWords } from '../model/target-words.ts';
 import { caseModeText } from '../model/case-text.ts';
+import { kindGroups } from '../model/kind-groups.ts';
 
 /** Findings (distinct messages) spelled out per rule; the rest are counted (conformance.json has them all). */
 const FINDINGS_SHOWN = 10;
@@ -91,7 +93,8 @@ function findingBlock(cases: ReportFailure[], id: string, ruleId: string): strin
   const more = others.length
     ? `<details class="more-cases"><summary>${others.length} more ${others.length === 1 ? 'case' : 'cases'} with this finding</summary><ul>${listed.join('')}</ul></details>`
     : '';
-  return `<div class="failure" data-failure data-cases="${cases.length}">
+  const kind = f.kind ? ` data-kind="${e(f.kind)}"` : '';
+  return `<div class="failure" data-failure data-cases="${cases.length}"${kind}>
 <p class="message bidi">${e(cases.length > 1 ? findingOf(f) : f.message)}</p>${said}${count}
 <div class="case bidi">${e(caseText(f))}</div>
 <div class="exchange"><div class="pane">${evidence('Request', requestText(f.request))}</div><div class="pane">${response}</div></div>
@@ -105,16 +108,38 @@ function findingOf(f: ReportFailure): string {
   return f.message.startsWith(prefix) && f.message.length > prefix.length ? f.message.slice(prefix.length) : f.message;
 }
 
-/** A rule's failures by finding, in order of first sight: the same finding on many cases is one entry. */
-function findings(rule: ReportRule): ReportFailure[][] {
+/** Failures by finding, in order of first sight: the same finding on many cases is one entry. */
+function findings(failures: readonly ReportFailure[]): ReportFailure[][] {
   const byFinding = new Map<string, ReportFailure[]>();
-  for (const f of rule.failures) {
+  for (const f of failures) {
     const key = findingOf(f);
     const same = byFinding.get(key);
     if (same) same.push(f);
     else byFinding.set(key, [f]);
   }
   return [...byFinding.values()];
+}
+
+/** A rule's findings, under a heading per kind and field when its failures are of several kinds or fields. */
+function findingSections(rule: ReportRule): { heading?: string; findings: ReportFailure[][] }[] {
+  const groups = kindGroups(rule.failures);
+  if (groups.length <= 1) return [{ findings: findings(rule.failures) }];
+  return groups.map((g) => ({ heading: `${g.label} · ${g.failures.length} ${g.failures.length === 1 ? 'case' : 'cases'}`, findings: findings(g.failures) }));
+}
+
+/** The findings of a rule as shown: at most FINDINGS_SHOWN, each group's heading before its first one shown. */
+function shownFindings(rule: ReportRule, nextId: () => string): { html: string[]; count: number } {
+  const html: string[] = [];
+  let count = 0;
+  for (const section of findingSections(rule)) {
+    for (const [i, cases] of section.findings.entries()) {
+      if (++count > FINDINGS_SHOWN) continue;
+      if (i === 0 && section.heading) html.push(`<h3 class="kind-group mono">${e(section.heading)}</h3>`);
+      html.push(findingBlock(cases, nextId(), rule.id));
+    }
+  }
+  if (count > FINDINGS_SHOWN) html.push(`<div class="failure muted">… and ${count - FINDINGS_SHOWN} more findings in conformance.json</div>`);
+  return { html, count };
 }
 
 /** The failures section's body: one collapsible entry per failing rule. */
@@ -125,14 +150,9 @@ export function failuresSection(report: ConformanceReport): string {
   let n = 0;
   return failing
     .map((r: ReportRule) => {
-      const groups = findings(r);
-      const shown = groups.slice(0, FINDINGS_SHOWN).map((cases) => findingBlock(cases, `curl-${++n}`, r.id));
-      if (groups.length > FINDINGS_SHOWN)
-        shown.push(`<div class="failure muted">… and ${groups.length - FINDINGS_SHOWN} more findings in conformance.json</div>`);
+      const { html: shown, count } = shownFindings(r, () => `curl-${++n}`);
       if (!r.failures.length) shown.push(`<div class="failure muted">${e(r.reason ?? 'no failure recorded')}</div>`);
-      const tally = r.failures.length
-        ? `${r.failures.length} ${r.failures.length === 1 ? 'case' : 'cases'}${groups.length > 1 ? `, ${groups.length} findings` : ''}`
-        : '';
+      const tally = r.failures.length ? `${r.failures.length} ${r.failures.length === 1 ? 'case' : 'cases'}${count > 1 ? `, ${count} findings` : ''}` : '';
       const first = r.failures[0]?.message;
       return (
         // One line closed: the rule and its first finding; its title opens with the evidence.

@@ -2,12 +2,13 @@
  * summary.md: a short summary for a pull-request comment or a GitHub job summary: a warning first
  * when the run left a fiat account changed (or restore was off), then the verdict,
  * where the run stopped when the target stopped answering, the counts, the failed rules with what
- * the target said, the inconclusive rules with why (a reason several share, once), the observed
+ * the target said (and their other failures by kind and field), the inconclusive rules with why (a reason several share, once), the observed
  * contract (what the target refused on open points), what the run left on the target (identities
  * created, the restore's line), and how to run the same cases again.
  */
 import type { ConformanceReport, ReportRule } from '../model/model.ts';
 import { groupShortfalls, reasonGroupText } from '../model/reason-groups.ts';
+import { moreFailuresText } from '../model/kind-groups.ts';
 import { escapeMarkdownCell } from './escape.ts';
 import { rerunCommand } from '../model/rerun-command.ts';
 import { failureLine } from '../model/failure-line.ts';
@@ -109,8 +110,12 @@ export function renderMarkdownSummary(report: ConformanceReport): string {
     for (const r of failed) {
       const first = r.failures[0];
       const message = first?.message ?? r.reason ?? r.status;
+      // The other failures by kind and field (kind-groups.ts), after the first one.
+      const others = moreFailuresText(r.failures).trim();
+      const more = others ? ` ${escapeMarkdownCell(others, 400)}` : '';
       // The target's words are shortened before the harness's message (failure-line.ts).
-      const cell = first ? escapeMarkdownCell(failureLine(first, r.id, { width: FAILURE_CELL_WIDTH }), FAILURE_CELL_WIDTH) : escapeMarkdownCell(message);
+      const cell =
+        (first ? escapeMarkdownCell(failureLine(first, r.id, { width: FAILURE_CELL_WIDTH }), FAILURE_CELL_WIDTH) : escapeMarkdownCell(message)) + more;
       lines.push(`| \`${escapeMarkdownCell(r.id)}\` | §${escapeMarkdownCell(r.section)} | ${r.basis} | ${cell} |`);
     }
     lines.push('');

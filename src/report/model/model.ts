@@ -9,8 +9,9 @@ import type { RecordedRequest, RecordedResponse, TransportError } from '../../co
 import { EXIT, exitCodeOfSignal } from '../../core/errors.ts';
 import { accountsLeftChanged, type RestoreSummary } from '../../engine/restore/restore-summary.ts';
 import type { LedgerEntry } from '../../engine/identity-ledger.ts';
+import type { ProblemData } from '../../rules/problem-kinds.ts';
 
-export const REPORT_VERSION = '1.10.0';
+export const REPORT_VERSION = '1.11.0';
 
 /**
  * `inconclusive` (since 1.3.0): judged by fewer cases than the profile's minimum, so neither
@@ -25,7 +26,15 @@ export type RuleStatus = 'passed' | 'failed' | 'inconclusive' | 'skipped' | 'err
  */
 export type Verdict = 'conformant' | 'non-conformant' | 'inconclusive' | 'interrupted' | 'error';
 
-export interface ReportFailure {
+/**
+ * A failure: its message and, since 1.11.0, what it is as data (`kind` and the `params` of that
+ * kind, src/rules/problem-kinds.ts), by which a reader groups a rule's failures. A report before
+ * 1.11.0 has neither.
+ */
+export type ReportFailure = FailureEvidence & (ProblemData | { kind?: undefined; params?: undefined });
+
+/** What a failure says besides its kind: the message, where it points, the exchange and how to repeat it. */
+export interface FailureEvidence {
   message: string;
   instancePath?: string;
   /**

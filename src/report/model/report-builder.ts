@@ -36,6 +36,7 @@ import { createOpenCaseTally, type OpenCaseCounts } from './open-cases.ts';
 import { RESTORE_OFF, type RestoreSummary } from '../../engine/restore/restore-summary.ts';
 import type { LedgerEntry } from '../../engine/identity-ledger.ts';
 import type { EngineOptions } from '../../engine/run-settings.ts';
+import type { ProblemData } from '../../rules/problem-kinds.ts';
 
 /**
  * What the report says about the run beyond what the engine found: the run's options as resolved
@@ -57,6 +58,8 @@ function toFailure(finding: Finding, seed: number): ReportFailure {
   return {
     message: problem.message,
     ...(problem.instancePath !== undefined ? { instancePath: problem.instancePath } : {}),
+    // One kind and its params: TypeScript cannot see that the two fields come from one union member.
+    ...({ kind: problem.kind, params: problem.params } as ProblemData),
     case: { ...caseIntent(c), ...(c.auth ? { auth: c.auth } : {}) },
     request: exchange.request,
     ...(exchange.response ? { response: exchange.response } : {}),

@@ -24,6 +24,7 @@ import { displayWidth } from './display-width.ts';
 import { leftBehindLines, sandboxLines } from './left-behind.ts';
 import { sandboxNotice, sandboxQuietLine } from '../model/left-changed.ts';
 import { groupShortfalls, reasonGroupText } from '../model/reason-groups.ts';
+import { moreFailuresText } from '../model/kind-groups.ts';
 
 export interface ConsoleIO {
   /** Writes one line (the newline is added by the writer). */
@@ -66,7 +67,7 @@ export function ruleLine(rule: ReportRule, redactor?: Redactor, paint: Palette =
   }
   const first = rule.failures[0];
   const message = first?.message ?? rule.reason ?? rule.status;
-  const more = rule.failures.length > 1 ? ` (+${rule.failures.length - 1} more)` : '';
+  const more = moreFailuresText(rule.failures);
   const line = first ? failureLine(first, rule.id, { width: FAILURE_WIDTH, ...(redactor ? { redactor } : {}) }) : oneLine(message, MESSAGE_WIDTH);
   return `  ${mark} ${rule.id}  ${line}${more}`;
 }

@@ -2,6 +2,7 @@
 import type { Exchange } from '../../core/exchange.ts';
 import type { Operation } from '../../core/catalogue.ts';
 import { oneLine } from '../../core/text.ts';
+import type { ExpectedStatus, ProblemData, ProblemParams } from '../problem-kinds.ts';
 
 export const isOperation = (e: Exchange, op: Operation): boolean => e.testCase.operation === op;
 export const statusOf = (e: Exchange): number | undefined => e.response?.status;
@@ -34,6 +35,14 @@ export function unreadableBody(e: Exchange): string | undefined {
   if (r?.truncated) return `the body is ${r.truncated.receivedBytes} bytes; the harness keeps ${byteSize(r.truncated.keptBytes)}: too large to judge`;
   if (r?.invalidUtf8) return notUtf8(r.rawBody);
   return undefined;
+}
+
+/** What unreadableBody says, as a finding's params (call it only when unreadableBody says something). */
+export function unreadableParams(e: Exchange): ProblemParams['unreadable-body'] {
+  const r = e.response;
+  const status = r?.status ?? 0;
+  if (r?.truncated) return { reason: 'too-large', status, receivedBytes: r.truncated.receivedBytes, keptBytes: r.truncated.keptBytes };
+  return { reason: 'not-utf8', status };
 }
 
 /** `the body is not valid UTF-8 (RFC 8259 8.1): …"first_name":"Jos�",…`: the text around the first bad byte (U+FFFD). */
@@ -82,6 +91,9 @@ export function isRfc3339(value: unknown): boolean {
   const parsable = value.replace(/:60(?=[.Zz+-])/, ':59');
   return mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59 && s <= 60 && !Number.isNaN(Date.parse(parsable));
 }
+
+/** A status finding: the answer's status (0 without one) against what the case wanted. */
+export const statusFinding = (e: Exchange, expected: ExpectedStatus): ProblemData => ({ kind: 'status', params: { expected, received: statusOf(e) ?? 0 } });
 
 export const describeStatus = (e: Exchange): string => (e.response ? `HTTP ${e.response.status}` : `no response (${e.error?.kind ?? 'unknown'})`);
 

@@ -4,6 +4,7 @@
  * the enum rule), and the response-schema rule takes the errors that carry none.
  */
 import type { Check, CheckReads, Problem } from '../check.ts';
+import type { ProblemParams } from '../problem-kinds.ts';
 import { pass } from '../check.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
 import { OPERATIONS } from '../../core/operations.ts';
@@ -30,6 +31,17 @@ function enumDetail(error: SchemaError): string {
   return `: got ${JSON.stringify(error.data)}, allowed ${allowed.map(String).join(', ')}`;
 }
 
+/** The value that failed, when it is a scalar: an object or array would copy the body into the finding. */
+const scalar = (value: unknown): { received?: unknown } => (value !== undefined && (value === null || typeof value !== 'object') ? { received: value } : {});
+
+/** An ajv error as a finding's params: its keyword and params, the pointer, the value when a scalar. */
+const schemaParams = (error: SchemaError): ProblemParams['schema'] => ({
+  field: error.instancePath,
+  keyword: error.keyword,
+  keywordParams: error.params ?? {},
+  ...scalar(error.data),
+});
+
 /** One problem per line: combinator branches and shared schemas can report one failure twice. */
 function problemsOf(errors: SchemaError[]): Problem[] {
   const byLine = new Map<string, Problem>();
@@ -37,7 +49,7 @@ function problemsOf(errors: SchemaError[]): Problem[] {
   const ordered = [...errors].sort((a, b) => Number(b.keyword === 'anyOf') - Number(a.keyword === 'anyOf'));
   for (const error of ordered) {
     const message = formatSchemaError(error) + enumDetail(error);
-    if (!byLine.has(message)) byLine.set(message, { message, instancePath: error.instancePath });
+    if (!byLine.has(message)) byLine.set(message, { message, instancePath: error.instancePath, kind: 'schema', params: schemaParams(error) });
   }
   return [...byLine.values()];
 }
@@ -54,7 +66,14 @@ export function schemaCheck(rule: RuleId, operation: Operation): Check {
       if (!isOperation(e, operation)) return null;
       if (e.testCase.mode !== 'invalid' && e.response?.json && e.response.status >= 200 && e.response.status < 300 && !unreadableBody(e)) {
         // Every other check reads an object; null or an array would leave them all silent.
-        if (!isObject(e.response.body)) return [{ message: `the success response is JSON but not an object: ${e.response.rawBody.slice(0, 120)}` }];
+        if (!isObject(e.response.body))
+          return [
+            {
+              message: `the success response is JSON but not an object: ${e.response.rawBody.slice(0, 120)}`,
+              kind: 'schema',
+              params: { field: '', keyword: 'type', keywordParams: { type: 'object' }, ...scalar(e.response.body) },
+            },
+          ];
       }
       const body = successBody(e);
       if (!body) return null;

@@ -8,7 +8,7 @@ import { pass, problem } from '../check.ts';
 import { oneLine } from '../../core/text.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
 import type { Exchange } from '../../core/exchange.ts';
-import { describeStatus, is2xx, is4xx, is5xx, isOperation, statusOf, notUtf8, unreadableBody } from './exchange-facts.ts';
+import { describeStatus, is2xx, is4xx, is5xx, isOperation, statusOf, notUtf8, statusFinding, unreadableBody, unreadableParams } from './exchange-facts.ts';
 
 /**
  * An answer that says something about the request: not a 429 still standing after the retries
@@ -65,7 +65,7 @@ export function acceptedCheck(rule: RuleId): Check {
       // The target's limit on an open point: recorded in the observed contract, never blamed.
       if (refusesOpenPoint(e)) return null;
       if (context.mergeMayExceedLimit(e)) return null;
-      return problem(`${e.testCase.label}: a valid request was not accepted (${describeStatus(e)})`);
+      return problem(`${e.testCase.label}: a valid request was not accepted (${describeStatus(e)})`, statusFinding(e, '2xx'));
     },
   };
 }
@@ -80,8 +80,9 @@ export function rejectedCheck(rule: RuleId): Check {
     reads: 'status',
     judge(e, context) {
       if (e.testCase.violates !== rule || !answered(e) || refusedAccess(e, context.fiatAccountIds)) return null;
-      if (is2xx(e)) return problem(`${e.testCase.label}: an invalid request was accepted (${describeStatus(e)})`);
-      if (is5xx(e)) return problem(`${e.testCase.label}: the server failed on an invalid request instead of rejecting it (${describeStatus(e)})`);
+      if (is2xx(e)) return problem(`${e.testCase.label}: an invalid request was accepted (${describeStatus(e)})`, statusFinding(e, '4xx'));
+      if (is5xx(e))
+        return problem(`${e.testCase.label}: the server failed on an invalid request instead of rejecting it (${describeStatus(e)})`, statusFinding(e, '4xx'));
       return pass;
     },
   };
@@ -94,7 +95,7 @@ export function fourXxCheck(rule: RuleId): Check {
     reads: 'status',
     judge(e) {
       if (e.testCase.violates !== rule || !answered(e) || is5xx(e)) return null;
-      return is4xx(e) ? pass : problem(`${e.testCase.label}: expected a 4xx, got ${describeStatus(e)}`);
+      return is4xx(e) ? pass : problem(`${e.testCase.label}: expected a 4xx, got ${describeStatus(e)}`, statusFinding(e, '4xx'));
     },
   };
 }
@@ -108,7 +109,7 @@ export function rejectionIs4xxCheck(rule: RuleId, operation: Operation): Check {
       const refusable = e.testCase.mode === 'invalid' || e.testCase.mode === 'duplicate';
       if (!isOperation(e, operation) || !refusable || e.testCase.auth || !answered(e)) return null;
       if (is2xx(e) || is5xx(e)) return null;
-      return is4xx(e) ? pass : problem(`${e.testCase.label}: rejected with ${describeStatus(e)}, not a 4xx`);
+      return is4xx(e) ? pass : problem(`${e.testCase.label}: rejected with ${describeStatus(e)}, not a 4xx`, statusFinding(e, '4xx'));
     },
   };
 }
@@ -119,7 +120,7 @@ export function no5xxCheck(rule: RuleId, operation: Operation): Check {
     reads: 'status',
     judge(e) {
       if (!isOperation(e, operation) || !e.response) return null;
-      return is5xx(e) ? problem(`${e.testCase.label}: the target answered ${describeStatus(e)}`) : pass;
+      return is5xx(e) ? problem(`${e.testCase.label}: the target answered ${describeStatus(e)}`, statusFinding(e, 'not 5xx')) : pass;
     },
   };
 }
@@ -136,11 +137,14 @@ export function answersCheck(rule: RuleId, operation: Operation): Check {
     judgesAround: true,
     judge(e) {
       if (!isOperation(e, operation)) return null;
-      if (e.error) return problem(`${e.testCase.label}: ${e.error.kind}: ${e.error.message}`);
+      if (e.error) return problem(`${e.testCase.label}: ${e.error.kind}: ${e.error.message}`, { kind: 'no-answer', params: { error: e.error.kind } });
       const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(e.response?.headers['content-type'] ?? '')?.[1]?.toLowerCase();
       const utf8Expected = charset === undefined || charset === 'utf-8' || charset === 'utf8';
       if (!is2xx(e) && e.response?.invalidUtf8 && utf8Expected)
-        return problem(`${e.testCase.label}: ${notUtf8(e.response.rawBody, `the error body (${describeStatus(e)})`)}`);
+        return problem(`${e.testCase.label}: ${notUtf8(e.response.rawBody, `the error body (${describeStatus(e)})`)}`, {
+          kind: 'unreadable-body',
+          params: { reason: 'not-utf8', status: e.response.status },
+        });
       return pass;
     },
   };
@@ -154,7 +158,7 @@ export function unknownIdCheck(rule: RuleId): Check {
       const c = e.testCase;
       if (!usesFiatAccount(c.operation) || c.mode !== 'valid' || c.auth || !answered(e)) return null;
       if (!sentToUnknownAccount(c, context.fiatAccountIds)) return null;
-      return statusOf(e) === 404 ? pass : problem(`${c.label}: expected 404 for an unknown id, got ${describeStatus(e)}`);
+      return statusOf(e) === 404 ? pass : problem(`${c.label}: expected 404 for an unknown id, got ${describeStatus(e)}`, statusFinding(e, '404'));
     },
   };
 }
@@ -165,7 +169,7 @@ export function authCheck(rule: RuleId, operation: Operation): Check {
     reads: 'status',
     judge(e) {
       if (!isOperation(e, operation) || !e.testCase.auth || !answered(e)) return null;
-      return statusOf(e) === 401 ? pass : problem(`${e.testCase.label}: expected 401, got ${describeStatus(e)}`);
+      return statusOf(e) === 401 ? pass : problem(`${e.testCase.label}: expected 401, got ${describeStatus(e)}`, statusFinding(e, '401'));
     },
   };
 }
@@ -183,11 +187,21 @@ export function contentTypeCheck(rule: RuleId, operation: Operation): Check {
       const problems: Problem[] = [];
       const unreadable = unreadableBody(e);
       const raw = e.response?.rawBody ?? '';
-      if (unreadable) problems.push({ message: unreadable });
+      const status = statusOf(e) ?? 0;
+      if (unreadable) problems.push({ message: unreadable, kind: 'unreadable-body', params: unreadableParams(e) });
       else if (!e.response?.json)
-        problems.push({ message: raw.trim() ? `the body is not JSON: ${oneLine(raw, 120)}` : `the body is empty, not JSON (${describeStatus(e)})` });
+        problems.push({
+          message: raw.trim() ? `the body is not JSON: ${oneLine(raw, 120)}` : `the body is empty, not JSON (${describeStatus(e)})`,
+          kind: 'unreadable-body',
+          params: { reason: raw.trim() ? 'not-json' : 'empty', status },
+        });
       const type = e.response?.headers['content-type'] ?? '';
-      if (!/^application\/json\s*(;|$)/i.test(type)) problems.push({ message: `Content-Type is "${type || '(none)'}", not application/json` });
+      if (!/^application\/json\s*(;|$)/i.test(type))
+        problems.push({
+          message: `Content-Type is "${type || '(none)'}", not application/json`,
+          kind: 'header',
+          params: { field: 'content-type', expected: 'application/json', ...(type ? { received: type } : {}) },
+        });
       return problems;
     },
   };

@@ -54,14 +54,22 @@ const each = (fields: string[][]) => fields.map((keys) => [keys]);
 export const identityChecks: Check[] = [
   schemaCheck('id.response.schema', CREATE),
   // The schema requires an id and types it; an empty one is no id either.
-  schemaRuleCheck('id.response.id', CREATE, (body) => (body.id === '' ? problem('id is ""', '/id') : pass)),
+  schemaRuleCheck('id.response.id', CREATE, (body) =>
+    body.id === '' ? problem('id is ""', { kind: 'format', params: { field: '/id', format: 'non-empty', received: '' } }, '/id') : pass,
+  ),
   schemaRuleCheck('id.enums', CREATE, whenAnyPresent(...each(ENUMS))),
   schemaRuleCheck('id.booleans', CREATE, whenAnyPresent(...each(BOOLEANS))),
   schemaRuleCheck('id.timestamps.rfc3339', CREATE, (body) => {
     if (!TIMESTAMPS.some((keys) => dig(body, ...keys) !== undefined)) return null;
     return TIMESTAMPS.flatMap((keys) => {
       const value = dig(body, ...keys);
-      return value === undefined || isRfc3339(value) ? [] : problem(`${pointer(keys)} is ${shown(value)}, not RFC 3339 with an offset`, pointer(keys));
+      if (value === undefined || isRfc3339(value)) return [];
+      const field = pointer(keys);
+      return problem(
+        `${field} is ${shown(value)}, not RFC 3339 with an offset`,
+        { kind: 'format', params: { field, format: 'rfc3339', received: value } },
+        field,
+      );
     });
   }),
   // The schema says midnight UTC; only the date sent says which day. A date_of_birth missing from
@@ -76,7 +84,11 @@ export const identityChecks: Check[] = [
       const midnight = /^(\d{4}-\d{2}-\d{2})[Tt]00:00:00(\.0+)?(Z|z|[+-]00:00)$/.exec(typeof got === 'string' ? got : '');
       return midnight?.[1] === sent
         ? pass
-        : problem(`date_of_birth sent ${sent}, returned ${shown(got)} (expected ${sent}T00:00:00Z)`, '/person_details/date_of_birth');
+        : problem(
+            `date_of_birth sent ${sent}, returned ${shown(got)} (expected ${sent}T00:00:00Z)`,
+            { kind: 'mismatch', params: { field: '/person_details/date_of_birth', expected: `${sent}T00:00:00Z`, received: got } },
+            '/person_details/date_of_birth',
+          );
     },
     'body-and-request',
   ),
@@ -94,10 +106,16 @@ export const identityChecks: Check[] = [
     ]) {
       const got = person[govt];
       const sent = dig(request, 'person_details', cip);
+      const field = `/person_details/${govt}`;
       if (got === undefined) {
         if (sent === undefined) continue;
         judged = true;
-        problems.push({ message: `${govt} absent from the response, though ${cip} was sent ${shown(sent)}`, instancePath: `/person_details/${govt}` });
+        problems.push({
+          message: `${govt} absent from the response, though ${cip} was sent ${shown(sent)}`,
+          instancePath: field,
+          kind: 'not-reflected',
+          params: { field, sent },
+        });
         continue;
       }
       for (const [where, value] of [
@@ -107,7 +125,13 @@ export const identityChecks: Check[] = [
         if (value === undefined) continue;
         judged = true;
         if (!sameText(got, value))
-          problems.push({ message: `${govt} is ${shown(got)}, ${cip} ${where} ${shown(value)}`, instancePath: `/person_details/${govt}` });
+          problems.push({
+            message: `${govt} is ${shown(got)}, ${cip} ${where} ${shown(value)}`,
+            instancePath: field,
+            ...(where === 'sent'
+              ? { kind: 'not-reflected' as const, params: { field, sent: value, received: got } }
+              : { kind: 'mismatch' as const, params: { field, expected: value, received: got } }),
+          });
       }
     }
     return judged ? problems : null;
@@ -117,17 +141,33 @@ export const identityChecks: Check[] = [
     if (!isObject(sent) || !Object.keys(sent).length) return null;
     const got = body.person_details;
     if (!isObject(got))
-      return problem(`person_details sent, ${got === undefined ? 'absent from the response' : `returned as ${shown(got)}`}`, '/person_details');
+      return problem(
+        `person_details sent, ${got === undefined ? 'absent from the response' : `returned as ${shown(got)}`}`,
+        { kind: 'not-reflected', params: { field: '/person_details', sent, ...(got !== undefined ? { received: got } : {}) } },
+        '/person_details',
+      );
     return Object.entries(sent)
       .filter(([key, value]) => !(TRANSFORMED.has(key) ? got[key] !== undefined : (INSTANTS.has(key) ? sameInstant : containsDeep)(got[key], value)))
-      .map(([key, value]) => ({ message: `person_details.${key} sent ${shown(value)}, returned ${shown(got[key])}`, instancePath: `/person_details/${key}` }));
+      .map(([key, value]): Problem => {
+        const field = `/person_details/${key}`;
+        return {
+          message: `person_details.${key} sent ${shown(value)}, returned ${shown(got[key])}`,
+          instancePath: field,
+          kind: 'not-reflected',
+          params: { field, sent: value, ...(got[key] !== undefined ? { received: got[key] } : {}) },
+        };
+      });
   }),
   onCreate('id.is-merchant.returned', 'body-and-request', (body, request) =>
     request.is_merchant !== true || body.is_merchant === undefined
       ? null
       : body.is_merchant === true
         ? pass
-        : problem(`is_merchant sent true, returned ${shown(body.is_merchant)}`, '/is_merchant'),
+        : problem(
+            `is_merchant sent true, returned ${shown(body.is_merchant)}`,
+            { kind: 'not-reflected', params: { field: '/is_merchant', sent: true, received: body.is_merchant } },
+            '/is_merchant',
+          ),
   ),
   onCreate('id.initial-statuses', 'new-record', (body) => {
     const status = body.status;
@@ -136,16 +176,31 @@ export const identityChecks: Check[] = [
     // A status outside the enum is the enum rule's finding, not this one's.
     const outsideEnum = () => responseErrors(CREATE, body).some((error) => error.rule === 'id.enums' && error.instancePath === '/status');
     const problems =
-      status === undefined || status === 'PENDING' || outsideEnum() ? [] : problem(`/status of a new identity is ${shown(status)}, not PENDING`, '/status');
+      status === undefined || status === 'PENDING' || outsideEnum()
+        ? []
+        : problem(
+            `/status of a new identity is ${shown(status)}, not PENDING`,
+            { kind: 'not-pending', params: { field: '/status', received: status } },
+            '/status',
+          );
     for (const { keys, value } of screening) {
+      const field = pointer(keys);
       if (FINAL_VERDICTS.includes(value as string))
-        problems.push(...problem(`${pointer(keys)} of a new identity is already ${shown(value)}, not pending`, pointer(keys)));
+        problems.push(
+          ...problem(`${field} of a new identity is already ${shown(value)}, not pending`, { kind: 'not-pending', params: { field, received: value } }, field),
+        );
     }
     return problems;
   }),
   onCreate('id.type-person', 'body-and-request', (body, request) => {
     if (!isObject(request.person_details) || request.institution_details !== undefined || body.type === undefined) return null;
-    return body.type === 'PERSON' ? pass : problem(`type is ${shown(body.type)} for an identity sent with person_details`, '/type');
+    return body.type === 'PERSON'
+      ? pass
+      : problem(
+          `type is ${shown(body.type)} for an identity sent with person_details`,
+          { kind: 'mismatch', params: { field: '/type', expected: 'PERSON', received: body.type } },
+          '/type',
+        );
   }),
 ];
 

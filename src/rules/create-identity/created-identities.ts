@@ -73,7 +73,14 @@ export class CreatedIdentities {
     this.keep({ refId, id: shownId(id), key: idKey(id), body: c.body, ...(typeof createdAt === 'string' ? { createdAt } : {}) });
     const { id: number, added } = this.ids.add(id);
     if (!added)
-      return [{ message: `ref_id ${refId} got identity ${shownId(id)}, already created for ref_id ${this.firstRefIds[number]}`, instancePath: '/id' }];
+      return [
+        {
+          message: `ref_id ${refId} got identity ${shownId(id)}, already created for ref_id ${this.firstRefIds[number]}`,
+          instancePath: '/id',
+          kind: 'identity-shared',
+          params: { field: '/id', refId, id: shownId(id), firstRefId: this.firstRefIds[number] },
+        },
+      ];
     this.firstRefIds.push(refId);
     return [];
   }

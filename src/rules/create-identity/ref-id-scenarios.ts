@@ -87,7 +87,13 @@ export function repeatOutcome(again: Exchange, original: CreatedIdentity): Scena
   if (id !== undefined && idKey(id) !== original.key)
     return {
       exchange: again,
-      problems: [{ message: `ref_id ${original.refId} was used again and a second identity ${shownId(id)} was created (first: ${original.id})` }],
+      problems: [
+        {
+          message: `ref_id ${original.refId} was used again and a second identity ${shownId(id)} was created (first: ${original.id})`,
+          kind: 'identity-duplicated',
+          params: { refId: original.refId, ids: [original.id, shownId(id)] },
+        },
+      ],
     };
   const createdAt = isObject(again.response?.body) ? again.response.body.created_at : undefined;
   // Only two RFC 3339 instants compare; a malformed one is id.timestamps.rfc3339's finding.
@@ -99,6 +105,8 @@ export function repeatOutcome(again: Exchange, original: CreatedIdentity): Scena
         {
           message: `ref_id ${original.refId} was used again and identity ${original.id} came back created anew: created_at ${String(createdAt)}, first ${original.createdAt}`,
           instancePath: '/created_at',
+          kind: 'identity-recreated',
+          params: { field: '/created_at', refId: original.refId, id: original.id, expected: original.createdAt as string, received: createdAt as string },
         },
       ],
     };
@@ -177,6 +185,8 @@ export function raceOutcome(results: readonly Exchange[], refId: string): Scenar
         ? [
             {
               message: `${results.length} concurrent creates with ref_id ${refId} created ${created.size} identities: ${[...created].map((id) => shownId(String(id))).join(', ')}`,
+              kind: 'identity-duplicated',
+              params: { refId, ids: [...created].map((id) => shownId(String(id))), creates: results.length },
             },
           ]
         : [],

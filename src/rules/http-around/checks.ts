@@ -5,9 +5,16 @@
  * the service uses OAuth 2 bearer tokens, and no more.
  */
 import type { Check } from '../check.ts';
+import type { ExpectedStatus, ProblemData } from '../problem-kinds.ts';
 import { pass, problem } from '../check.ts';
 import type { Operation, RuleId } from '../../core/catalogue.ts';
-import { describeStatus, is2xx, is4xx, is5xx, isOperation, statusOf } from '../checks/exchange-facts.ts';
+import { describeStatus, is2xx, is4xx, is5xx, isOperation, statusFinding, statusOf } from '../checks/exchange-facts.ts';
+
+/** A 401 whose WWW-Authenticate names no Bearer challenge: the header as it came, when it came. */
+const noBearer = (header: string | undefined): ProblemData => ({
+  kind: 'header',
+  params: { field: 'www-authenticate', expected: 'Bearer', ...(header !== undefined ? { received: header } : {}) },
+});
 
 /** What was sent, as a person reads it: "PATCH with {}", "an empty body". */
 const sent = (label: string, method: string) => `${label} (${method})`;
@@ -26,11 +33,12 @@ export function aroundCheck(rule: RuleId): Check {
       const c = e.testCase;
       if (c.around !== rule || !e.response || e.error?.kind === 'rate-limited') return null;
       const what = sent(c.label, e.request.method);
-      if (is5xx(e)) return problem(`${what}: the server failed (${describeStatus(e)}) instead of answering`);
+      const expected: ExpectedStatus = c.mode === 'valid' ? '2xx or 4xx' : '4xx';
+      if (is5xx(e)) return problem(`${what}: the server failed (${describeStatus(e)}) instead of answering`, statusFinding(e, expected));
       if (is4xx(e)) return pass;
       if (is2xx(e) && c.mode === 'valid') return pass;
-      if (is2xx(e)) return problem(`${what}: accepted (${describeStatus(e)}), expected a refusal with a 4xx`);
-      return problem(`${what}: answered ${describeStatus(e)}, expected ${c.mode === 'valid' ? 'a 2xx or a 4xx' : 'a 4xx'}`);
+      if (is2xx(e)) return problem(`${what}: accepted (${describeStatus(e)}), expected a refusal with a 4xx`, statusFinding(e, expected));
+      return problem(`${what}: answered ${describeStatus(e)}, expected ${c.mode === 'valid' ? 'a 2xx or a 4xx' : 'a 4xx'}`, statusFinding(e, expected));
     },
   };
 }
@@ -91,11 +99,12 @@ export function authChallengeCheck(rule: RuleId, operation: Operation): Check {
     judge(e) {
       if (!isOperation(e, operation) || !e.testCase.auth || statusOf(e) !== 401) return null;
       const header = e.response?.headers['www-authenticate'];
-      if (header === undefined || header.trim() === '') return problem(`${e.testCase.label}: the 401 carries no WWW-Authenticate header`);
+      if (header === undefined || header.trim() === '') return problem(`${e.testCase.label}: the 401 carries no WWW-Authenticate header`, noBearer(header));
       const schemes = challengeSchemes(header);
       if (schemes.some((s) => s.toLowerCase() === 'bearer')) return pass;
       return problem(
         `${e.testCase.label}: the 401's WWW-Authenticate names ${schemes.length ? schemes.join(', ') : 'no scheme'}, not Bearer: ${JSON.stringify(header)}`,
+        noBearer(header),
       );
     },
   };

@@ -153,7 +153,13 @@ export class OpenPointBook {
     return [
       {
         exchange: refused.exchange,
-        problems: [{ message: `${c.label}: refused (HTTP ${refused.status}), though ${why}: no limit explains the refusal of a valid request` }],
+        problems: [
+          {
+            message: `${c.label}: refused (HTTP ${refused.status}), though ${why}: no limit explains the refusal of a valid request`,
+            kind: 'unexplained-refusal',
+            params: { field: entry.field, openKind: entry.kind, value: refused.probe.value, status: refused.status },
+          },
+        ],
       },
     ];
   }

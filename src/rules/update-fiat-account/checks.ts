@@ -80,19 +80,37 @@ export const fiatAccountChecks: Check[] = [
   schemaRuleCheck('fa.timestamps.rfc3339', UPDATE, (body) => {
     if (!TIMESTAMPS.some((k) => body[k] !== undefined)) return null;
     return TIMESTAMPS.filter((k) => body[k] !== undefined && !isRfc3339(body[k])).flatMap((k) =>
-      problem(`/${k} is ${shown(body[k])}, not an RFC 3339 timestamp with an offset`, `/${k}`),
+      problem(
+        `/${k} is ${shown(body[k])}, not an RFC 3339 timestamp with an offset`,
+        { kind: 'format', params: { field: `/${k}`, format: 'rfc3339', received: body[k] } },
+        `/${k}`,
+      ),
     );
   }),
   schemaRuleCheck('fa.response.metadata-limits', UPDATE, whenAnyPresent(inPlacements('metadata'))),
   onUpdate('fa.response.id-matches-path', 'body-and-request', (body, _request, pathId) =>
-    body.id === undefined ? null : sameUuid(body.id, pathId) ? pass : problem(`response id ${shown(body.id)} differs from the path id ${pathId}`, '/id'),
+    body.id === undefined
+      ? null
+      : sameUuid(body.id, pathId)
+        ? pass
+        : problem(
+            `response id ${shown(body.id)} differs from the path id ${pathId}`,
+            { kind: 'mismatch', params: { field: '/id', expected: pathId, received: body.id } },
+            '/id',
+          ),
   ),
   onUpdate('fa.update-reflected', 'body-and-request', (body, request) => reflectionProblems(body, request)),
   onUpdate('fa.updated-after-created', 'body', (body) => {
     const created = Date.parse(String(body.created_at));
     const updated = Date.parse(String(body.updated_at));
     if (Number.isNaN(created) || Number.isNaN(updated)) return null;
-    return updated >= created ? pass : problem(`updated_at ${String(body.updated_at)} is before created_at ${String(body.created_at)}`, '/updated_at');
+    return updated >= created
+      ? pass
+      : problem(
+          `updated_at ${String(body.updated_at)} is before created_at ${String(body.created_at)}`,
+          { kind: 'timestamp-order', params: { field: '/updated_at', received: String(body.updated_at), notBefore: String(body.created_at) } },
+          '/updated_at',
+        );
   }),
 ];
 
@@ -107,8 +125,14 @@ function reflectionProblems(body: Record<string, unknown>, request: Record<strin
     const sent = dig(request, 'fiat_account_owner', 'person_details', name);
     if (sent === undefined) continue;
     const got = dig(body, 'fiat_account_owner', 'person_details', name);
+    const field = `/fiat_account_owner/person_details/${name}`;
     if (!sameText(got, sent))
-      problems.push({ message: `${name} sent ${shown(sent)}, returned ${shown(got)}`, instancePath: `/fiat_account_owner/person_details/${name}` });
+      problems.push({
+        message: `${name} sent ${shown(sent)}, returned ${shown(got)}`,
+        instancePath: field,
+        kind: 'not-reflected',
+        params: { field, sent, ...(got !== undefined ? { received: got } : {}) },
+      });
   }
   const sentMetadata = request.metadata;
   if (isObject(sentMetadata)) {
@@ -117,7 +141,12 @@ function reflectionProblems(body: Record<string, unknown>, request: Record<strin
       .filter(isObject);
     for (const [key, value] of Object.entries(sentMetadata)) {
       if (!returned.some((m) => Object.entries(m).some(([k, v]) => sameText(k, key) && sameText(v, value)))) {
-        problems.push({ message: `metadata pair ${JSON.stringify(key)} sent but not returned`, instancePath: '/metadata' });
+        problems.push({
+          message: `metadata pair ${JSON.stringify(key)} sent but not returned`,
+          instancePath: '/metadata',
+          kind: 'not-reflected',
+          params: { field: '/metadata', sent: { [key]: value } },
+        });
       }
     }
   }

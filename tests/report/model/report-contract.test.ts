@@ -51,7 +51,16 @@ async function run(exchanges: Exchange[], runEnd: Partial<Extract<RunEvent, { ty
   await builder.listener({ type: 'run-start', rules: [rule], fiatAccountIds: [] });
   for (const e of exchanges) await builder.listener({ type: 'exchange', exchange: e });
   const coverage = { fixed: 5, random: 10, distinctInputs: 15, minimum: { fixed: 1, random: 1 } };
-  const findings = [{ problem: { message: 'the response does not carry the first name sent' }, exchange: exchange(openCase, 201) }];
+  const findings = [
+    {
+      problem: {
+        message: 'the response does not carry the first name sent',
+        kind: 'not-reflected' as const,
+        params: { field: '/person_details/first_name', sent: 'Ada' },
+      },
+      exchange: exchange(openCase, 201),
+    },
+  ];
   await builder.listener({
     type: 'run-end',
     outcomes: [{ rule, cases: 15, coverage, findings, crashed: false }],
@@ -67,8 +76,8 @@ async function run(exchanges: Exchange[], runEnd: Partial<Extract<RunEvent, { ty
 const schemaErrors = (report: unknown) => registry().validate('conformance-report', report);
 
 describe('conformance.json 1.7.0', () => {
-  it("is version 1.10.0 (1.8.0 adds case.around, 1.9.0 restore, createdIdentities, budget, every request the HAR holds counted and an aborted run's reason, 1.10.0 the restore journal and the creates whose answer was lost)", () => {
-    expect(REPORT_VERSION).toBe('1.10.0');
+  it("is version 1.11.0 (1.8.0 adds case.around, 1.9.0 restore, createdIdentities, budget, every request the HAR holds counted and an aborted run's reason, 1.10.0 the restore journal and the creates whose answer was lost, 1.11.0 a failure's kind and params)", () => {
+    expect(REPORT_VERSION).toBe('1.11.0');
   });
 
   it("carries the run-end event's restore and created identities, and validates", async () => {

@@ -29,7 +29,12 @@ describe('CreatedIdentities', () => {
     created.observe(create('ref-a', 'shared'));
     for (let i = 0; i < 100; i++) created.observe(create(`ref-${i}`, `id-${i}`));
     expect(created.observe(create('ref-b', 'shared'))).toEqual([
-      { message: 'ref_id ref-b got identity shared, already created for ref_id ref-a', instancePath: '/id' },
+      {
+        message: 'ref_id ref-b got identity shared, already created for ref_id ref-a',
+        instancePath: '/id',
+        kind: 'identity-shared',
+        params: { field: '/id', refId: 'ref-b', id: 'shared', firstRefId: 'ref-a' },
+      },
     ]);
     expect(created.distinctIds).toBeLessThan(created.size);
   });
@@ -40,6 +45,7 @@ describe('CreatedIdentities', () => {
     created.observe(create('ref-a', long));
     const [problem] = created.observe(create('ref-b', long))!;
     expect(problem.message.length).toBeLessThan(300);
+    expect(JSON.stringify(problem.params).length).toBeLessThan(300);
     expect(created.get('ref-a')?.id.length).toBeLessThan(200);
     expect(created.get('ref-a')?.key.length).toBeLessThan(64);
   });

@@ -18,6 +18,7 @@ import type { Exchange } from '../../../core/exchange.ts';
 import type { Problem } from '../../check.ts';
 import { dig, isObject, requestBody, sameText, shown, successBody } from '../../checks/exchange-facts.ts';
 import { placed } from '../checks.ts';
+import type { ProblemData } from '../../problem-kinds.ts';
 import type { MetadataSemantics } from '../metadata-state.ts';
 
 /** Accounts a sequence updates: two show a leak from one to the other; more cost requests. */
@@ -98,7 +99,10 @@ export class AccountModel {
       if (account.createdAt) {
         judgement.judged.add('fa.sequence.timestamps');
         if (created.at !== account.createdAt.at)
-          add(judgement, 'fa.sequence.timestamps', `created_at changed from ${account.createdAt.text} to ${created.text} between two updates`, '/created_at');
+          add(judgement, 'fa.sequence.timestamps', `created_at changed from ${account.createdAt.text} to ${created.text} between two updates`, {
+            kind: 'mismatch',
+            params: { field: '/created_at', expected: account.createdAt.text, received: created.text },
+          });
       } else account.createdAt = created;
     }
     const updated = instant(body.updated_at);
@@ -106,7 +110,10 @@ export class AccountModel {
     if (account.updatedAt) {
       judgement.judged.add('fa.sequence.timestamps');
       if (updated.at < account.updatedAt.at)
-        add(judgement, 'fa.sequence.timestamps', `updated_at went back from ${account.updatedAt.text} to ${updated.text} after an update`, '/updated_at');
+        add(judgement, 'fa.sequence.timestamps', `updated_at went back from ${account.updatedAt.text} to ${updated.text} after an update`, {
+          kind: 'timestamp-order',
+          params: { field: '/updated_at', received: updated.text, notBefore: account.updatedAt.text },
+        });
     }
     const date = Date.parse(e.response?.headers.date ?? '');
     if (!Number.isNaN(date)) {
@@ -116,7 +123,10 @@ export class AccountModel {
           judgement,
           'fa.sequence.timestamps',
           `updated_at ${updated.text} of an account just updated is older than the answer's Date ${e.response?.headers.date} by more than ${TIMESTAMP_TOLERANCE_MS / 60_000} minutes: the update did not move it`,
-          '/updated_at',
+          {
+            kind: 'timestamp-order',
+            params: { field: '/updated_at', received: updated.text, notBefore: String(e.response?.headers.date), toleranceMs: TIMESTAMP_TOLERANCE_MS },
+          },
         );
     }
     account.updatedAt = updated;
@@ -156,11 +166,14 @@ export class AccountModel {
         judgement,
         'fa.sequence.isolation',
         `account ${index + 1} shows ${what} ${shown(got)}, which only account ${leakedFrom[0] + 1} was sent (account ${index + 1} holds ${shown(stored)})`,
-        pointer,
+        { kind: 'leaked', params: { field: pointer, received: got as string, account: index + 1, from: leakedFrom[0] + 1 } },
       );
       return;
     }
-    add(judgement, 'fa.sequence.persisted', `${what} stored ${shown(stored)} by an earlier update and not sent since, now shows ${shown(got)}`, pointer);
+    add(judgement, 'fa.sequence.persisted', `${what} stored ${shown(stored)} by an earlier update and not sent since, now shows ${shown(got)}`, {
+      kind: 'not-persisted',
+      params: { field: pointer, expected: stored, ...(got !== undefined ? { received: got } : {}) },
+    });
   }
 
   /** Learns what a 2xx stored: the owner names sent; the metadata pairs, replaced or merged. */
@@ -207,8 +220,9 @@ function instant(value: unknown): { text: string; at: number } | undefined {
   return Number.isNaN(at) ? undefined : { text: value, at };
 }
 
-function add(judgement: AnswerJudgement, rule: SequenceRule, message: string, instancePath: string): void {
+/** A problem of `rule`, at the pointer its params name. */
+function add(judgement: AnswerJudgement, rule: SequenceRule, message: string, data: ProblemData & { params: { field: string } }): void {
   const list = judgement.problems.get(rule) ?? [];
-  list.push({ message, instancePath });
+  list.push({ message, instancePath: data.params.field, ...data });
   judgement.problems.set(rule, list);
 }
