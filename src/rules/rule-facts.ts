@@ -3,7 +3,7 @@
  * that no list of rules is kept beside the checks: whether the rule compares an answer with the
  * request, whether it is judged from the body of a success, which rules judge an identity's body
  * on its own. And who judges each rule: its checks, or a judge across exchanges (below); the
- * scenarios that judge their own rule are added in rule-judges.ts.
+ * scenarios that judge their own rule are added in judges-of-rules.ts.
  */
 import type { Operation } from '../core/operations.ts';
 import { getRule, type RuleId } from '../core/catalogue.ts';

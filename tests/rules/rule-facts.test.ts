@@ -1,7 +1,7 @@
 /** Every rule has exactly one judge, and what the engine derives from the checks' declarations holds. */
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../src/core/catalogue.ts';
-import { judgesOf } from '../../src/rules/rule-judges.ts';
+import { judgesOf } from '../../src/rules/judges-of-rules.ts';
 import { comparesWithRequest, judgesSuccessBody, rulesOfAnswersAlone } from '../../src/rules/rule-facts.ts';
 
 describe('rule facts', () => {
