@@ -62,7 +62,7 @@ export class RuleJudge {
   constructor(readonly state: JudgeState = freshJudgeState()) {}
 
   /** The context every check is given: the pool, and whether merged metadata explains a refusal. */
-  context(fiatAccountIds: readonly string[]): CheckContext {
+  private context(fiatAccountIds: readonly string[]): CheckContext {
     return { fiatAccountIds, mergeMayExceedLimit: (e) => this.state.metadata.mergeMayExceedLimit(e) };
   }
 

@@ -15,8 +15,7 @@ import { recordedCase } from '../report/model/recorded-case.ts';
 import type { Problem } from '../rules/check.ts';
 import { describeStatus } from '../rules/checks/exchange-facts.ts';
 import { CreatedIdentities } from '../rules/create-identity/created-identities.ts';
-import { OpenPointBook } from '../rules/open-points/open-point-book.ts';
-import { RuleJudge } from '../rules/rule-judge.ts';
+import { freshJudgeState, RuleJudge } from '../rules/rule-judge.ts';
 import { SCENARIOS, scenarioRules } from '../rules/scenarios.ts';
 import { replayPlacement } from '../rules/update-fiat-account/replay-placement.ts';
 import { ReplayRestore } from './replay-restore.ts';
@@ -148,7 +147,7 @@ export class Replayer {
     // The id was in the target's pool unless the failure was about an unknown id. Each failure
     // alone, as recorded: no twin is sent, no identity of another failure compared.
     const fiatAccountIds = testCase.fiatAccountId && placement !== 'unknown-account' ? [testCase.fiatAccountId] : [];
-    const judge = new RuleJudge({ metadata: this.guest.metadata, created: new CreatedIdentities(), openPoints: new OpenPointBook() });
+    const judge = new RuleJudge({ ...freshJudgeState(), metadata: this.guest.metadata });
     const { judgements } = judge.judgeRecorded(exchange, { fiatAccountIds, refusedWithTwin: () => false, twinAccepted: () => undefined });
     return { problems: judgements.find((j) => j.rule === ruleId)?.problems ?? null, exchange };
   }
