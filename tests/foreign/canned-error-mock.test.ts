@@ -42,7 +42,9 @@ describe('a mock with a canned error body and the real reason beside it', () => 
     const line = stdout.split('\n').find((l) => l.includes('✗ id.valid-accepted'))!;
     expect(line).toMatch(/\(HTTP 400\) — target said: "is required \(at person_details\.address\.country\)"/);
     // The cell ends with how many more failures the rule has, by kind when of several (report/model/kind-groups.ts).
-    expect(summary).toMatch(/\| `id\.valid-accepted` \|[^\n]*\(HTTP 400\) — target said: "is required \(at person_details\.address\.country\)"( \(\+\d+ more[^)]*\))? \|/);
+    expect(summary).toMatch(
+      /\| `id\.valid-accepted` \|[^\n]*\(HTTP 400\) — target said: "is required \(at person_details\.address\.country\)"( \(\+\d+ more[^)]*\))? \|/,
+    );
     expect(junit).toContain(`(HTTP 400) — target said: &quot;${REASON}&quot;`);
     expect(junit).toContain(`target said: ${REASON}`);
     expect(html).toContain(`Target said: <q>${REASON}</q>`);
