@@ -11,7 +11,7 @@
  * request, whose real reason the harness must quote.
  */
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback-listen.ts';
 import { startForeignServer, type ForeignDefect, type ForeignServer } from './foreign-server.ts';
 
 /** The vendor's example error: the mock answers it to every refusal. */
@@ -86,7 +86,6 @@ function relay(up: http.IncomingMessage, res: http.ServerResponse): void {
 
 export async function startCannedErrorMock(options: CannedErrorMockOptions = {}): Promise<CannedErrorMock> {
   const backend: ForeignServer = await startForeignServer(options.defect ?? 'none');
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -99,18 +98,13 @@ export async function startCannedErrorMock(options: CannedErrorMockOptions = {})
       forward.end(raw);
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listening = await listenOnLoopback(server);
   return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    baseUrl: listening.url,
     token: backend.token,
     accountIds: backend.accountIds,
     close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
       await backend.close();
     },
   };

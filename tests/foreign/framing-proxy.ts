@@ -4,7 +4,8 @@
  * body, two Content-Length headers. The other answers are the reference server's, untouched.
  */
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { listenOnLoopback } from './loopback-listen.ts';
 
 /** What the proxy does with one request. */
 export type Spoil = 'header-overflow' | 'reset-mid-body' | 'duplicate-length' | 'reset-before-answer' | 'silence';
@@ -39,7 +40,6 @@ export interface FramingProxy {
 export async function startFramingProxy(upstream: string, choose: (n: number) => Spoil | undefined): Promise<FramingProxy> {
   let requests = 0;
   let spoiled = 0;
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const spoil = choose(++requests);
     if (spoil) {
@@ -56,19 +56,6 @@ export async function startFramingProxy(upstream: string, choose: (n: number) =>
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen: () => ({ requests, spoiled }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, seen: () => ({ requests, spoiled }), close };
 }

@@ -7,7 +7,7 @@
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from '../foreign/loopback-listen.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +44,6 @@ const read = (stream: http.IncomingMessage) =>
 
 async function startLosingProxy(upstream: string): Promise<LosingProxy> {
   const stored: StoredCreate[] = [];
-  const sockets = new Set<Socket>();
   const server = http.createServer(async (req, res) => {
     const body = await read(req);
     const forward = http.request(`${upstream}${req.url}`, { method: req.method, headers: req.headers });
@@ -67,21 +66,8 @@ async function startLosingProxy(upstream: string): Promise<LosingProxy> {
     }
     res.writeHead(up.statusCode ?? 502, up.headers).end(answer);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    stored,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, stored, close };
 }
 
 let reference: ReferenceServer;
