@@ -9,7 +9,7 @@ import type { TestCase } from '../core/case.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { OPERATIONS } from '../core/operations.ts';
 import { is2xx } from '../rules/checks/exchange-facts.ts';
-import { refusesOpenPoint } from '../rules/checks/status-codes.ts';
+import { twinDecides } from '../rules/rule-judge.ts';
 import { inputKey } from './input-ids.ts';
 import type { InputIds } from './input-ids.ts';
 import { InputVerdicts } from './input-ids.ts';
@@ -50,9 +50,8 @@ export class ValidTwins {
    * guaranteed twin is accepted.
    */
   refusedWithTwin(c: TestCase, exchange: Exchange): boolean {
-    if (c.open) return c.control !== undefined && this.parts.selectedIds.has(OPERATIONS[c.operation].validAcceptedRule) && refusesOpenPoint(exchange);
-    const own = c.violates ?? c.exercises;
-    return c.control !== undefined && own !== undefined && this.parts.selectedIds.has(own) && exchange.response !== undefined && !is2xx(exchange);
+    const rule = c.open ? OPERATIONS[c.operation].validAcceptedRule : (c.violates ?? c.exercises);
+    return c.control !== undefined && rule !== undefined && this.parts.selectedIds.has(rule) && twinDecides(exchange);
   }
 
   /** Starts the twin's request of a refused case at once, unless its verdict is known; `account`: the case's pool account. */

@@ -20,6 +20,7 @@ import type { Exchange } from '../core/exchange.ts';
 import { OPERATIONS } from '../core/operations.ts';
 import type { CheckContext, Problem } from './check.ts';
 import { is2xx } from './checks/exchange-facts.ts';
+import { refusesOpenPoint } from './checks/status-codes.ts';
 import { CreatedIdentities } from './create-identity/created-identities.ts';
 import { judge, type Judgement } from './judge.ts';
 import { OpenPointBook } from './open-points/open-point-book.ts';
@@ -37,6 +38,17 @@ export interface JudgeSource<Verdict> {
    * promise), recorded exchanges link it; undefined when the source cannot tell.
    */
   twinAccepted(exchange: Exchange): Verdict;
+}
+
+/**
+ * Whether a valid twin decides what this refusal judges: an open value refused as a limit, or a
+ * refusal (an answer, not a 2xx) of the case's own rule. Every source asks it; the live run also
+ * asks only for the rules it selected and the cases that carry a twin (engine/valid-twins.ts).
+ */
+export function twinDecides(exchange: Exchange): boolean {
+  const c = exchange.testCase;
+  if (c.open) return refusesOpenPoint(exchange);
+  return (c.violates ?? c.exercises) !== undefined && exchange.response !== undefined && !is2xx(exchange);
 }
 
 /** What the judge found in one exchange. */

@@ -10,8 +10,7 @@ import type { RuleId } from '../core/catalogue.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from '../rules/check.ts';
 import { is2xx } from '../rules/checks/exchange-facts.ts';
-import { refusesOpenPoint } from '../rules/checks/status-codes.ts';
-import { RuleJudge } from '../rules/rule-judge.ts';
+import { RuleJudge, twinDecides } from '../rules/rule-judge.ts';
 import { SCENARIOS, type ScenarioRejudge } from '../rules/scenarios.ts';
 
 /** The status of a rule from a replay: failed, passed (judged, no problem), error (a check crashed), or not judged by any entry. */
@@ -56,8 +55,7 @@ class EntryJudge {
   judge(exchange: Exchange, at: number): void {
     const verdict = this.rules.judgeRecorded(exchange, {
       fiatAccountIds: this.fiatAccountIds,
-      // A refusal judges its rule only when its valid twin was accepted; an open value's refusal is a limit only then.
-      refusedWithTwin: (e) => (e.testCase.open ? refusesOpenPoint(e) : e.response !== undefined && !is2xx(e)),
+      refusedWithTwin: twinDecides,
       twinAccepted: () => this.twinAccepted(at),
     });
     for (const j of verdict.judgements) this.tally(j.rule, j.problems, j.crashed === true, at);

@@ -4,10 +4,11 @@
  * errors, tagged with their rule (x-rule in schemas/identity*.schema.json); the code here judges
  * only what a schema cannot say.
  */
-import type { Check, CheckReads, Problem } from '../check.ts';
+import type { Check, Problem } from '../check.ts';
 import { pass, problem } from '../check.ts';
-import type { Operation, RuleId } from '../../core/catalogue.ts';
-import { dig, isObject, isRfc3339, requestBody, sameText, shown, successBody } from '../checks/exchange-facts.ts';
+import type { Operation } from '../../core/catalogue.ts';
+import { dig, isObject, isRfc3339, sameText, shown } from '../checks/exchange-facts.ts';
+import { successCheckOf } from '../checks/success-check.ts';
 import { responseErrors, schemaCheck, schemaRuleCheck, whenAnyPresent } from '../checks/schema-errors.ts';
 
 const CREATE: Operation = 'createIdentity';
@@ -32,17 +33,7 @@ const TRANSFORMED = new Set(['date_of_birth']);
 /** person_details timestamps: the same instant in another spelling (+00:00 for Z) is the same value. */
 const INSTANTS = new Set(['passthrough_verified_at']);
 
-function onCreate(rule: RuleId, reads: CheckReads, judge: (body: Record<string, unknown>, request: Record<string, unknown>) => Problem[] | null): Check {
-  return {
-    rule,
-    reads,
-    judge(e) {
-      if (e.testCase.operation !== 'createIdentity') return null;
-      const body = successBody(e);
-      return body ? judge(body, requestBody(e)) : null;
-    },
-  };
-}
+const onCreate = successCheckOf('createIdentity');
 
 const pointer = (keys: string[]) => '/' + keys.join('/');
 

@@ -4,10 +4,11 @@
  * from its errors, tagged with their rule (x-rule in schemas/fiat-account*.schema.json); the code
  * here judges only what a schema cannot say.
  */
-import type { Check, CheckReads, Problem } from '../check.ts';
+import type { Check, Problem } from '../check.ts';
 import { pass, problem } from '../check.ts';
-import type { Operation, RuleId } from '../../core/catalogue.ts';
-import { dig, isObject, isRfc3339, requestBody, sameText, shown, successBody } from '../checks/exchange-facts.ts';
+import type { Operation } from '../../core/catalogue.ts';
+import { dig, isObject, isRfc3339, sameText, shown } from '../checks/exchange-facts.ts';
+import { successCheckOf } from '../checks/success-check.ts';
 import { schemaCheck, schemaRuleCheck, whenAnyPresent } from '../checks/schema-errors.ts';
 
 const UPDATE: Operation = 'updateFiatAccount';
@@ -33,21 +34,7 @@ export function clientMetadata(body: Record<string, unknown>): Record<string, un
   return found ? (found.value as Record<string, unknown>) : undefined;
 }
 
-function onUpdate(
-  rule: RuleId,
-  reads: CheckReads,
-  judge: (body: Record<string, unknown>, request: Record<string, unknown>, pathId?: string) => Problem[] | null,
-): Check {
-  return {
-    rule,
-    reads,
-    judge(e) {
-      if (e.testCase.operation !== 'updateFiatAccount') return null;
-      const body = successBody(e);
-      return body ? judge(body, requestBody(e), e.testCase.fiatAccountId) : null;
-    },
-  };
-}
+const onUpdate = successCheckOf('updateFiatAccount');
 
 /** A UUID's 128 bits as 32 lower-case hex digits, from the text ajv's uuid format accepts; undefined for other text. */
 function uuidValue(value: unknown): string | undefined {
@@ -88,7 +75,7 @@ export const fiatAccountChecks: Check[] = [
     );
   }),
   schemaRuleCheck('fa.response.metadata-limits', UPDATE, whenAnyPresent(inPlacements('metadata'))),
-  onUpdate('fa.response.id-matches-path', 'body-and-request', (body, _request, pathId) =>
+  onUpdate('fa.response.id-matches-path', 'body-and-request', (body, _request, { fiatAccountId: pathId }) =>
     body.id === undefined
       ? null
       : sameUuid(body.id, pathId)
