@@ -86,6 +86,27 @@ export async function httpCall(request: HttpRequest, timeoutMs: number, route: R
   }
 }
 
+/** TLS codes of a certificate whose issuer Node does not trust: a private CA's, most often. */
+const UNTRUSTED_ISSUER = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+]);
+
+/**
+ * Why no answer came, in a few words: the system error code (ECONNREFUSED ...), with what to do
+ * when the certificate's issuer is not trusted; the whole message for the proxy's own errors
+ * (proxy-tunnel.ts, proxy-route.ts), which say what to check.
+ */
+export function noAnswerReason(outcome: { error: TransportError; code?: string }): string {
+  const { code } = outcome;
+  if (!code || code.startsWith('EPROXY')) return outcome.error.message;
+  if (UNTRUSTED_ISSUER.has(code)) return `${code} (the certificate's issuer is not trusted: for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file)`;
+  return code;
+}
+
 /** The bottom of every stack of the transport (stack.ts): one request on the wire, timed. Never throws (httpCall does not). */
 export function httpSend(timeoutMs: number, route: Route = 'environment'): Send {
   return async (request) => {

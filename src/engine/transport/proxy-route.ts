@@ -39,6 +39,7 @@ export function proxyFor(url: string, route: Route): URL | undefined {
 }
 
 export class ProxyVariableError extends Error {
+  /** EPROXY…: the reason quoted whole (http-call.ts noAnswerReason). */
   readonly code = 'EPROXYURL';
 }
 

@@ -5,7 +5,7 @@
  */
 import type { AuthConfig } from '../../core/auth-config.ts';
 import { USER_AGENT } from '../../core/version.ts';
-import { httpCall } from './http-call.ts';
+import { httpCall, noAnswerReason } from './http-call.ts';
 import type { Route } from './proxy-route.ts';
 
 export type ClientCredentials = Extract<AuthConfig, { kind: 'client-credentials' }>;
@@ -42,7 +42,7 @@ export async function requestToken(config: ClientCredentials, method: ClientAuth
     headers.authorization = `Basic ${Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`, 'utf8').toString('base64')}`;
   }
   const outcome = await httpCall({ method: 'POST', url: tokenUrl, headers, body: form.toString() }, timeoutMs, route);
-  if ('error' in outcome) return { kind: 'unreachable', what: outcome.code ?? outcome.error.message };
+  if ('error' in outcome) return { kind: 'unreachable', what: noAnswerReason(outcome) };
   const { status, headers: answerHeaders } = outcome.response;
   const body = outcome.response.json ? outcome.response.body : undefined;
   const code = errorCode(body, clientSecret);
