@@ -11,7 +11,7 @@ import { readBody } from './body-stream.ts';
 import { recordBody } from './body-record.ts';
 import type { Send } from './send.ts';
 import { agentFor, type Route } from './proxy-route.ts';
-import { refusal } from './proxy-tunnel.ts';
+import { refusal } from './proxy-refusal.ts';
 
 // pactum logs failed requests with their headers (tokens included) at its default level: the
 // harness prints nothing it did not decide to print. Global on purpose: a per-spec
@@ -56,9 +56,9 @@ const CONNECTION_CODES = new Set([
  * under a cap (body-stream.ts): whatever the target sends, an exchange keeps at most 1 MiB of it.
  */
 export async function httpCall(request: HttpRequest, timeoutMs: number, route: Route = 'environment'): Promise<HttpOutcome> {
-  let agent: ReturnType<typeof agentFor>;
+  let agent: Awaited<ReturnType<typeof agentFor>>;
   try {
-    agent = agentFor(request.url, route);
+    agent = await agentFor(request.url, route);
   } catch (error) {
     return failure(error, timeoutMs);
   }

@@ -7,20 +7,18 @@
  * proxy too unless NO_PROXY names it. The embedded server, which the harness starts on its own
  * loopback, is always reached directly ('direct'): no proxy can reach it.
  *
- * Through a proxy, https:// goes in a CONNECT tunnel (proxy-tunnel.ts), http:// as an
+ * Through a proxy, https:// goes in a CONNECT tunnel  (proxy-tunnel.ts), http:// as an
  * absolute-URI request (http-proxy-agent). The target's certificate is checked as without a
  * proxy: against Node's CAs and NODE_EXTRA_CA_CERTS.
  */
 import type { Agent } from 'node:http';
-import { HttpProxyAgent } from 'http-proxy-agent';
 import { getProxyForUrl } from 'proxy-from-env';
-import { RefusingTunnelAgent } from './proxy-tunnel.ts';
 
 /** 'environment': the proxy variables decide; 'direct': never through a proxy (the embedded server). */
 export type Route = 'environment' | 'direct';
 
 /** One agent per proxy and scheme, so that connections through the proxy are kept and reused. */
-const agents = new Map<string, Agent>();
+const agents = new Map<string, Promise<Agent>>();
 
 /** The variables that can name a proxy, in the order proxy-from-env reads them (lower case first). */
 const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'];
@@ -45,16 +43,19 @@ export class ProxyVariableError extends Error {
 
 /**
  * The agent a request to `url` goes through: a proxy's, or undefined for Node's own (direct).
- * Throws ProxyVariableError when the proxy variable is no URL.
+ * Rejects with ProxyVariableError when the proxy variable is no URL. The proxy libraries are
+ * loaded only when a proxy is in use: a run without one does not pay their start-up time.
  */
-export function agentFor(url: string, route: Route): Agent | undefined {
+export async function agentFor(url: string, route: Route): Promise<Agent | undefined> {
   const proxy = proxyFor(url, route);
   if (!proxy) return undefined;
   const secure = url.startsWith('https:');
   const key = `${secure ? 'tunnel' : 'forward'} ${proxy.href}`;
   let agent = agents.get(key);
   if (!agent) {
-    agent = secure ? new RefusingTunnelAgent(proxy.href, { keepAlive: true }) : new HttpProxyAgent(proxy.href, { keepAlive: true });
+    agent = secure
+      ? import('./proxy-tunnel.ts').then(({ RefusingTunnelAgent }) => new RefusingTunnelAgent(proxy.href, { keepAlive: true }))
+      : import('http-proxy-agent').then(({ HttpProxyAgent }) => new HttpProxyAgent(proxy.href, { keepAlive: true }));
     agents.set(key, agent);
   }
   return agent;

@@ -8,13 +8,9 @@
 import type { ClientRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { HttpsProxyAgent } from 'https-proxy-agent';
+import { ProxyRefusedError, refusal } from './proxy-refusal.ts';
 
 type ConnectOptions = Parameters<HttpsProxyAgent<string>['connect']>[1];
-
-/** The proxy answered the CONNECT with something else than 200. */
-export class ProxyRefusedError extends Error {
-  readonly code = 'EPROXYREFUSED';
-}
 
 export class RefusingTunnelAgent extends HttpsProxyAgent<string> {
   override async connect(req: ClientRequest, opts: ConnectOptions): Promise<Socket> {
@@ -27,10 +23,4 @@ export class RefusingTunnelAgent extends HttpsProxyAgent<string> {
     socket.destroy();
     throw new ProxyRefusedError(refusal(status, `${opts.host}:${opts.port}`));
   }
-}
-
-/** What the proxy's status says, and what to check (the proxy's URL is never quoted: it may hold a password). */
-export function refusal(status: number, target: string): string {
-  const check = status === 407 ? 'check the user and password in the proxy variable (HTTPS_PROXY / HTTP_PROXY)' : 'check the proxy variables and NO_PROXY';
-  return `the proxy refused to connect to ${target}: HTTP ${status} (${check})`;
 }

@@ -38,27 +38,27 @@ afterEach(async () => {
 const GET = (url: string) => ({ method: 'GET', url, headers: {} });
 
 describe('which way a request goes', () => {
-  it('through the proxy the variable of its scheme names; directly without one, for NO_PROXY, or on the direct route', () => {
+  it('through the proxy the variable of its scheme names; directly without one, for NO_PROXY, or on the direct route', async () => {
     proxyEnv({ HTTPS_PROXY: 'http://proxy.test:3128' });
-    expect(agentFor('https://api.test/v2', 'environment')).toBeDefined();
-    expect(agentFor('http://api.test/v2', 'environment')).toBeUndefined();
-    expect(agentFor('https://api.test/v2', 'direct')).toBeUndefined();
+    expect(await agentFor('https://api.test/v2', 'environment')).toBeDefined();
+    expect(await agentFor('http://api.test/v2', 'environment')).toBeUndefined();
+    expect(await agentFor('https://api.test/v2', 'direct')).toBeUndefined();
     proxyEnv({ HTTPS_PROXY: 'http://proxy.test:3128', NO_PROXY: 'localhost,.internal.test' });
-    expect(agentFor('https://api.internal.test/v2', 'environment')).toBeUndefined();
-    expect(agentFor('https://localhost:8443/v2', 'environment')).toBeUndefined();
-    expect(agentFor('https://api.test/v2', 'environment')).toBeDefined();
+    expect(await agentFor('https://api.internal.test/v2', 'environment')).toBeUndefined();
+    expect(await agentFor('https://localhost:8443/v2', 'environment')).toBeUndefined();
+    expect(await agentFor('https://api.test/v2', 'environment')).toBeDefined();
   });
 
-  it('proxies a loopback URL too unless NO_PROXY names it, as curl does', () => {
+  it('proxies a loopback URL too unless NO_PROXY names it, as curl does', async () => {
     proxyEnv({ HTTP_PROXY: 'http://proxy.test:3128' });
-    expect(agentFor('http://127.0.0.1:8080/', 'environment')).toBeDefined();
+    expect(await agentFor('http://127.0.0.1:8080/', 'environment')).toBeDefined();
     proxyEnv({ HTTP_PROXY: 'http://proxy.test:3128', NO_PROXY: '127.0.0.1' });
-    expect(agentFor('http://127.0.0.1:8080/', 'environment')).toBeUndefined();
+    expect(await agentFor('http://127.0.0.1:8080/', 'environment')).toBeUndefined();
   });
 
-  it('keeps one agent per proxy and scheme, so connections through it are reused', () => {
+  it('keeps one agent per proxy and scheme, so connections through it are reused', async () => {
     proxyEnv({ HTTPS_PROXY: 'http://proxy.test:3128' });
-    expect(agentFor('https://a.test/', 'environment')).toBe(agentFor('https://b.test/', 'environment'));
+    expect(await agentFor('https://a.test/', 'environment')).toBe(await agentFor('https://b.test/', 'environment'));
   });
 });
 
