@@ -24,8 +24,18 @@ describe('install lines', () => {
     expect(job.script).toContain(`npx --yes --package "$HARNESS_PACKAGE" ${COMMAND} run`);
   });
 
+  it("docs/sharding.md's workflow installs the same tarball and never runs a bare npx conformance", () => {
+    const sharding = text('docs/sharding.md');
+    const workflow = /```yaml\n([\s\S]*?)```/.exec(sharding)?.[1] ?? '';
+    const parsed = parse(workflow) as { env: Record<string, string> };
+    expect(path.basename(parsed.env.HARNESS_PACKAGE)).toBe(TARBALL);
+    const runs = [...workflow.matchAll(/npx\b[^\n]*/g)].map((m) => m[0]);
+    expect(runs.length).toBeGreaterThan(0);
+    for (const run of runs) expect(run).toMatch(new RegExp(`^npx --yes --package "\\$HARNESS_PACKAGE" ${COMMAND} `));
+  });
+
   it('no template, action or README line installs the package from the registry at a version', () => {
-    for (const file of ['examples/ci/gitlab-ci.yml', 'examples/ci/github-workflow.yml', 'action.yml', 'README.md']) {
+    for (const file of ['examples/ci/gitlab-ci.yml', 'examples/ci/github-workflow.yml', 'action.yml', 'README.md', 'docs/sharding.md']) {
       expect(text(file), file).not.toMatch(new RegExp(`(?<![\\w/-])${pkg.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}@\\d`));
     }
   });
