@@ -54,6 +54,8 @@ export function targetTransport(config: RunConfig, target: Target, signal?: Abor
     rateLimitPerSecond: config.rateLimitPerSecond,
     concurrency: config.concurrency,
     maxRetries: config.maxRetries,
+    // The embedded server listens on this machine's loopback: no proxy can reach it.
+    route: target.embedded ? 'direct' : 'environment',
     ...(signal ? { signal } : {}),
     ...(budget ? { budget } : {}),
   });

@@ -6,10 +6,12 @@
 import pactum from 'pactum';
 import type { RecordedResponse, TransportError } from '../../core/exchange.ts';
 import { oneLine } from '../../core/text.ts';
-import { asStream, requestAsStream } from './pactum-stream.ts';
+import { asStream, requestAsStream, requestThrough } from './pactum-stream.ts';
 import { readBody } from './body-stream.ts';
 import { recordBody } from './body-record.ts';
 import type { Send } from './send.ts';
+import { agentFor, type Route } from './proxy-route.ts';
+import { refusal } from './proxy-refusal.ts';
 
 // pactum logs failed requests with their headers (tokens included) at its default level: the
 // harness prints nothing it did not decide to print. Global on purpose: a per-spec
@@ -43,6 +45,8 @@ const CONNECTION_CODES = new Set([
   'EAI_AGAIN',
   'EADDRNOTAVAIL',
   'ERR_STREAM_PREMATURE_CLOSE',
+  // The proxy would not connect to the target (proxy-tunnel.ts).
+  'EPROXYREFUSED',
 ]);
 
 /**
@@ -51,10 +55,17 @@ const CONNECTION_CODES = new Set([
  * idles, so a server that trickles bytes is cut off here as well. The body is read as a stream
  * under a cap (body-stream.ts): whatever the target sends, an exchange keeps at most 1 MiB of it.
  */
-export async function httpCall(request: HttpRequest, timeoutMs: number): Promise<HttpOutcome> {
+export async function httpCall(request: HttpRequest, timeoutMs: number, route: Route = 'environment'): Promise<HttpOutcome> {
+  let agent: Awaited<ReturnType<typeof agentFor>>;
+  try {
+    agent = await agentFor(request.url, route);
+  } catch (error) {
+    return failure(error, timeoutMs);
+  }
   let spec = pactum.spec().withMethod(request.method).withPath(request.url).withHeaders(request.headers).withRequestTimeout(timeoutMs);
   if (request.body !== undefined && request.body !== '') spec = spec.withBody(request.body);
   requestAsStream(spec);
+  if (agent) requestThrough(spec, agent);
 
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new Error('deadline')), timeoutMs);
@@ -69,17 +80,38 @@ export async function httpCall(request: HttpRequest, timeoutMs: number): Promise
       void tossed.then(({ raw }) => asStream(raw)?.destroy());
       return timeoutOutcome(timeoutMs);
     }
-    return await toOutcome(first.raw, deadline.signal, timeoutMs);
+    return await toOutcome(first.raw, deadline.signal, timeoutMs, agent ? new URL(request.url).host : undefined);
   } finally {
     clearTimeout(timer);
   }
 }
 
+/** TLS codes of a certificate whose issuer Node does not trust: a private CA's, most often. */
+const UNTRUSTED_ISSUER = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+]);
+
+/**
+ * Why no answer came, in a few words: the system error code (ECONNREFUSED ...), with what to do
+ * when the certificate's issuer is not trusted; the whole message for the proxy's own errors
+ * (proxy-tunnel.ts, proxy-route.ts), which say what to check.
+ */
+export function noAnswerReason(outcome: { error: TransportError; code?: string }): string {
+  const { code } = outcome;
+  if (!code || code.startsWith('EPROXY')) return outcome.error.message;
+  if (UNTRUSTED_ISSUER.has(code)) return `${code} (the certificate's issuer is not trusted: for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file)`;
+  return code;
+}
+
 /** The bottom of every stack of the transport (stack.ts): one request on the wire, timed. Never throws (httpCall does not). */
-export function httpSend(timeoutMs: number): Send {
+export function httpSend(timeoutMs: number, route: Route = 'environment'): Send {
   return async (request) => {
     const started = Date.now();
-    const result = await httpCall(request, timeoutMs);
+    const result = await httpCall(request, timeoutMs, route);
     return { request, ...result, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started };
   };
 }
@@ -92,7 +124,7 @@ function timeoutOutcome(timeoutMs: number): HttpOutcome {
 }
 
 /** pactum resolves with node's IncomingMessage (its body still to read), or rejects with the socket error. */
-async function toOutcome(raw: unknown, deadline: AbortSignal, timeoutMs: number): Promise<HttpOutcome> {
+async function toOutcome(raw: unknown, deadline: AbortSignal, timeoutMs: number, proxiedTo: string | undefined): Promise<HttpOutcome> {
   if (raw instanceof Error || typeof raw !== 'object' || raw === null || typeof (raw as { statusCode?: unknown }).statusCode !== 'number') {
     return failure(raw, timeoutMs);
   }
@@ -103,6 +135,11 @@ async function toOutcome(raw: unknown, deadline: AbortSignal, timeoutMs: number)
   }
   const stream = asStream(raw);
   if (!stream) return failure(new Error('pactum did not stream the answer: see src/engine/transport/pactum-stream.ts'), timeoutMs);
+  // 407 is the proxy's own answer (RFC 9110 15.5.8), never the target's: not an answer to judge.
+  if (proxiedTo !== undefined && res.statusCode === 407) {
+    stream.destroy();
+    return { error: { kind: 'connection', message: refusal(407, proxiedTo) }, code: 'EPROXYREFUSED' };
+  }
   try {
     // The harness sends no Accept-Encoding, which lets a server pick any coding (RFC 9110 12.5.3).
     const read = await readBody(stream, headers['content-encoding'], deadline);

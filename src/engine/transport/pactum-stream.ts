@@ -6,16 +6,32 @@
  * reads the body itself under its own cap (body-stream.ts). pactum has no public API for that
  * option; its spec keeps the options in `_request`. tests/engine/transport/pactum-stream.test.ts
  * fails if a pactum upgrade moves it.
+ *
+ * The proxy's agent (proxy-route.ts) goes the same way: pactum's documented `withCore({ agent })`
+ * deep-copies its options (deep-override), which turns an Agent into a plain object that
+ * node:http refuses, so the agent is set on the core options pactum hands to node as they are.
  */
+import type { Agent } from 'node:http';
 import type { Readable } from 'node:stream';
 
-/** Asks pactum's spec for the answer as a stream. Throws when pactum no longer keeps `_request`. */
-export function requestAsStream(spec: object): void {
+/** The request options pactum keeps on its spec. Throws when pactum no longer keeps `_request`. */
+function optionsOf(spec: object): { stream?: boolean; core?: { agent?: Agent } } {
   const options = (spec as { _request?: unknown })._request;
   if (typeof options !== 'object' || options === null) {
     throw new Error('pactum no longer keeps its request options in spec._request: see src/engine/transport/pactum-stream.ts');
   }
-  (options as { stream?: boolean }).stream = true;
+  return options;
+}
+
+/** Asks pactum's spec for the answer as a stream. Throws when pactum no longer keeps `_request`. */
+export function requestAsStream(spec: object): void {
+  optionsOf(spec).stream = true;
+}
+
+/** Sends pactum's request through `agent` (node's `agent` option of http.request). */
+export function requestThrough(spec: object, agent: Agent): void {
+  const options = optionsOf(spec);
+  options.core = { ...options.core, agent };
 }
 
 /** What pactum resolves with when the answer was streamed: the response, its body still to read. */

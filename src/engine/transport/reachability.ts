@@ -8,6 +8,7 @@ import { displayUrl } from '../../core/url.ts';
 import { USER_AGENT } from '../../core/version.ts';
 import type { SentRecorder } from '../../core/exchange.ts';
 import type { Outcome, Send } from './send.ts';
+import { noAnswerReason } from './http-call.ts';
 
 /** Pauses between attempts: three attempts over 1.5 s. */
 export const REACHABILITY_DELAYS_MS: readonly number[] = [500, 1000];
@@ -49,7 +50,7 @@ export async function checkReachable(
     if (attempt >= delaysMs.length) {
       const attempts = attempt + 1;
       const tried = attempts > 1 ? ` (${attempts} attempts)` : '';
-      throw new UnreachableError(`cannot reach ${displayUrl(baseUrl)}: ${outcome.code ?? outcome.error.message}${tried}`);
+      throw new UnreachableError(`cannot reach ${displayUrl(baseUrl)}: ${noAnswerReason({ ...outcome, error: outcome.error })}${tried}`);
     }
     await wait(delaysMs[attempt]);
   }

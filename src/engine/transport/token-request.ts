@@ -5,7 +5,8 @@
  */
 import type { AuthConfig } from '../../core/auth-config.ts';
 import { USER_AGENT } from '../../core/version.ts';
-import { httpCall } from './http-call.ts';
+import { httpCall, noAnswerReason } from './http-call.ts';
+import type { Route } from './proxy-route.ts';
 
 export type ClientCredentials = Extract<AuthConfig, { kind: 'client-credentials' }>;
 
@@ -24,7 +25,8 @@ export type TokenAnswer =
 /** An OAuth `error` code is a short ASCII word (RFC 6749 5.2); anything else is not quoted back. */
 const ERROR_CODE = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
 
-export async function requestToken(config: ClientCredentials, method: ClientAuthMethod, timeoutMs: number): Promise<TokenAnswer> {
+/** `route`: through the proxy the environment names for the token URL, or directly (the embedded server's endpoint). */
+export async function requestToken(config: ClientCredentials, method: ClientAuthMethod, timeoutMs: number, route: Route = 'environment'): Promise<TokenAnswer> {
   const { tokenUrl, clientId, clientSecret, scope } = config;
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
   if (scope) form.set('scope', scope);
@@ -39,8 +41,8 @@ export async function requestToken(config: ClientCredentials, method: ClientAuth
   } else {
     headers.authorization = `Basic ${Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`, 'utf8').toString('base64')}`;
   }
-  const outcome = await httpCall({ method: 'POST', url: tokenUrl, headers, body: form.toString() }, timeoutMs);
-  if ('error' in outcome) return { kind: 'unreachable', what: outcome.code ?? outcome.error.message };
+  const outcome = await httpCall({ method: 'POST', url: tokenUrl, headers, body: form.toString() }, timeoutMs, route);
+  if ('error' in outcome) return { kind: 'unreachable', what: noAnswerReason(outcome) };
   const { status, headers: answerHeaders } = outcome.response;
   const body = outcome.response.json ? outcome.response.body : undefined;
   const code = errorCode(body, clientSecret);

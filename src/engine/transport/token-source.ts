@@ -9,6 +9,7 @@ import { AuthenticationError, UnreachableError, type ConformanceError } from '..
 import { displayUrl } from '../../core/url.ts';
 import { RunInterrupted } from '../run-stop.ts';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.ts';
+import type { Route } from './proxy-route.ts';
 import { requestToken, type ClientAuthMethod, type ClientCredentials, type TokenAnswer } from './token-request.ts';
 
 export type { ClientCredentials } from './token-request.ts';
@@ -30,6 +31,8 @@ export interface TokenSourceOptions {
   retryDelaysMs?: readonly number[];
   /** The run's interruption: no further try after it (RunInterrupted). */
   signal?: AbortSignal;
+  /** Through the environment's proxy (the default) or directly (proxy-route.ts). */
+  route?: Route;
 }
 
 interface CachedToken {
@@ -55,6 +58,7 @@ export class TokenSource {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly retryDelaysMs: readonly number[];
   private readonly signal: AbortSignal | undefined;
+  private readonly route: Route;
   /** Token requests sent so far (tests and diagnostics). */
   requestCount = 0;
 
@@ -67,6 +71,7 @@ export class TokenSource {
     this.sleep = options.sleep ?? sleep;
     this.retryDelaysMs = options.retryDelaysMs ?? TOKEN_RETRY_DELAYS_MS;
     this.signal = options.signal;
+    this.route = options.route ?? 'environment';
   }
 
   /** A valid access token: the cached one, or a fresh one. Throws AuthenticationError / UnreachableError. */
@@ -146,7 +151,7 @@ export class TokenSource {
 
   private send(method: ClientAuthMethod): Promise<TokenAnswer> {
     this.requestCount++;
-    return requestToken(this.config, method, this.timeoutMs);
+    return requestToken(this.config, method, this.timeoutMs, this.route);
   }
 
   /** How long to wait before the next try, or why there is none. */

@@ -12,6 +12,7 @@ import type { Exchange, SentRecorder } from '../../core/exchange.ts';
 import type { AuthConfig } from '../../core/auth-config.ts';
 import { compose, type Send } from './send.ts';
 import { httpSend } from './http-call.ts';
+import { proxySecrets, type Route } from './proxy-route.ts';
 import { recording, type SendCase } from './recording.ts';
 import type { OwnToken } from './auth.ts';
 import { ConcurrencyLimit } from './concurrency-limit.ts';
@@ -44,6 +45,8 @@ export interface TransportOptions {
   reachabilityDelaysMs?: readonly number[];
   /** --max-requests: no request past it is sent (RunStop 'budget'). */
   budget?: RequestBudget;
+  /** The target and its token endpoint through the environment's proxy (default), or directly: the embedded server (proxy-route.ts). */
+  route?: Route;
 }
 
 export interface Transport {
@@ -78,7 +81,7 @@ export interface Transport {
   readonly requestCount: number;
   /** The run's request budget, when it has one (--max-requests). */
   readonly budget?: RequestBudget;
-  /** Every credential seen so far (static token, client secret, issued access tokens), for redaction. */
+  /** Every credential seen so far (static token, client secret, issued access tokens, a proxy URL's password), for redaction. */
   secrets(): string[];
 }
 
@@ -87,7 +90,11 @@ export function createTransport(options: TransportOptions): Transport {
   const { auth } = options;
   const tokens =
     auth.kind === 'client-credentials'
-      ? new TokenSource(auth, options.timeoutMs, { ...options.tokenTiming, ...(options.signal ? { signal: options.signal } : {}) })
+      ? new TokenSource(auth, options.timeoutMs, {
+          ...options.tokenTiming,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.route ? { route: options.route } : {}),
+        })
       : undefined;
   const ownToken: OwnToken = auth.kind === 'static' ? async () => auth.token : tokens ? () => tokens.token() : undefined;
   let sent = 0;
@@ -108,7 +115,7 @@ export function createTransport(options: TransportOptions): Transport {
     latency: new LatencyWatch(INTERRUPT_GRACE_MS, options.timeoutMs),
   };
   /** The list for `purpose` around the one HTTP call. */
-  const sendFor = (purpose: Purpose): Send => compose(layersOf(stack(purpose, parts)))(httpSend(options.timeoutMs));
+  const sendFor = (purpose: Purpose): Send => compose(layersOf(stack(purpose, parts)))(httpSend(options.timeoutMs, options.route));
   /** A case on top: turned into the request, what came back recorded. */
   const caseFor = (purpose: Purpose): SendCase => recording(baseUrl, record)(sendFor(purpose));
   const sendCase = caseFor('case');
@@ -137,8 +144,9 @@ export function createTransport(options: TransportOptions): Transport {
     },
     ...(options.budget ? { budget: options.budget } : {}),
     secrets(): string[] {
-      if (auth.kind === 'static') return [auth.token];
-      return tokens?.secrets() ?? [];
+      // A proxy's password is redacted like the target's credentials.
+      if (auth.kind === 'static') return [auth.token, ...proxySecrets()];
+      return [...(tokens?.secrets() ?? []), ...proxySecrets()];
     },
   };
 }
