@@ -337,8 +337,9 @@ export const UPDATE_OPEN_POINTS: readonly OpenFacet[] = [
   nullFacet([...OWNER, 'first_name'], 'name', 'Jane', [NULL_VALUE, EMPTY_TEXT], [NULL_VALUE, EMPTY_TEXT]),
   nullFacet([...OWNER, 'last_name'], 'name', 'Doe', [NULL_VALUE, EMPTY_TEXT]),
   nullFacet([...ROUTING, 'bank_name'], 'bank-name', 'Example Bank', [NULL_VALUE, EMPTY_TEXT]),
-  // address2 "" is the sample's own value (2.4): only a null is open there.
-  nullFacet([...OWNER_ADDRESS, 'address2'], 'address-line', 'Suite 100', [NULL_VALUE]),
+  // address2 "" is the sample's own value (2.4), and its twin: only a null is open there. A target
+  // that ignores "" could not have another address2 put back to it.
+  nullFacet([...OWNER_ADDRESS, 'address2'], 'address-line', '', [NULL_VALUE]),
   formatFacet([...WIRE, 'account_number'], 'account-number', '000123456789', {
     'letters and digits': digits(14).map((d) => `GB82WEST${d}`),
     'with spaces': digits(12).map((d) => `${d.slice(0, 4)} ${d.slice(4, 8)} ${d.slice(8)}`),
