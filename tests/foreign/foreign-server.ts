@@ -31,7 +31,9 @@ export type ForeignDefect =
   /** A null owner name in an update is taken and stored: the answers show it as null. */
   | 'writes-nulls'
   /** The token's scopes cover the update only: every create answered 403. */
-  | 'create-forbidden';
+  | 'create-forbidden'
+  /** The token's scopes cover the create only: every update answered 403, naming the scope it lacks (RFC 6750). */
+  | 'update-forbidden';
 
 export interface ForeignOptions {
   /** dies-mid-run: the requests answered before it dies (default 150). */
@@ -124,6 +126,8 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
       if (typeof body !== 'object' || body === null || Array.isArray(body)) return reject('body must be an object');
       const path = req.url ?? '';
       if (defect === 'create-forbidden' && path === '/v2/identity/identities' && req.method === 'POST') return reply(403, { error: 'forbidden' });
+      if (defect === 'update-forbidden' && path.startsWith('/v2/transfer/fiat-accounts/') && req.method === 'PUT')
+        return reply(403, { error: 'insufficient_scope' }, { 'www-authenticate': 'Bearer error="insufficient_scope", scope="transfer:write"' });
       const account = /^\/v2\/transfer\/fiat-accounts\/([^/?]+)$/.exec(path);
       if (account && req.method === 'PUT') {
         const id = decodeURIComponent(account[1]);

@@ -63,4 +63,10 @@ describe("the vendor's readings", () => {
     expect(stdout + stderr).toContain('ask for a token allowed to call POST /v2/identity/identities');
     expect(report.rules.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual([]);
   });
+
+  it('a token whose scopes cover only the create: the start reads get 403, exit 3, naming the scope the target asks for', async () => {
+    const { code, stdout, stderr } = await runAgainst('update-forbidden');
+    expect(code, stdout + stderr).toBe(3);
+    expect(stdout + stderr).toContain('ask for a token with the scope "transfer:write" the target names');
+  });
 });
