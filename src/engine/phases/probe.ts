@@ -12,7 +12,6 @@ import { AuthenticationError, RouteNotFoundError, UnknownAccountsError, withAnsw
 import type { Transport } from '../transport/transport.ts';
 import { routeProbe } from '../../rules/create-identity/route-probe.ts';
 import type { Phase } from './phase.ts';
-import { accessAdvice } from '../operation-access.ts';
 
 export const probe: Phase = {
   name: 'probe',
@@ -31,10 +30,10 @@ export const probe: Phase = {
       if (exchange.response?.status === 404) missing.push(exchange);
       // The configured credentials refused: every rule would fail or skip for the settings' sake.
       if (exchange.response?.status === 401 || exchange.response?.status === 403) {
-        // A 403 is a token the target knows but does not let call the update: name what to ask for.
-        const advice = exchange.response.status === 403 ? accessAdvice('updateFiatAccount', exchange.response) : 'check --token or the client credentials';
         throw withAnswer(
-          new AuthenticationError(`the target refused the credentials (HTTP ${exchange.response.status} to an empty update of ${id}): ${advice}`),
+          new AuthenticationError(
+            `the target refused the credentials (HTTP ${exchange.response.status} to an empty update of ${id}): check --token or the client credentials`,
+          ),
           exchange.response,
         );
       }
