@@ -231,7 +231,7 @@ function bracketedDate(refused: Answer, accepted: Answer[]): string | undefined 
 /**
  * Where an accepted null or empty string went, by the answer's value at the field (the
  * instructions may sit inside fiat_account_owner, 2.1 shape note): another value kept there is
- * `ignored`, the value sent is `written`, nothing there is `not shown`.
+ * `ignored`, the value sent is `written`, nothing there is an acceptance the answer does not show.
  */
 function ignoredOrWritten(exchange: Exchange, field: string, sent: unknown): string {
   const body = successBody(exchange);
