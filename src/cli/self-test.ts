@@ -26,7 +26,7 @@ const HELP = `usage: conformance self-test [--runs N] [--seed N] [--fault NAME].
 
 Runs the harness against the embedded server once per fault (each breaks one rule) and once
 per allowed reading of the document (placements, 400/422, 409/same identity, 200/201,
-metadata replace/merge), on the plain server and on its strict variant (the open points
+metadata replace/merge, nulls in an update refused or ignored ...), on the plain server and on its strict variant (the open points
 restricted as the vendor's OpenAPI does, as a correct server may), and prints the matrix with
 one column per server.
   --runs N        random cases per rule (default 10)

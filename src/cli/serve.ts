@@ -31,8 +31,9 @@ until Ctrl+C (SIGINT) or SIGTERM.
                        duplicate-ref-id=conflict|same, created-status=200|201,
                        metadata-update=replace|merge,
                        tax-entry-members=optional|required,
-                       ref-id-case=exact|insensitive
-                       empty-body=refused|empty-object
+                       ref-id-case=exact|insensitive,
+                       empty-body=refused|empty-object,
+                       update-nulls=as-typed|ignored
   --strict             restrict the open points as the vendor's OpenAPI does
   --credentials-file PATH
                        where the server's credentials are written, mode 600, in .env form

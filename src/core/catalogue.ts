@@ -58,7 +58,8 @@ export const RULES = [
   }),
   rule('fa.metadata.over-length-rejected', FA, '8', 'documented', 'Metadata keys or values of 101 characters are rejected'),
   rule('fa.response.metadata-limits', FA, '8', 'documented', 'Response metadata holds at most 6 pairs of at most 100 characters', { sometimes: true }),
-  rule('fa.wrong-types-rejected', FA, '4.1', 'documented', 'A request whose fields have the wrong JSON type is not accepted'),
+  // Types alone do not say how a wrong type is answered (section 7 shows no error): ordinary practice refuses it.
+  rule('fa.wrong-types-rejected', FA, '4.1', 'convention', 'A request whose fields have the wrong JSON type is not accepted'),
   rule('fa.content-type', FA, '4', 'documented', 'Successful responses are JSON with Content-Type application/json'),
   rule('fa.response.id-matches-path', FA, '4.1', 'convention', 'The response id equals the id in the path'),
   rule('fa.update-reflected', FA, '4.1', 'convention', 'The response reflects the update (owner names, metadata)', { sometimes: true, needsFreshKeys: true }),
@@ -91,7 +92,7 @@ export const RULES = [
   rule('id.person-details.returned', ID, '2.6', 'documented', 'person_details sent are returned'),
   rule('id.is-merchant.returned', ID, '2.5', 'documented', 'is_merchant true comes back true', { sometimes: true }),
   rule('id.initial-statuses', ID, '4.2', 'documented', 'Created identities start with pending statuses as the sample shows'),
-  rule('id.wrong-types-rejected', ID, '4.2', 'documented', 'A request whose fields have the wrong JSON type is not accepted'),
+  rule('id.wrong-types-rejected', ID, '4.2', 'convention', 'A request whose fields have the wrong JSON type is not accepted'),
   rule('id.content-type', ID, '4', 'documented', 'Successful responses are JSON with Content-Type application/json'),
   rule('id.type-person', ID, '2.5', 'convention', 'An identity created with person_details has type PERSON'),
   rule('id.dob.invalid-rejected', ID, '2.6', 'convention', 'An invalid date_of_birth is rejected'),

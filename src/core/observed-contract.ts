@@ -47,6 +47,8 @@ function acceptedPart(limit: Omit<ObservedLimit, 'summary'>): string | undefined
  * `accepted up to 200 characters`.
  */
 export function summarizeLimit(limit: Omit<ObservedLimit, 'summary'>): string {
+  // Each of null and the empty string: refused, ignored, written (the empty string) or not shown.
+  if (limit.kind === 'null-or-empty') return [...limit.refused.map((r) => `${r.value} refused`), ...limit.accepted].join('; ') || 'nothing tried';
   if (limit.kind === 'uniqueness') return limit.refused.length ? 'refuses a value another identity holds' : 'accepts a value another identity holds';
   const { longestAccepted: longest, shortestRefused: shortest } = limit;
   if (limit.kind === 'length' && longest !== undefined && shortest !== undefined && shortest > longest) {

@@ -25,9 +25,22 @@ export type Intent = 'guaranteed' | 'forbidden' | 'open';
  * - `partial-entry`: a tax entry lacking one of its two members;
  * - `entries`: more entries of an array than the sample's one;
  * - `uniqueness`: a value another identity already holds (a government id);
- * - `metadata`: identity or person metadata beyond the sample's one short pair.
+ * - `metadata`: identity or person metadata beyond the sample's one short pair;
+ * - `null-or-empty`: a null or an empty string in an update (refused, ignored, or for an empty
+ *   string stored; a null written is a wrong type in the answer, never conformant).
  */
-export type OpenKind = 'length' | 'alphabet' | 'code' | 'letter-case' | 'format' | 'date' | 'partial-entry' | 'entries' | 'uniqueness' | 'metadata';
+export type OpenKind =
+  | 'length'
+  | 'alphabet'
+  | 'code'
+  | 'letter-case'
+  | 'format'
+  | 'date'
+  | 'partial-entry'
+  | 'entries'
+  | 'uniqueness'
+  | 'metadata'
+  | 'null-or-empty';
 
 export const OPEN_KINDS: readonly OpenKind[] = [
   'length',
@@ -40,6 +53,7 @@ export const OPEN_KINDS: readonly OpenKind[] = [
   'entries',
   'uniqueness',
   'metadata',
+  'null-or-empty',
 ];
 
 /** The one open point an open case varies on top of a guaranteed body. */

@@ -39,10 +39,12 @@ export interface Coverage {
  * Why a run stopped before its end: the target stopped answering (`unreachable`), the token
  * endpoint stopped issuing tokens (`token-endpoint`), the user interrupted it (`interrupted`,
  * with the signal), or --fail-fast saw its first failure (`fail-fast`, with the rule), or the
- * request budget refused a request (`budget`, --max-requests: that request was not sent).
+ * request budget refused a request (`budget`, --max-requests: that request was not sent), or an
+ * operation answered 403 to every request with the run's credentials (`authorization`: a token
+ * whose scopes do not cover it; engine/operation-access.ts).
  */
 export interface Stop {
-  kind: 'unreachable' | 'token-endpoint' | 'interrupted' | 'fail-fast' | 'budget';
+  kind: 'unreachable' | 'token-endpoint' | 'interrupted' | 'fail-fast' | 'budget' | 'authorization';
   message: string;
   /** The signal that interrupted the run (SIGINT, SIGTERM, SIGHUP). */
   signal?: string;

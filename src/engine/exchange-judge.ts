@@ -51,6 +51,11 @@ export interface JudgeParts {
   arrival: ExchangeObserver;
   /** Told once the exchange is judged, in this order. */
   observers: readonly ExchangeObserver[];
+  /**
+   * Asked before the exchange is judged: may stop the run (a RunStop) when the answer says the
+   * credentials, not the target, are at fault (operation-access.ts: an operation closed to them).
+   */
+  admit?: (exchange: Exchange) => Promise<void>;
   checkGoOn(): void;
   emit(event: RunEvent): Promise<void>;
 }
@@ -68,6 +73,7 @@ export class ExchangeJudge {
     ledger.judgedRequests++;
     await this.parts.arrival.observe(exchange);
     await this.parts.emit({ type: 'exchange', exchange });
+    await this.parts.admit?.(exchange);
     const { judgements, twinRefused, openPointFindings } = await this.verdict(exchange, options);
     const refusedTally = twinRefused && ledger.tally(twinRefused);
     if (refusedTally) refusedTally.twinRefused += 1;

@@ -33,6 +33,7 @@ import type { Transport } from './transport/transport.ts';
 import { OpenPointBook } from '../rules/open-points/open-point-book.ts';
 import { ValidTwins } from './valid-twins.ts';
 import { IdentityLedger } from './identity-ledger.ts';
+import { OperationAccess, confirmingCase } from './operation-access.ts';
 import { AccountRestore } from './restore/account-restore.ts';
 
 export interface RunContext {
@@ -129,6 +130,8 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     () => pool.ids[0] ?? settings.fiatAccountIds[0],
     () => restore?.readsWithGet() ?? false,
   );
+  // A 403 before any other answer of its operation is put to one more request (operation-access.ts).
+  const access = new OperationAccess((operation) => send(prepare(confirmingCase(operation, pool.ids[0] ?? settings.fiatAccountIds[0]))));
   const judge = new ExchangeJudge({
     selected,
     ledger,
@@ -137,6 +140,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     twins,
     arrival: answers,
     observers: [refusals, metadata, undocumented, watch],
+    admit: (exchange) => access.check(exchange),
     checkGoOn: () => control.checkGoOn(),
     emit,
   });

@@ -90,6 +90,20 @@ export const DOCUMENTED_READINGS: readonly DocumentedReading[] = [
     appliesTo: [{ operation: 'updateFiatAccount' }, { operation: 'createIdentity' }],
   },
   {
+    id: 'wrong-types-by-convention',
+    sections: ['2', '7'],
+    reading:
+      'The fields are typed but no error is shown: a wrong JSON type is refused by convention, not by the document; the documented rejections are the metadata limits (8) and the tax rule (4.2).',
+    appliesTo: [{ operation: 'updateFiatAccount' }, { operation: 'createIdentity' }],
+  },
+  {
+    id: 'update-nulls-open',
+    sections: ['4.1', '7'],
+    reading:
+      "A null or an empty string in an update may be refused or ignored (the field keeps its value; the vendor's OpenAPI ignores both), and an empty string may be stored as text; a null written back is a wrong type in the answer, which the response schema refuses.",
+    appliesTo: [{ operation: 'updateFiatAccount' }],
+  },
+  {
     id: 'fiat-account-ids-from-elsewhere',
     sections: ['4.1'],
     reading:

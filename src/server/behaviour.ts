@@ -69,6 +69,8 @@ export interface ServerBehaviour {
   storedMetadata(metadata: Record<string, unknown>): Record<string, unknown>;
   /** Whether the owner names of an update are stored. */
   storesOwnerNames: boolean;
+  /** Whether an update's nulls are taken as values and written (the document types the fields: never). */
+  writesNulls: boolean;
   /** Whether stored owner names are still there at the next request (false: only the answer to the update shows them). */
   keepsOwnerNames: boolean;
   /** Whether an update's owner names are written into every account, not only the one in the path. */
@@ -116,6 +118,7 @@ export const FAITHFUL: ServerBehaviour = {
   extraViolations: () => [],
   storedMetadata: (metadata) => metadata,
   storesOwnerNames: true,
+  writesNulls: false,
   keepsOwnerNames: true,
   ownerNamesOnEveryAccount: false,
   unknownAccountStatus: 404,

@@ -108,6 +108,7 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
     },
   },
   'fa-wrong-types-accepted': { ignores: (op, concern) => op === UPDATE && concern === 'shape' },
+  'fa-null-written': { writesNulls: true },
   'fa-non-ascii-rejected': {
     extraViolations: (op, body) => (op === UPDATE && strings(body).some(hasNonAscii) ? [policy('', 'must hold ASCII characters only')] : []),
   },

@@ -38,6 +38,11 @@ const FAULT_LIST = [
     description: 'does not check the types of the update body (the metadata limits still apply)',
   },
   {
+    name: 'fa-null-written',
+    ruleId: 'fa.response.schema',
+    description: 'takes a null in an update as a value and writes it (the owner name becomes null) instead of refusing or ignoring it',
+  },
+  {
     name: 'fa-non-ascii-rejected',
     ruleId: 'fa.metadata.max-length-accepted',
     description: 'rejects any non-ASCII character anywhere in an update, owner names and metadata alike (metadata in any script is guaranteed, section 8)',

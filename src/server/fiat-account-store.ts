@@ -11,7 +11,8 @@ export interface FiatAccountRecord {
   /** RFC 3339 UTC timestamps. */
   created_at: string;
   updated_at: string;
-  owner: { first_name: string; last_name: string };
+  /** Owner names; null only when a fault wrote a null the update sent. */
+  owner: { first_name: string | null; last_name: string | null };
   /** fiat_network_instructions.wire (2.2). */
   wire: Json;
   /** The client's metadata pairs, exactly as stored. */

@@ -11,6 +11,7 @@ import type { Reading } from './reading.ts';
 import { strictRefusal } from './strict-open-points.ts';
 import { isUuid } from './text.ts';
 import { violations } from './validation.ts';
+import { valueAtPointer, withoutIgnoredValues } from './ignored-values.ts';
 
 const OPERATION = 'updateFiatAccount';
 
@@ -30,13 +31,17 @@ export function handleFiatAccountUpdate(
     sendProblem(res, context.behaviour.unknownAccountStatus, `no fiat account with id ${pathId}`);
     return;
   }
-  const body = parseBodyOrRefuse(bytes, OPERATION, context, res);
-  if (!body) return;
+  const parsed = parseBodyOrRefuse(bytes, OPERATION, context, res);
+  if (!parsed) return;
+  const body = context.reading.updateNulls === 'ignored' ? withoutIgnoredValues(parsed) : parsed;
   if (context.behaviour.crashesOn(OPERATION, body)) {
     sendJson(res, 500, { error: 'internal' });
     return;
   }
-  const found = violations(OPERATION, body, context.behaviour, context.reading);
+  // A fault may take nulls as values (and write them): their type errors are then no reason to refuse.
+  const found = violations(OPERATION, body, context.behaviour, context.reading).filter(
+    (v) => !(context.behaviour.writesNulls && valueAtPointer(body, v.instancePath) === null),
+  );
   const openPoint = !found.length && context.strict ? strictRefusal(OPERATION, body) : undefined;
   if (openPoint) {
     refuseOpenPoint(res, openPoint, context);
@@ -81,7 +86,10 @@ function applyUpdate(record: FiatAccountRecord, body: Record<string, unknown>, r
   const owner = body.fiat_account_owner;
   const person = isPlainObject(owner) ? owner.person_details : undefined;
   if (isPlainObject(person) && behaviour.storesOwnerNames) {
-    for (const key of ['first_name', 'last_name'] as const) if (typeof person[key] === 'string') record.owner[key] = person[key];
+    for (const key of ['first_name', 'last_name'] as const) {
+      const value = person[key];
+      if (typeof value === 'string' || (value === null && behaviour.writesNulls)) record.owner[key] = value;
+    }
   }
   const instructions = body.fiat_network_instructions;
   if (isPlainObject(instructions) && isPlainObject(instructions.wire)) record.wire = mergeObjects(record.wire, instructions.wire);

@@ -32,6 +32,13 @@ export interface Reading {
    * no JSON (400), or taken as {} (an empty update; a create that then lacks tax_details).
    */
   emptyBody: 'refused' | 'empty-object';
+  /**
+   * A null or an empty string in an update (the document types the fields but never says how a
+   * null is answered, section 7): taken as typed (a null is a wrong type, refused; an empty string
+   * is text, stored), or ignored, the field left as it was (the vendor's own OpenAPI: "Empty
+   * strings or null values are ignored").
+   */
+  updateNulls: 'as-typed' | 'ignored';
 }
 
 /** The sample's shape and the most common HTTP practice. */
@@ -44,6 +51,7 @@ export const DEFAULT_READING: Reading = {
   taxEntryMembers: 'optional',
   refIdCase: 'exact',
   emptyBody: 'refused',
+  updateNulls: 'as-typed',
 };
 
 /** The default, one reading per single alternative value, and one with every alternative at once. */
@@ -58,6 +66,7 @@ export const READINGS: Reading[] = [
   { ...DEFAULT_READING, taxEntryMembers: 'required' },
   { ...DEFAULT_READING, refIdCase: 'insensitive' },
   { ...DEFAULT_READING, emptyBody: 'empty-object' },
+  { ...DEFAULT_READING, updateNulls: 'ignored' },
   {
     placement: 'top',
     rejectStatus: 422,
@@ -67,6 +76,7 @@ export const READINGS: Reading[] = [
     taxEntryMembers: 'required',
     refIdCase: 'insensitive',
     emptyBody: 'empty-object',
+    updateNulls: 'ignored',
   },
 ];
 
@@ -80,6 +90,7 @@ export const READING_KEYS: Record<string, keyof Reading> = {
   'tax-entry-members': 'taxEntryMembers',
   'ref-id-case': 'refIdCase',
   'empty-body': 'emptyBody',
+  'update-nulls': 'updateNulls',
 };
 
 export function parseReading(pairs: Record<string, string>): Partial<Reading> {
@@ -104,6 +115,7 @@ function readingValues(field: keyof Reading): (string | number)[] {
     taxEntryMembers: ['optional', 'required'],
     refIdCase: ['exact', 'insensitive'],
     emptyBody: ['refused', 'empty-object'],
+    updateNulls: ['as-typed', 'ignored'],
   };
   return values[field];
 }

@@ -25,7 +25,15 @@ export type ForeignDefect =
   /** One owner record behind every account: an update's names show on all of them. */
   | 'one-owner-record'
   /** Owner names answered as sent but kept only in memory of the request: the next answer shows the old ones. */
-  | 'owner-names-not-stored';
+  | 'owner-names-not-stored'
+  /** No defect: the vendor's reading of the update, "Empty strings or null values are ignored". */
+  | 'ignores-nulls'
+  /** A null owner name in an update is taken and stored: the answers show it as null. */
+  | 'writes-nulls'
+  /** The token's scopes cover the update only: every create answered 403. */
+  | 'create-forbidden'
+  /** The token's scopes cover the create only: every update answered 403, naming the scope it lacks (RFC 6750). */
+  | 'update-forbidden';
 
 export interface ForeignOptions {
   /** dies-mid-run: the requests answered before it dies (default 150). */
@@ -55,9 +63,19 @@ const isWire = (w: unknown) =>
       strings(w.routing_details, ['routing_number_type', 'routing_number', 'bank_name']) &&
       (w.routing_details.bank_address === undefined || isAddress(w.routing_details.bank_address))));
 
+/** An update without its null and empty-string members (the metadata pairs kept as sent). */
+function withoutNullsOrEmpty(value: Record<string, any>, inMetadata = false): Record<string, any> {
+  const out: Record<string, any> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!inMetadata && (v === null || v === '')) continue;
+    out[k] = isPlainObject(v) && !inMetadata ? withoutNullsOrEmpty(v, k === 'metadata') : v;
+  }
+  return out;
+}
+
 export async function startForeignServer(defect: ForeignDefect = 'none', options: ForeignOptions = {}): Promise<ForeignServer> {
   const token = randomUUID();
-  const accounts = new Map<string, { created: string; updated: string; first: string; last: string; metadata: Record<string, string> }>();
+  const accounts = new Map<string, { created: string; updated: string; first: string | null; last: string | null; metadata: Record<string, string> }>();
   for (let i = 0; i < 2; i++) accounts.set(randomUUID(), { created: now(), updated: now(), first: 'A', last: 'B', metadata: {} });
   const identitiesByRef = new Map<string, Record<string, unknown>>();
   const length = (s: string) => (defect === 'counts-utf16' ? s.length : [...s].length);
@@ -81,7 +99,10 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
       const reject = (message: string) => reply(422, { error: message });
       // RFC 6750 section 3: a 401 names the Bearer scheme (here in capitals and with no parameters).
       if (req.headers.authorization !== `Bearer ${token}`) return reply(401, { error: 'unauthorized' }, { 'www-authenticate': 'BEARER' });
-      const answerOf = (id: string, stored: { created: string; updated: string; first: string; last: string; metadata: Record<string, string> }) => ({
+      const answerOf = (
+        id: string,
+        stored: { created: string; updated: string; first: string | null; last: string | null; metadata: Record<string, string> },
+      ) => ({
         id,
         status: defect === 'lowercase-status' ? 'pending' : 'PENDING',
         metadata: stored.metadata,
@@ -104,17 +125,22 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
       }
       if (typeof body !== 'object' || body === null || Array.isArray(body)) return reject('body must be an object');
       const path = req.url ?? '';
+      if (defect === 'create-forbidden' && path === '/v2/identity/identities' && req.method === 'POST') return reply(403, { error: 'forbidden' });
+      if (defect === 'update-forbidden' && path.startsWith('/v2/transfer/fiat-accounts/') && req.method === 'PUT')
+        return reply(403, { error: 'insufficient_scope' }, { 'www-authenticate': 'Bearer error="insufficient_scope", scope="transfer:write"' });
       const account = /^\/v2\/transfer\/fiat-accounts\/([^/?]+)$/.exec(path);
       if (account && req.method === 'PUT') {
         const id = decodeURIComponent(account[1]);
         if (!UUID.test(id)) return reject('bad id');
         const stored = accounts.get(id);
         if (!stored) return reply(404, { error: 'not found' });
+        if (defect === 'ignores-nulls') body = withoutNullsOrEmpty(body);
         const owner = body.fiat_account_owner;
         if (owner !== undefined && (typeof owner !== 'object' || owner === null || Array.isArray(owner))) return reject('owner');
         const person = owner?.person_details;
         if (person !== undefined && (typeof person !== 'object' || person === null || Array.isArray(person))) return reject('person');
-        for (const k of ['first_name', 'last_name']) if (person?.[k] !== undefined && typeof person[k] !== 'string') return reject(k);
+        const nullTaken = (v: unknown) => v === null && defect === 'writes-nulls';
+        for (const k of ['first_name', 'last_name']) if (person?.[k] !== undefined && typeof person[k] !== 'string' && !nullTaken(person[k])) return reject(k);
         const instructions = body.fiat_network_instructions;
         if (instructions !== undefined && !isPlainObject(instructions)) return reject('instructions');
         if (instructions?.wire !== undefined && !isWire(instructions.wire)) return reject('wire');
@@ -132,7 +158,10 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
           if (Object.keys(m).length > 6 || Object.keys(metadata).length > 6) return reject('too many pairs');
         }
         stored.metadata = metadata;
-        const [first, last] = [person?.first_name ?? stored.first, person?.last_name ?? stored.last];
+        const [first, last] = [
+          person?.first_name === undefined ? stored.first : person.first_name,
+          person?.last_name === undefined ? stored.last : person.last_name,
+        ];
         if (defect !== 'owner-names-not-stored') [stored.first, stored.last] = [first, last];
         if (defect === 'one-owner-record') for (const other of accounts.values()) [other.first, other.last] = [first, last];
         stored.updated = now();

@@ -42,6 +42,14 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     [400, 400],
     [200, 400],
   ],
+  'fa-null-written': [
+    async (s) => {
+      const reply = await update(s, { fiat_account_owner: { person_details: { first_name: null } } });
+      return [status(reply), reply.json?.fiat_account_owner?.person_details?.first_name];
+    },
+    [400, undefined],
+    [200, null],
+  ],
   'fa-non-ascii-rejected': [
     async (s) => [
       status(await update(s, { metadata: { k: 'é'.repeat(100) } })),

@@ -6,9 +6,9 @@ import { parseReading } from '../../src/server/reading.ts';
 const differences = (a: Reading, b: Reading) => (Object.keys(a) as (keyof Reading)[]).filter((k) => a[k] !== b[k]);
 
 describe('READINGS', () => {
-  it('holds 11 distinct readings: the default first, nine single alternatives, and every alternative at once', () => {
-    expect(READINGS).toHaveLength(11);
-    expect(new Set(READINGS.map((r) => JSON.stringify(r))).size).toBe(11);
+  it('holds 12 distinct readings: the default first, ten single alternatives, and every alternative at once', () => {
+    expect(READINGS).toHaveLength(12);
+    expect(new Set(READINGS.map((r) => JSON.stringify(r))).size).toBe(12);
     expect(READINGS[0]).toEqual({
       placement: 'nested',
       rejectStatus: 400,
@@ -18,9 +18,10 @@ describe('READINGS', () => {
       taxEntryMembers: 'optional',
       refIdCase: 'exact',
       emptyBody: 'refused',
+      updateNulls: 'as-typed',
     });
-    expect(READINGS.slice(1, 10).map((r) => differences(r, DEFAULT_READING).length)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1]);
-    expect(differences(READINGS[10], DEFAULT_READING)).toHaveLength(Object.keys(DEFAULT_READING).length);
+    expect(READINGS.slice(1, 11).map((r) => differences(r, DEFAULT_READING).length)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(differences(READINGS[11], DEFAULT_READING)).toHaveLength(Object.keys(DEFAULT_READING).length);
   });
 
   it('names only values the serve and run flags accept', () => {
@@ -34,6 +35,7 @@ describe('READINGS', () => {
         'tax-entry-members': reading.taxEntryMembers,
         'ref-id-case': reading.refIdCase,
         'empty-body': reading.emptyBody,
+        'update-nulls': reading.updateNulls,
       };
       expect(parseReading(flags)).toEqual(reading);
     }

@@ -11,7 +11,7 @@ import { accountsLeftChanged, type RestoreSummary } from '../../engine/restore/r
 import type { LedgerEntry } from '../../engine/identity-ledger.ts';
 import type { ProblemData } from '../../rules/problem-kinds.ts';
 
-export const REPORT_VERSION = '1.11.0';
+export const REPORT_VERSION = '1.12.0';
 
 /**
  * `inconclusive` (since 1.3.0): judged by fewer cases than the profile's minimum, so neither
@@ -183,11 +183,12 @@ export interface ConformanceReport {
    * Set when the run ended early (since 1.3.0): the target stopped answering (`unreachable`); since
    * 1.4.0 also the token endpoint stopped issuing tokens (`token-endpoint`) or the user interrupted
    * the run (`interrupted`, with the signal); since 1.5.0 --fail-fast ended it at the first
-   * failure of `rule` (`fail-fast`: the verdict is the rules', non-conformant). The rules then show
-   * what was judged until then.
+   * failure of `rule` (`fail-fast`: the verdict is the rules', non-conformant); since 1.12.0 an
+   * operation answered 403 to every request with the run's credentials (`authorization`: verdict
+   * error, exit 3). The rules then show what was judged until then.
    */
   stopped?: {
-    kind: 'unreachable' | 'token-endpoint' | 'interrupted' | 'fail-fast' | 'budget';
+    kind: 'unreachable' | 'token-endpoint' | 'interrupted' | 'fail-fast' | 'budget' | 'authorization';
     message: string;
     signal?: string;
     requests: number;

@@ -12,6 +12,8 @@ import type { OpenKind } from '../../core/open-point.ts';
 import { fieldName, type OpenFacet } from './open-facet.ts';
 import { BIRTH_YEARS, LAST_BIRTH_YEAR, calendarDate, personName, ssn, word } from '../cases/payload-parts.ts';
 import {
+  EMPTY_TEXT,
+  NULL_VALUE,
   type Alphabet,
   type OpenValue,
   alphabetValue,
@@ -301,6 +303,16 @@ const ROUTING_KINDS = fc.oneof(
   })),
 );
 
+/**
+ * A null or an empty string where the update has a field of text (or an object): the document
+ * types the fields and shows no error (section 7), so refusing and ignoring are both conformant
+ * (the vendor's OpenAPI ignores them); an empty string may also be stored as text. `values`:
+ * null, or null and the empty string; the examples are sent every run.
+ */
+function nullFacet(path: Path, domain: string, twinValue: unknown, values: OpenValue[], examples: OpenValue[] = []): OpenFacet {
+  return facet(path, 'null-or-empty', domain, twinValue, fc.constantFrom(...values), examples);
+}
+
 export const UPDATE_OPEN_POINTS: readonly OpenFacet[] = [
   ...freeTextFacets([...OWNER, 'first_name'], 'name', 'Jane', { lengths: [40, 255], alphabets: ['latin', 'cjk', 'astral', 'combining', 'rtl'] }),
   ...freeTextFacets([...OWNER, 'last_name'], 'name', 'Doe', { lengths: [0] }),
@@ -321,6 +333,13 @@ export const UPDATE_OPEN_POINTS: readonly OpenFacet[] = [
     { value: { routing_number_type: 'IBAN', routing_number: 'GB82WEST12345698765432' }, probe: { value: 'IBAN' } },
   ]),
   facet([...ROUTING, 'routing_number_type'], 'letter-case', 'routing-kind', 'ABA', fc.constantFrom(...otherCases('ABA')).map(named), [named('aba')]),
+  nullFacet(OWNER, 'owner', { first_name: 'Jane', last_name: 'Doe' }, [NULL_VALUE]),
+  nullFacet([...OWNER, 'first_name'], 'name', 'Jane', [NULL_VALUE, EMPTY_TEXT], [NULL_VALUE, EMPTY_TEXT]),
+  nullFacet([...OWNER, 'last_name'], 'name', 'Doe', [NULL_VALUE, EMPTY_TEXT]),
+  nullFacet([...ROUTING, 'bank_name'], 'bank-name', 'Example Bank', [NULL_VALUE, EMPTY_TEXT]),
+  // address2 "" is the sample's own value (2.4), and its twin: only a null is open there. A target
+  // that ignores "" could not have another address2 put back to it.
+  nullFacet([...OWNER_ADDRESS, 'address2'], 'address-line', '', [NULL_VALUE]),
   formatFacet([...WIRE, 'account_number'], 'account-number', '000123456789', {
     'letters and digits': digits(14).map((d) => `GB82WEST${d}`),
     'with spaces': digits(12).map((d) => `${d.slice(0, 4)} ${d.slice(4, 8)} ${d.slice(8)}`),

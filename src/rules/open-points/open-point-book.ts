@@ -15,7 +15,7 @@ import type { Exchange } from '../../core/exchange.ts';
 import type { ObservedContract, ObservedLimit, OpenKind, OpenProbe } from '../../core/open-point.ts';
 import type { Operation } from '../../core/operations.ts';
 import type { Problem } from '../check.ts';
-import { isObject, statusOf } from '../checks/exchange-facts.ts';
+import { isObject, statusOf, successBody } from '../checks/exchange-facts.ts';
 import { compareLimits, summarizeLimit } from '../../core/observed-contract.ts';
 import { PREFIX_ALPHABETS } from './open-values.ts';
 import { IDENTITY_OPEN_POINTS, UPDATE_OPEN_POINTS } from './cases.ts';
@@ -176,7 +176,11 @@ export class OpenPointBook {
     const c = exchange.testCase;
     const status = statusOf(exchange);
     if (!c.open || status === undefined) return undefined;
-    return { probe: c.open, sent: JSON.stringify(valueAt(c.body, c.open.field)) ?? '', accepted, status, exchange };
+    const sent = valueAt(c.body, c.open.field);
+    // An accepted null or empty string: what the answer shows there says whether it was ignored or written.
+    const probe =
+      accepted && c.open.kind === 'null-or-empty' ? { ...c.open, value: `${c.open.value} ${ignoredOrWritten(exchange, c.open.field, sent)}` } : c.open;
+    return { probe, sent: JSON.stringify(sent) ?? '', accepted, status, exchange };
   }
 }
 
@@ -222,6 +226,19 @@ function bracketedText(refused: Answer, accepted: Answer[]): string | undefined 
 function bracketedDate(refused: Answer, accepted: Answer[]): string | undefined {
   const found = bracket(refused, accepted, (a) => a.probe.date);
   return found && `${found[0]} and ${found[1]} were accepted`;
+}
+
+/**
+ * Where an accepted null or empty string went, by the answer's value at the field (the
+ * instructions may sit inside fiat_account_owner, 2.1 shape note): another value kept there is
+ * `ignored`, the value sent is `written`, nothing there is an acceptance the answer does not show.
+ */
+function ignoredOrWritten(exchange: Exchange, field: string, sent: unknown): string {
+  const body = successBody(exchange);
+  const atTop = valueAt(body, field);
+  const shownValue = atTop !== undefined ? atTop : valueAt(body, `fiat_account_owner.${field}`);
+  if (shownValue === undefined) return 'accepted (the answer does not show the field)';
+  return shownValue === sent ? 'written' : 'ignored';
 }
 
 /** The value at a field named as reports name it ("tax_details[].tax_payer_id": the first entry's). */

@@ -75,6 +75,10 @@ export const otherAlphabetValue: fc.Arbitrary<OpenValue> = fc.oneof(
 /** A value whose description is the value itself (codes, letter cases). */
 export const named = (value: string): OpenValue => ({ value, probe: { value } });
 
+/** A null, and an empty string: what an update may refuse or ignore (the vendor's OpenAPI ignores both). */
+export const NULL_VALUE: OpenValue = { value: null, probe: { value: 'null' } };
+export const EMPTY_TEXT: OpenValue = { value: '', probe: { value: 'empty text' } };
+
 /** A value described by its format's name (the digits inside vary). */
 export const formatted =
   (format: string) =>

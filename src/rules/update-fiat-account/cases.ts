@@ -196,6 +196,10 @@ const overLengthRejected: CaseFamily = {
     ),
 };
 
+/**
+ * No null here: a null in an update may be refused or ignored (the vendor's OpenAPI ignores it),
+ * so nulls are open cases (open-points/cases.ts, kind null-or-empty), judged on what the answer shows.
+ */
 const wrongTypes = wrongTypeFamily(
   'fa.wrong-types-rejected',
   { fiat_account_owner: { person_details: { first_name: 'Ada', last_name: 'Lovelace' } } },
@@ -216,21 +220,16 @@ const wrongTypes = wrongTypeFamily(
   ],
   (label, body) => update(label, 'invalid', body, 'fa.wrong-types-rejected'),
   [
-    { path: ['metadata', 'k'], value: null },
     { path: ['metadata', 'k'], value: ['v'] },
     { path: ['metadata', 'k'], value: true },
-    { path: ['fiat_account_owner', 'person_details', 'first_name'], value: null },
     { path: ['fiat_account_owner', 'person_details', 'last_name'], value: ['Lovelace'] },
     { path: ['fiat_account_owner', 'person_details', 'first_name'], value: { text: 'Ada' } },
-    { path: ['fiat_account_owner', 'person_details'], value: null },
     { path: ['fiat_network_instructions', 'wire', 'account_number'], value: 1234567890 },
     { path: ['fiat_network_instructions', 'wire', 'routing_details'], value: ['ABA', '021000021'] },
-    { path: ['fiat_network_instructions', 'wire', 'routing_details', 'routing_number_type'], value: null },
     { path: ['fiat_network_instructions', 'wire', 'routing_details', 'bank_name'], value: { name: 'Bank' } },
     { path: ['fiat_network_instructions', 'wire', 'routing_details', 'bank_address', 'zip_code'], value: 10001 },
     { path: ['fiat_network_instructions', 'wire', 'fiat_account_owner_address'], value: '1 Main St' },
     { path: ['fiat_network_instructions', 'wire', 'fiat_account_owner_address', 'country'], value: ['USA'] },
-    { path: ['fiat_network_instructions', 'wire', 'fiat_account_owner_address', 'address2'], value: null },
   ],
 );
 

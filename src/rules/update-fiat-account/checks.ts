@@ -103,14 +103,16 @@ export const fiatAccountChecks: Check[] = [
 
 /**
  * Owner names sent come back; every metadata pair sent is in the response (replace or merge).
- * An update that sends neither says nothing about the rule.
+ * An update that sends neither says nothing about the rule. A null or an empty name may be
+ * ignored (the field keeps its value) or, for the empty string, stored: any answer reflects it
+ * (a null written comes back as a wrong type, fa.response.schema's finding).
  */
 function reflectionProblems(body: Record<string, unknown>, request: Record<string, unknown>): Problem[] | null {
   if (dig(request, 'fiat_account_owner', 'person_details') === undefined && request.metadata === undefined) return null;
   const problems: Problem[] = [];
   for (const name of ['first_name', 'last_name']) {
     const sent = dig(request, 'fiat_account_owner', 'person_details', name);
-    if (sent === undefined) continue;
+    if (sent === undefined || sent === null || sent === '') continue;
     const got = dig(body, 'fiat_account_owner', 'person_details', name);
     const field = `/fiat_account_owner/person_details/${name}`;
     if (!sameText(got, sent))

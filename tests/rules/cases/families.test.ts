@@ -56,6 +56,11 @@ describe('case families', () => {
         continue;
       }
       if (c.violates === 'fa.malformed-id-4xx') continue; // the body is fine, the path is not
+      // A null in an update is open (refused or ignored), though the types refuse it: only its twin must pass.
+      if (c.open?.kind === 'null-or-empty' && c.open.value === 'null') {
+        expect(schemaErrors(c), c.label).not.toEqual([]);
+        continue;
+      }
       if (c.mode === 'invalid') expect(schemaErrors(c), `${c.label}: ${JSON.stringify(c.body).slice(0, 300)}`).not.toEqual([]);
       else expect(schemaErrors(c), c.label).toEqual([]);
     }

@@ -82,6 +82,8 @@ describe('valid twins', () => {
   it.each(bodyFamilies.map((f) => [f.rule, f] as const))('%s: the faithful embedded server accepts every valid and boundary body', (_rule, family) => {
     for (const c of casesOf(family)) {
       if (c.mode !== 'valid' && c.mode !== 'boundary') continue;
+      // A null in an update is open: this server's default reading refuses it (update-nulls=ignored takes it).
+      if (c.open?.kind === 'null-or-empty' && c.open.value === 'null') continue;
       expect(serverRefuses(c), show(c)).toEqual([]);
     }
   });
