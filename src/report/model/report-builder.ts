@@ -20,7 +20,7 @@ import { RULES, type RuleDefinition } from '../../core/catalogue.ts';
 import { caseIntent } from '../../core/case.ts';
 import { notifyAll } from '../../core/notify.ts';
 import type { Finding, RuleOutcome, RunEvent, RunListener, Stop } from '../../engine/events.ts';
-import { toCurl } from './curl.ts';
+import { CreateLog, reproduction } from './reproduction.ts';
 import { registry } from '../../schema/registry.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../../core/version.ts';
 import { recordedContract } from './report-contract.ts';
@@ -52,7 +52,7 @@ export interface RunFacts extends Pick<EngineOptions, 'seed' | 'runs' | 'ruleFil
   strict: boolean;
 }
 
-function toFailure(finding: Finding, seed: number): ReportFailure {
+function toFailure(finding: Finding, seed: number, creates: CreateLog): ReportFailure {
   const { problem, exchange, path } = finding;
   const c = exchange.testCase;
   return {
@@ -64,7 +64,7 @@ function toFailure(finding: Finding, seed: number): ReportFailure {
     request: exchange.request,
     ...(exchange.response ? { response: exchange.response } : {}),
     ...(exchange.error ? { error: exchange.error } : {}),
-    curl: toCurl(exchange.request),
+    curl: reproduction(exchange, problem, creates),
     seed,
     ...(path ? { path } : {}),
   };
@@ -103,7 +103,8 @@ export function ruleStatus(
   return { status, blocking, ...(reason ? { reason } : {}) };
 }
 
-export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' | 'strict'>): ReportRule {
+/** `creates`: the run's creates by ref_id, which a repeat's reproduction sends first (none: each failure's request alone). */
+export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' | 'strict'>, creates = new CreateLog()): ReportRule {
   const { rule, coverage } = outcome;
   const { status, blocking, reason } = ruleStatus(
     rule,
@@ -122,7 +123,7 @@ export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' 
     cases: outcome.cases,
     coverage: measured,
     ...(reason ? { reason } : {}),
-    failures: outcome.findings.map((f) => toFailure(f, facts.seed)),
+    failures: outcome.findings.map((f) => toFailure(f, facts.seed, creates)),
   };
 }
 
@@ -255,8 +256,9 @@ export function createReportBuilder(
   const owners = plan.ruleShards;
   if (facts.shard && !owners) throw new Error('a sharded run needs the shards of its rules (its plan) to build its report');
   const openCases = createOpenCaseTally();
+  const creates = new CreateLog();
   const reportRule = (outcome: RuleOutcome): ReportRule => {
-    const rule = toReportRule(outcome, facts);
+    const rule = toReportRule(outcome, facts, creates);
     return facts.shard && owners ? shardRule(rule, facts.shard, owners.get(rule.id)) : rule;
   };
   const listener = async (event: RunEvent): Promise<void> => {
@@ -272,6 +274,7 @@ export function createReportBuilder(
         });
       case 'exchange':
         openCases.count(event.exchange);
+        creates.observe(event.exchange);
         return emit(event);
       case 'rule-start':
       case 'rule-failing':
