@@ -24,7 +24,7 @@ import { CreateLog, reproduction } from './reproduction.ts';
 import { registry } from '../../schema/registry.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../../core/version.ts';
 import { recordedContract } from './report-contract.ts';
-import { REPORT_VERSION, type ConformanceReport, type ReportFailure, type ReportRule, type RuleStatus, type Verdict } from './model.ts';
+import { REPORT_VERSION, type ConformanceReport, type ReportCredentials, type ReportFailure, type ReportRule, type RuleStatus, type Verdict } from './model.ts';
 import type { ReportEvent, ReportListener } from './report-events.ts';
 import type { AnswerCounts } from '../../engine/answer-tally.ts';
 import type { ShrinkSummary } from '../../engine/shrink-budget.ts';
@@ -47,6 +47,8 @@ export interface RunFacts extends Pick<EngineOptions, 'seed' | 'runs' | 'ruleFil
   embedded: boolean;
   /** The embedded server's reading and fault. */
   reading?: Record<string, string>;
+  /** How the run authenticated (no secret): what a failure's curl line needs first. */
+  credentials?: ReportCredentials;
   fiatAccountIds: readonly string[];
   profile: string;
   strict: boolean;
@@ -181,6 +183,7 @@ export function buildReport(
       embedded: facts.embedded,
       ...(facts.reading ? { reading: facts.reading } : {}),
       ...(facts.embedded ? {} : { fiatAccountIds: [...facts.fiatAccountIds] }),
+      ...(facts.credentials ? { credentials: facts.credentials } : {}),
     },
     schemasHash: registry().hash,
     seed: facts.seed,
