@@ -17,7 +17,7 @@ const servers: ReferenceServer[] = [];
 afterAll(() => Promise.all(servers.map((s) => s.close())));
 
 /** A run against a live server with `fault` (limited to `rules` when given), then its HAR replayed against the same server. */
-async function runThenReplay(fault: FaultName, rules: string[] = []): Promise<{ out: string[]; code: number; failed: string[] }> {
+async function runThenReplay(fault: FaultName, rules: string[] = []): Promise<{ out: string[]; code: number; failed: string[]; recordedRefIds: Set<string> }> {
   const server = await createReferenceServer({ fault });
   servers.push(server);
   const dir = reportDir();
@@ -25,9 +25,11 @@ async function runThenReplay(fault: FaultName, rules: string[] = []): Promise<{ 
   const run = await conformance(['run', '--profile', 'quick', '--seed', '31', '--report-dir', dir, ...rules.flatMap((r) => ['--rule', r]), ...flags]);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   const report = JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8')) as { rules: { id: string; status: string }[] };
+  const har = readFileSync(path.join(dir, 'exchanges.har'), 'utf8');
+  const recordedRefIds = new Set([...har.matchAll(/\\"ref_id\\":\\"([^\\"]+)\\"/g)].map((m) => m[1]));
   const { io, out } = testIO();
   const code = await replay([path.join(dir, 'exchanges.har'), ...flags], io);
-  return { out, code, failed: report.rules.filter((r) => r.status === 'failed').map((r) => r.id) };
+  return { out, code, failed: report.rules.filter((r) => r.status === 'failed').map((r) => r.id), recordedRefIds };
 }
 
 describe('replay <exchanges.har> against the live faulty target of its run', () => {
@@ -45,8 +47,12 @@ describe('replay <exchanges.har> against the live faulty target of its run', () 
   }, 60_000);
 
   it('id-ref-id-not-unique: the repeats repeat a fresh ref_id and still make a second identity', async () => {
-    const { out, code, failed } = await runThenReplay('id-ref-id-not-unique', ['id.ref-id', 'id.valid-accepted']);
+    const { out, code, failed, recordedRefIds } = await runThenReplay('id-ref-id-not-unique', ['id.ref-id', 'id.valid-accepted']);
     const text = out.join('\n');
+    // The repeated ref_id is the replay's own, not one the run sent.
+    const repeated = /ref_id (\S+) was used again/.exec(text)![1];
+    expect(recordedRefIds.size).toBeGreaterThan(5);
+    expect(recordedRefIds.has(repeated)).toBe(false);
     expect(failed).toContain('id.ref-id.sequential-duplicate');
     expect(text).toMatch(/^ {2}id\.ref-id\.sequential-duplicate\s+failed\s+\d+ cases\s+ref_id \S+ was used again and a second identity/m);
     expect(text).toMatch(/^ {2}id\.valid-accepted\s+passed/m);
