@@ -53,7 +53,10 @@ Replay is a guest on the target, as run is:
 - it prints the target before sending anything. Without --base-url (or CONFORMANCE_BASE_URL) it
   sends to a fresh embedded server (the report's reading and fault); credentials go only to a base
   URL given here or in the environment, never to one read from the file: a report of another
-  target asks for --base-url.
+  target asks for --base-url. A report of the embedded server takes only --base-url (a
+  CONFORMANCE_BASE_URL of the environment or .env is not used, and no credential is asked for).
+- each create goes out with a fresh ref_id (a HAR's repeats repeat the same fresh one): the
+  target may still hold the identities of the recorded run.
 - it writes only the fiat accounts you name (--fiat-account-id or CONFORMANCE_FIAT_ACCOUNT_IDS),
   or the embedded server's: a recorded account stands for a named one, or is skipped; an
   unknown-id probe goes to a fresh random id. It reads them first and puts them back at the end,
