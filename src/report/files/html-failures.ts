@@ -149,25 +149,24 @@ export function failuresSection(report: ConformanceReport): string {
   if (!failing.length) return '<p class="empty">No rule failed.</p>';
   const open = failing.length <= OPEN_RULES_AT_MOST ? ' open' : '';
   let n = 0;
-  // What the curl lines need first (the token, or a fresh embedded server), once above them.
-  const setup = reproduceSetup(report);
-  const before = setup
-    ? `<div class="reproduce-setup"><p>${e(setup.say)}</p>${setup.commands.map((c) => `<pre class="mono">${e(c)}</pre>`).join('')}</div>`
-    : '';
-  return (
-    before +
-    failing
-      .map((r: ReportRule) => {
-        const { html: shown, count } = shownFindings(r, () => `curl-${++n}`);
-        if (!r.failures.length) shown.push(`<div class="failure muted">${e(r.reason ?? 'no failure recorded')}</div>`);
-        const tally = r.failures.length ? `${r.failures.length} ${r.failures.length === 1 ? 'case' : 'cases'}${count > 1 ? `, ${count} findings` : ''}` : '';
-        const first = r.failures[0]?.message;
-        return (
-          // One line closed: the rule and its first finding; its title opens with the evidence.
-          `<details class="failure-rule" data-rule="${e(r.id)}"${open}><summary>${badge(r.status)}<strong class="mono rule-id">${e(r.id)}</strong><span class="basis">§${e(r.section)} · ${e(r.basis)}${tally ? ` · ${e(tally)}` : ''}</span>` +
-          `${first ? `<span class="first-message bidi">${e(first)}</span>` : ''}</summary><p class="rule-title">${e(r.title)}</p>${shown.join('')}</details>`
-        );
-      })
-      .join('')
-  );
+  return failing
+    .map((r: ReportRule) => {
+      const { html: shown, count } = shownFindings(r, () => `curl-${++n}`);
+      if (!r.failures.length) shown.push(`<div class="failure muted">${e(r.reason ?? 'no failure recorded')}</div>`);
+      const tally = r.failures.length ? `${r.failures.length} ${r.failures.length === 1 ? 'case' : 'cases'}${count > 1 ? `, ${count} findings` : ''}` : '';
+      const first = r.failures[0]?.message;
+      return (
+        // One line closed: the rule and its first finding; its title opens with the evidence.
+        `<details class="failure-rule" data-rule="${e(r.id)}"${open}><summary>${badge(r.status)}<strong class="mono rule-id">${e(r.id)}</strong><span class="basis">§${e(r.section)} · ${e(r.basis)}${tally ? ` · ${e(tally)}` : ''}</span>` +
+        `${first ? `<span class="first-message bidi">${e(first)}</span>` : ''}</summary><p class="rule-title">${e(r.title)}</p>${shown.join('')}</details>`
+      );
+    })
+    .join('');
+}
+
+/** What the failures' curl lines need first (the token, or a fresh embedded server): once, above them; nothing when no rule failed. */
+export function reproduceSetupHtml(report: ConformanceReport): string {
+  const setup = report.rules.some((r) => r.failures.length) ? reproduceSetup(report) : undefined;
+  if (!setup) return '';
+  return `<div class="reproduce-setup"><p>${e(setup.say)}</p>${setup.commands.map((c) => `<pre class="mono">${e(c)}</pre>`).join('')}</div>`;
 }

@@ -31,11 +31,11 @@ export function tokenRequest(tokenUrl: string, scope?: string): string {
 }
 
 /** What to do before a report's curl lines run; undefined when they need nothing. */
-export function reproduceSetup(report: Pick<ConformanceReport, 'target'>, reportFile = 'reports/conformance.json'): ReproduceSetup | undefined {
+export function reproduceSetup(report: Pick<ConformanceReport, 'target'>, reportFile = 'conformance.json'): ReproduceSetup | undefined {
   const { target } = report;
   if (target.embedded) {
     return {
-      say: `The run's embedded server stopped with the run, so its curl lines have no target; this sends the failures again to a fresh one with the same reading and fault:`,
+      say: `The run's embedded server stopped with the run, so its curl lines have no target; this, in the report's folder, sends the failures again to a fresh one with the same reading and fault:`,
       commands: [`conformance replay ${reportFile}`],
     };
   }
