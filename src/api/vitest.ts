@@ -5,6 +5,7 @@
  * reproduces it, the seed and the command that runs the same cases again. Each export carries
  * its stability as the library entry's do: `@public` stable, `@beta` may change in a minor version.
  */
+import { reproduceSetup, setupText } from '../report/model/reproduce-setup.ts';
 import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { assert, beforeAll, describe, it } from 'vitest';
@@ -42,6 +43,8 @@ export function describeRuleResult(report: ConformanceReport, rule: ReportRule):
     lines.push(`    seed ${failure.seed}${failure.path ? `, fast-check path "${failure.path}"` : ''}`);
   }
   if (rule.failures.length > 3) lines.push(`  ... and ${rule.failures.length - 3} more failures in the report`);
+  const setup = rule.failures.length ? reproduceSetup(report) : undefined;
+  if (setup) lines.push(`  ${setupText(setup).replace(/\n/g, '\n  ')}`);
   lines.push(`  run the same cases again: npx ${rerunCommand(report)}`);
   return lines.join('\n');
 }

@@ -13,7 +13,7 @@ import type { CliIO } from './io.ts';
 import { EXIT, exitCodeOfSignal, UsageError } from '../core/errors.ts';
 import { parseJsonText, readInputFile } from '../core/json-file.ts';
 import { checkUrl, resolveAuth, runConfig } from '../run/run-config.ts';
-import { settingsOfFlagValues, textOf } from '../run/given-settings.ts';
+import { settingsOfFlagValues } from '../run/given-settings.ts';
 import { parseReading } from '../server/reading.ts';
 import { replayDisagreements, replayHar, type HarReplay } from '../run/har-replay.ts';
 import type { HarEntry } from '../report/files/har.ts';
@@ -22,7 +22,8 @@ import type { ConformanceReport } from '../report/model/model.ts';
 import { isMarkedRedacted, manifestSaysRedacted } from '../report/files/bundle/redaction-mark.ts';
 import { MANIFEST_FILE } from '../report/files/bundle/manifest.ts';
 import { restoreLines } from '../report/terminal/left-behind.ts';
-import { checkCredentials, checkRedaction } from '../run/replay-target.ts';
+import { checkCredentials, checkRedaction, embeddedServerOf, replayBaseUrl, replayTargetLine } from '../run/replay-target.ts';
+import type { AuthConfig } from '../core/auth-config.ts';
 import { namedAccounts } from '../run/replay-accounts.ts';
 
 /** The flags of a HAR replay, as `conformance replay` parses them. */
@@ -89,31 +90,45 @@ function leftOutLines(leftOut: HarReplay['leftOut']): string[] {
 /** The replay's config: --base-url and its credentials from the command line or environment only, never from a file. */
 function replayConfig(file: string, flags: HarReplayFlags, io: CliIO, redacted: string | undefined, report: ConformanceReport | undefined) {
   const settings = settingsOfFlagValues(flags, io.env);
-  const baseUrl = textOf(settings, 'base-url')?.replace(/\/+$/, '');
+  const { baseUrl, note } = replayBaseUrl(settings, report?.target);
+  if (note) io.out(note);
   if (baseUrl !== undefined) checkUrl('--base-url', baseUrl);
-  const auth = resolveAuth(settings);
+  // The embedded server has credentials of its own: none is asked for, none read.
+  const auth: AuthConfig = baseUrl !== undefined ? resolveAuth(settings) : { kind: 'none' };
   checkCredentials(baseUrl, auth);
   if (baseUrl !== undefined && (flags.fault || flags.reading?.length)) throw new UsageError('--fault and --reading apply to the embedded server only');
   checkRedaction(file, redacted, baseUrl);
-  const reading = parseReading(Object.fromEntries((flags.reading ?? []).map((pair) => pair.split('=') as [string, string])));
-  return runConfig({
+  const config = {
     seed: 0,
-    ...(baseUrl !== undefined ? { baseUrl, auth, fiatAccountIds: namedAccounts(flags['fiat-account-id'], io.env) } : {}),
-    // The report's own fault by default: the same server the run judged.
-    ...(baseUrl === undefined && (flags.fault ?? report?.target.reading?.fault) ? { fault: flags.fault ?? report?.target.reading?.fault } : {}),
-    reading,
-  });
+    ...(baseUrl !== undefined ? { baseUrl, auth, fiatAccountIds: namedAccounts(flags['fiat-account-id'], io.env) } : embeddedServer(flags, report)),
+  };
+  return { config: runConfig({ reading: {}, ...config }), source: settings.get('base-url')?.name };
+}
+
+/**
+ * The embedded server a HAR is replayed on: the --fault and --reading given, else the report's
+ * own (the same server the run judged, when it was the embedded one).
+ */
+function embeddedServer(flags: HarReplayFlags, report: ConformanceReport | undefined) {
+  if (flags.fault || flags.reading?.length) {
+    const reading = parseReading(Object.fromEntries((flags.reading ?? []).map((pair) => pair.split('=') as [string, string])));
+    return { reading, ...(flags.fault ? { fault: flags.fault } : {}) };
+  }
+  return report?.target.embedded ? embeddedServerOf(report.target.reading) : { reading: parseReading({}) };
 }
 
 /** Runs the replay of one HAR file and prints what it found; resolves to the exit code. */
 export async function replayHarFile(file: string, flags: HarReplayFlags, io: CliIO): Promise<number> {
   const { entries, redacted } = await harOf(file);
   const report = await reportToCompare(file, flags);
-  const config = replayConfig(file, flags, io, redacted, report);
+  const { config, source } = replayConfig(file, flags, io, redacted, report);
   const interruption = io.interrupts?.((name) => io.err(`conformance replay: ${name}: stopping; the fiat accounts are put back (${name} again quits at once)`));
   let result: HarReplay;
   try {
-    result = await replayHar(entries, config, { announce: (line) => io.out(line), ...(interruption ? { signal: interruption.signal } : {}) });
+    result = await replayHar(entries, config, {
+      announce: (target) => io.out(replayTargetLine(target, report?.target, source)),
+      ...(interruption ? { signal: interruption.signal } : {}),
+    });
   } finally {
     interruption?.dispose();
   }

@@ -14,9 +14,10 @@ import path from 'node:path';
 import { EXIT, UsageError, exitCodeOfError, exitCodeOfSignal } from '../core/errors.ts';
 import { readInputFile } from '../core/json-file.ts';
 import { checkUrl, resolveAuth, runConfig } from '../run/run-config.ts';
-import { settingsOfFlagValues, textOf, wholeNumberOf } from '../run/given-settings.ts';
+import { settingsOfFlagValues, wholeNumberOf } from '../run/given-settings.ts';
 import { type PreparedRun, prepareRun } from '../run/prepare-run.ts';
-import { checkCredentials, checkRedaction, checkReportTarget, embeddedServerOf } from '../run/replay-target.ts';
+import { checkCredentials, checkRedaction, checkReportTarget, embeddedServerOf, replayBaseUrl, replayTargetLine } from '../run/replay-target.ts';
+import type { AuthConfig } from '../core/auth-config.ts';
 import { MANIFEST_FILE } from '../report/files/bundle/manifest.ts';
 import { manifestSaysRedacted } from '../report/files/bundle/redaction-mark.ts';
 import { restoreLines } from '../report/terminal/left-behind.ts';
@@ -52,7 +53,10 @@ Replay is a guest on the target, as run is:
 - it prints the target before sending anything. Without --base-url (or CONFORMANCE_BASE_URL) it
   sends to a fresh embedded server (the report's reading and fault); credentials go only to a base
   URL given here or in the environment, never to one read from the file: a report of another
-  target asks for --base-url.
+  target asks for --base-url. A report of the embedded server takes only --base-url (a
+  CONFORMANCE_BASE_URL of the environment or .env is not used, and no credential is asked for).
+- each create goes out with a fresh ref_id (a HAR's repeats repeat the same fresh one): the
+  target may still hold the identities of the recorded run.
 - it writes only the fiat accounts you name (--fiat-account-id or CONFORMANCE_FIAT_ACCOUNT_IDS),
   or the embedded server's: a recorded account stands for a named one, or is skipped; an
   unknown-id probe goes to a fresh random id. It reads them first and puts them back at the end,
@@ -102,10 +106,12 @@ async function replayReport(file: string, values: ReportReplayFlags, io: CliIO):
   const settings = settingsOfFlagValues(values, io.env);
   const timeout = wholeNumberOf(settings, 'timeout', { min: 1, max: MAX_TIMER_MS }) ?? 10_000;
   const report = await readReport(file);
-  const baseUrl = textOf(settings, 'base-url')?.replace(/\/+$/, '');
+  const { baseUrl, note } = replayBaseUrl(settings, report.target);
+  if (note) io.out(note);
   checkReportTarget(report.target, baseUrl);
   if (baseUrl !== undefined) checkUrl('--base-url', baseUrl);
-  const auth = resolveAuth(settings);
+  // The embedded server has credentials of its own: none is asked for, none read.
+  const auth: AuthConfig = baseUrl !== undefined ? resolveAuth(settings) : { kind: 'none' };
   checkCredentials(baseUrl, auth);
   checkRedaction(file, await redactedBeside(file), baseUrl);
   const target =
@@ -120,7 +126,7 @@ async function replayReport(file: string, values: ReportReplayFlags, io: CliIO):
     const signal = interruption?.signal;
     const prepared = await prepareRun(runConfig({ seed: report.seed, timeoutMs: timeout, ...target }), signal ? { signal } : {});
     try {
-      return await replayOnTarget(report, prepared, io, signal);
+      return await replayOnTarget(report, prepared, io, signal, settings.get('base-url')?.name);
     } finally {
       await prepared.close();
     }
@@ -138,11 +144,17 @@ async function redactedBeside(file: string): Promise<string | undefined> {
 }
 
 /** Connects, reads the accounts, sends the failures again, puts the accounts back; prints as it goes. */
-async function replayOnTarget(report: ConformanceReport, prepared: PreparedRun, io: CliIO, signal: AbortSignal | undefined): Promise<number> {
+async function replayOnTarget(
+  report: ConformanceReport,
+  prepared: PreparedRun,
+  io: CliIO,
+  signal: AbortSignal | undefined,
+  source: string | undefined,
+): Promise<number> {
   const { target } = prepared;
   // A target may echo a credential in a body that a message quotes: scrub every line.
   const out = (line: string) => io.out(new Redactor(prepared.secrets()).text(line));
-  out(`target ${target.baseUrl}${target.embedded ? " (embedded reference server, as the report's run)" : ''}`);
+  out(replayTargetLine(target, report.target, source));
   try {
     await prepared.connect();
   } catch (error) {

@@ -47,7 +47,9 @@ BASE_URL${TOKEN_PATH} (printed at start), form-encoded grant_type=client_credent
 client id and secret in the body (client_id, client_secret) or as HTTP Basic; a token lasts
 ${TOKEN_LIFETIME_SECONDS} s. It also takes one static bearer token. The client id is printed at start; the
 client secret and the static token are random on every start and never printed: they are in the
-credentials file (CONFORMANCE_CLIENT_SECRET, CONFORMANCE_SERVE_TOKEN).`;
+credentials file (CONFORMANCE_CLIENT_SECRET, CONFORMANCE_TOKEN; CONFORMANCE_SERVE_TOKEN, its old
+name, holds the same token). \`set -a; . FILE; set +a\` puts them in a shell, for the curl lines of
+a report.`;
 
 export interface ServeOptions {
   /** Stops the server when aborted; default: the first SIGINT or SIGTERM. */
@@ -135,7 +137,10 @@ export function credentialsFile(server: ReferenceServer): string {
     `CONFORMANCE_CLIENT_ID=${server.clientId}`,
     `CONFORMANCE_CLIENT_SECRET=${server.clientSecret}`,
     `CONFORMANCE_FIAT_ACCOUNT_IDS=${server.fiatAccountIds.join(',')}`,
-    '# a static bearer token for calls by hand, e.g. curl -H "Authorization: Bearer $CONFORMANCE_SERVE_TOKEN"',
+    '# a static bearer token for calls by hand, as every curl line of a report reads it: -H "Authorization: Bearer $CONFORMANCE_TOKEN"',
+    '# (conformance run uses the client credentials above when both are in the environment)',
+    `CONFORMANCE_TOKEN=${server.staticToken}`,
+    '# the same token under its old name, for scripts written before it was CONFORMANCE_TOKEN',
     `CONFORMANCE_SERVE_TOKEN=${server.staticToken}`,
     '',
   ].join('\n');

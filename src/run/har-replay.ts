@@ -33,6 +33,7 @@ import { isRaceCreate } from '../rules/create-identity/ref-id-scenarios.ts';
 import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
 import { type EntryExchange, judgeEntryExchanges, type ReplayedRule, statusAgrees } from './har-judge.ts';
 import { ReplayAccounts } from './replay-accounts.ts';
+import { FreshRefIds } from './har-ref-ids.ts';
 import { ReplayRestore, type ReplayRestoreResult } from './replay-restore.ts';
 import { journalInFreshFolder } from '../engine/restore/restore-journal.ts';
 
@@ -66,8 +67,8 @@ function raceRefId(entry: HarEntry): string | undefined {
 export interface HarReplayOptions {
   /** Aborted when the user interrupts the replay: no request is sent any more, the accounts are put back. */
   signal?: AbortSignal;
-  /** Told the target (`target URL`) before anything is sent to it. */
-  announce?(line: string): void;
+  /** Told the target (its URL, whether it is the embedded server and with what reading) before anything is sent to it. */
+  announce?(target: { baseUrl: string; embedded: boolean; reading?: Record<string, string> }): void;
 }
 
 /** One entry ready to send. */
@@ -88,6 +89,8 @@ const ruleOfEntry = (entry: HarEntry): RuleId | undefined => entry._case?.around
  */
 function entriesToSend(entries: readonly HarEntry[], accounts: ReplayAccounts, live: boolean): { ready: Ready[]; leftOut: HarReplay['leftOut'] } {
   const ready: Ready[] = [];
+  // The recorded run's identities may still be on the target: each create gets a fresh ref_id.
+  const refIds = new FreshRefIds();
   const leftOut: HarReplay['leftOut'] = [];
   for (const [at, entry] of entries.entries()) {
     const rebuilt = caseOfEntry(entry);
@@ -110,7 +113,7 @@ function entriesToSend(entries: readonly HarEntry[], accounts: ReplayAccounts, l
       leftOut.push({ index: at, why: `no account to send it to: ${choice.skip}` });
       continue;
     }
-    ready.push({ at, entry, testCase: choice ? { ...recorded, fiatAccountId: choice.id } : recorded, judged: rebuilt.judged });
+    ready.push({ at, entry, testCase: refIds.restamp(choice ? { ...recorded, fiatAccountId: choice.id } : recorded), judged: rebuilt.judged });
   }
   return { ready, leftOut };
 }
@@ -185,7 +188,7 @@ function leftWithoutRequests(entries: readonly HarEntry[], leftOut: HarReplay['l
 export async function replayHar(entries: readonly HarEntry[], config: RunConfig, options: HarReplayOptions = {}): Promise<HarReplay> {
   const target = await startTarget(config);
   try {
-    options.announce?.(`target ${target.baseUrl}${target.embedded ? ' (embedded reference server)' : ''}`);
+    options.announce?.({ baseUrl: target.baseUrl, embedded: target.embedded, ...(target.reading ? { reading: target.reading } : {}) });
     const live = !target.embedded;
     const accounts = new ReplayAccounts(target.fiatAccountIds, recordedPool(entries));
     const planned = entriesToSend(entries, accounts, live);

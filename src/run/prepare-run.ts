@@ -9,7 +9,8 @@ import { createTransport, type Transport } from '../engine/transport/transport.t
 import { runEngine, type RunSettings } from '../engine/runner.ts';
 import { abortedReport, createReportBuilder, type RunFacts } from '../report/model/report-builder.ts';
 import type { ReportListener } from '../report/model/report-events.ts';
-import type { ConformanceReport } from '../report/model/model.ts';
+import type { ConformanceReport, ReportCredentials } from '../report/model/model.ts';
+import type { AuthConfig } from '../core/auth-config.ts';
 import type { Stop } from '../engine/events.ts';
 import { startTarget, type Target } from './target.ts';
 import type { RunConfig } from './run-config.ts';
@@ -43,6 +44,12 @@ export interface PreparedRun {
   aborted(reason: string, stopped?: Stop): ConformanceReport;
   /** Stops the embedded server, if one was started. */
   close(): Promise<void>;
+}
+
+/** How a run authenticates, as its report may say it: the kind, the token URL and scope, no secret. */
+function credentialsWithoutSecrets(auth: AuthConfig): ReportCredentials {
+  if (auth.kind === 'client-credentials') return { kind: auth.kind, tokenUrl: auth.tokenUrl, ...(auth.scope ? { scope: auth.scope } : {}) };
+  return { kind: auth.kind };
 }
 
 /** The transport to a target with the config's limits; `signal` stops it when the user interrupts the run. */
@@ -86,7 +93,14 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
   };
   // The report's facts likewise: the options as resolved (the credentials left out), and what the target is.
   const { auth: _credentials, ...resolved } = config;
-  const facts: RunFacts = { ...resolved, baseUrl: target.baseUrl, fiatAccountIds: target.fiatAccountIds, embedded: target.embedded, reading: target.reading };
+  const facts: RunFacts = {
+    ...resolved,
+    baseUrl: target.baseUrl,
+    fiatAccountIds: target.fiatAccountIds,
+    embedded: target.embedded,
+    reading: target.reading,
+    credentials: credentialsWithoutSecrets(target.auth),
+  };
   return {
     config,
     target,

@@ -9,8 +9,8 @@
 import { UsageError } from '../core/errors.ts';
 import type { AuthConfig } from '../core/auth-config.ts';
 import { shellWord } from '../report/model/curl.ts';
-import { READING_KEYS } from '../server/reading.ts';
-import { parseReading } from '../server/reading.ts';
+import { DEFAULT_READING, parseReading, READING_KEYS } from '../server/reading.ts';
+import type { GivenSettings } from './given-settings.ts';
 import type { RunConfig } from './run-config.ts';
 
 /** The embedded server a report names (`target.reading`: its reading fields, `fault`, `server`) as run settings. */
@@ -50,4 +50,50 @@ export function checkRedaction(file: string, redacted: string | undefined, baseU
   throw new UsageError(
     `${file} is redacted (${redacted}): its stand-ins would be written into the accounts of ${baseUrl}; replay it against the embedded server (leave out --base-url), or replay the unredacted report folder`,
   );
+}
+
+/**
+ * The base URL a replay sends to, from --base-url or CONFORMANCE_BASE_URL, or none (a fresh
+ * embedded server). For a report of the embedded server only the command line's counts: a
+ * CONFORMANCE_BASE_URL left in the environment or a .env (`conformance serve`'s file) would send
+ * the embedded run's failures to another server and ask for its credentials; `note` says so.
+ */
+export function replayBaseUrl(settings: GivenSettings, recorded: { embedded: boolean } | undefined): { baseUrl?: string; note?: string } {
+  const given = settings.get('base-url');
+  if (given === undefined) return {};
+  const baseUrl = String(given.value).replace(/\/+$/, '');
+  if (recorded?.embedded && given.from === 'env')
+    return {
+      note: `note: ${given.name} (${baseUrl}) is not used: the report's run was against the embedded server, so the replay starts a fresh one; give --base-url to replay against ${baseUrl}`,
+    };
+  return { baseUrl };
+}
+
+/**
+ * The line that names where a replay sends, printed before anything is sent: a live target and
+ * where its URL came from, or a fresh embedded server with its fault and reading (and, when the
+ * recorded run was against another target, that it is not that one).
+ */
+export function replayTargetLine(
+  target: { baseUrl: string; embedded: boolean; reading?: Readonly<Record<string, string>> },
+  recorded: { baseUrl: string; embedded: boolean } | undefined,
+  source: string | undefined,
+): string {
+  if (!target.embedded) return `target ${target.baseUrl}${source ? ` (from ${source})` : ''}`;
+  const server = `a fresh embedded reference server (${embeddedWords(target.reading)})`;
+  if (recorded === undefined) return `target ${target.baseUrl}: ${server}; give --base-url to replay against your target`;
+  if (recorded.embedded) return `target ${target.baseUrl}: ${server}, as the report's run`;
+  return `target ${target.baseUrl}: ${server}, not the run's target ${recorded.baseUrl}; give --base-url ${shellWord(recorded.baseUrl)} to replay there`;
+}
+
+/** An embedded server's fault and the readings it does not take by default, in words. */
+function embeddedWords(reading: Readonly<Record<string, string>> | undefined): string {
+  const flagOf = Object.fromEntries(Object.entries(READING_KEYS).map(([flag, field]) => [field, flag]));
+  const defaults = DEFAULT_READING as unknown as Record<string, unknown>;
+  const readings = Object.entries(reading ?? {}).filter(([field, value]) => flagOf[field] && String(defaults[field]) !== value);
+  return [
+    reading?.fault ? `fault ${reading.fault}` : 'no fault',
+    ...readings.map(([field, value]) => `${flagOf[field]}=${value}`),
+    ...(reading?.server === 'strict' ? ['strict'] : []),
+  ].join(', ');
 }

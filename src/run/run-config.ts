@@ -308,12 +308,17 @@ const credentialsHint = (settings: GivenSettings): string =>
 
 /** A static token or client credentials, from the settings as given (the command line's, the library's, or another command's flags). */
 export function resolveAuth(settings: GivenSettings): AuthConfig {
-  const token = textOf(settings, 'token');
+  const givenToken = textOf(settings, 'token');
   const tokenUrl = textOf(settings, 'auth-url');
   const clientId = textOf(settings, 'client-id');
   const clientSecret = textOf(settings, 'client-secret');
   const scope = textOf(settings, 'scope');
   const name = (key: SettingKey) => callerName(settings.caller, key);
+  // `conformance serve`'s credentials file (a .env) holds both: the token for curl lines by hand,
+  // the client credentials for a run. Both from the environment, the client credentials win.
+  const fromEnv = (key: SettingKey) => settings.get(key)?.from === 'env';
+  const bothFromEnv = tokenUrl && clientId && clientSecret && (['token', 'auth-url', 'client-id', 'client-secret'] as const).every(fromEnv);
+  const token = bothFromEnv ? undefined : givenToken;
   if (token && (tokenUrl || clientId || clientSecret)) {
     throw new UsageError(
       settings.caller === 'cli'

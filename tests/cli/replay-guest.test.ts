@@ -98,7 +98,7 @@ describe('replay <exchanges.har> against a live target', () => {
     const before = await live.accounts();
     const { io, out } = testIO();
     const { code, beforeFirstRequest } = await replayed([file, ...liveFlags()], io);
-    expect(out[0]).toBe(`target ${live.url}`);
+    expect(out[0]).toBe(`target ${live.url} (from --base-url)`);
     expect(beforeFirstRequest).toBe(1);
     // What the proxy saw: PUT of a fiat account and POST of an identity only, never the DELETE; the restore's reads are GETs of an account.
     expect(live.seen.length).toBeGreaterThan(50);
@@ -135,7 +135,7 @@ describe('replay <exchanges.har> against a live target', () => {
     expect(live.seen).toEqual([]);
     const { io, out } = testIO();
     expect(await replay([file, '--report', path.join(dir, 'conformance.json')], io)).toBe(0);
-    expect(out[0]).toMatch(/^target http:\/\/127\.0\.0\.1:\d+ \(embedded reference server\)$/);
+    expect(out[0]).toMatch(/^target http:\/\/127\.0\.0\.1:\d+: a fresh embedded reference server \(no fault\), as the report's run$/);
   }, 60_000);
 
   it('knows a redacted HAR by its mark, which a --redact-personal bundle sets, or by the manifest beside it', async () => {
@@ -202,7 +202,7 @@ describe('replay <conformance.json>', () => {
     const before = await live.accounts();
     const { io, out } = testIO();
     const { code, beforeFirstRequest } = await replayed([file, ...liveFlags()], io);
-    expect(out[0]).toBe(`target ${live.url}`);
+    expect(out[0]).toBe(`target ${live.url} (from --base-url)`);
     expect(beforeFirstRequest).toBe(1);
     expect(out.join('\n')).toMatch(/^restore: fiat accounts: /m);
     // The live server has no defect: the failure passes now.
@@ -216,9 +216,22 @@ describe('replay <conformance.json>', () => {
     const { io, out } = testIO();
     io.env = { CONFORMANCE_TOKEN: 'never-sent-anywhere' };
     const code = await replay([path.join(failingDir, 'conformance.json')], io);
-    expect(out[0]).toMatch(/^target http:\/\/127\.0\.0\.1:\d+ \(embedded reference server, as the report's run\)$/);
+    expect(out[0]).toMatch(/^target http:\/\/127\.0\.0\.1:\d+: a fresh embedded reference server \(fault fa-status-lowercase\), as the report's run$/);
     // The report's fault comes with it: the failure still fails.
     expect(out.join('\n')).toMatch(/✗ fa\.status\.enum\s+still fails/);
+    expect(code).toBe(1);
+  }, 60_000);
+
+  it("of the embedded server's run with CONFORMANCE_BASE_URL in the environment (a .env): still a fresh embedded server, no credentials asked", async () => {
+    const { io, out } = testIO();
+    io.env = { CONFORMANCE_BASE_URL: live.url };
+    const code = await replay([path.join(failingDir, 'conformance.json')], io);
+    expect(out[0]).toBe(
+      `note: CONFORMANCE_BASE_URL (${live.url}) is not used: the report's run was against the embedded server, so the replay starts a fresh one; give --base-url to replay against ${live.url}`,
+    );
+    expect(out[1]).toMatch(/^target http:\/\/127\.0\.0\.1:\d+: a fresh embedded reference server \(fault fa-status-lowercase\), as the report's run$/);
+    expect(out.join('\n')).toMatch(/✗ fa\.status\.enum\s+still fails/);
+    expect(live.seen).toEqual([]);
     expect(code).toBe(1);
     expect(live.seen).toEqual([]);
   }, 60_000);

@@ -50,6 +50,19 @@ describe('run settings', () => {
     });
   });
 
+  it("takes the client credentials when the environment also holds a token (conformance serve's file), and refuses both given as flags", () => {
+    const served = {
+      CONFORMANCE_BASE_URL: 'http://127.0.0.1:9',
+      CONFORMANCE_FIAT_ACCOUNT_IDS: '0f8fad5b-d9cb-469f-a165-70867728950e',
+      CONFORMANCE_AUTH_URL: 'http://127.0.0.1:9/oauth/token',
+      CONFORMANCE_CLIENT_ID: 'id',
+      CONFORMANCE_CLIENT_SECRET: 'secret',
+      CONFORMANCE_TOKEN: 'for-curl-by-hand',
+    };
+    expect(resolve([], served).auth).toMatchObject({ kind: 'client-credentials', clientId: 'id' });
+    expect(usageError([...remote, '--auth-url', 'http://127.0.0.1:9/t', '--client-id', 'i', '--client-secret', 's'])).toMatch(/not both/);
+  });
+
   it('takes client credentials', () => {
     const c = resolve([
       '--base-url',

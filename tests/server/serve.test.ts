@@ -57,12 +57,15 @@ describe('conformance serve', () => {
     const file = /credentials: (\S+) \(mode 600/.exec(stdout.join(''))![1];
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const credentials = parseDotenv(readFileSync(file, 'utf8'));
-    const token = credentials.CONFORMANCE_SERVE_TOKEN;
+    // One token variable everywhere (issue 31): the curl lines' $CONFORMANCE_TOKEN; the old name holds the same token.
+    const token = credentials.CONFORMANCE_TOKEN;
+    expect(credentials.CONFORMANCE_SERVE_TOKEN).toBe(token);
     for (const secret of [token, credentials.CONFORMANCE_CLIENT_SECRET]) {
       expect(secret.length).toBeGreaterThan(16);
       expect(stdout.join('') + stderr.join('')).not.toContain(secret); // no secret in a console line
     }
-    // The file is a ready .env: `conformance run` tests this server with it.
+    // The file is a ready .env: `conformance run` tests this server with it (token and client
+    // credentials both in the environment: the client credentials are used).
     const run = await conformance(
       ['run', '--profile', 'quick', '--rule', 'fa.valid', '--report-dir', path.join(tmpdir(), `serve-run-${process.pid}`)],
       credentials,
@@ -103,7 +106,7 @@ describe('conformance serve', () => {
     expect(io.lines.join('\n')).toMatch(/base URL:\s+http:\/\/127\.0\.0\.1:\d+/);
     expect(io.lines.join('\n')).toContain('fault fa-id-missing');
     const file = /credentials: (\S+) /.exec(io.lines.join('\n'))![1];
-    const { CONFORMANCE_CLIENT_SECRET: secret, CONFORMANCE_SERVE_TOKEN: token } = parseDotenv(readFileSync(file, 'utf8'));
+    const { CONFORMANCE_CLIENT_SECRET: secret, CONFORMANCE_TOKEN: token } = parseDotenv(readFileSync(file, 'utf8'));
     expect(io.lines.join('\n') + io.errors.join('\n')).not.toMatch(new RegExp(`${secret}|${token}`));
     stop.abort();
     expect(await running).toBe(0);
@@ -115,7 +118,7 @@ describe('conformance serve', () => {
     const text = help.lines.join('\n');
     expect(text).toMatch(/BASE_URL\/oauth\/token/);
     expect(text).toContain('grant_type=client_credentials');
-    expect(text).toContain('CONFORMANCE_CLIENT_SECRET, CONFORMANCE_SERVE_TOKEN');
+    expect(text).toContain('CONFORMANCE_CLIENT_SECRET, CONFORMANCE_TOKEN;');
     const io = memoryIO();
     const stop = new AbortController();
     const running = serve([], io, { stop: stop.signal });
@@ -145,7 +148,7 @@ describe('conformance serve', () => {
     expect(text).toContain('strict: open points restricted; fault fa-id-missing');
     const baseUrl = /base URL:\s+(\S+)/.exec(text)![1];
     const file = /credentials: (\S+) /.exec(text)![1];
-    const { CONFORMANCE_SERVE_TOKEN: token } = parseDotenv(readFileSync(file, 'utf8'));
+    const { CONFORMANCE_TOKEN: token } = parseDotenv(readFileSync(file, 'utf8'));
     const reply = await fetch(`${baseUrl}/v2/identity/identities`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

@@ -187,6 +187,7 @@ export function mergeShardReports(inputs: readonly ShardInput[]): ConformanceRep
     baseUrl: first.target.baseUrl,
     embedded: first.target.embedded,
     ...(first.target.reading ? { reading: first.target.reading } : {}),
+    ...(first.target.credentials ? { credentials: first.target.credentials } : {}),
     // Shards may update accounts of their own: the merged run used them all.
     fiatAccountIds: [...new Set(reports.flatMap((r) => r.target.fiatAccountIds ?? []))],
     seed: first.seed,

@@ -6,6 +6,7 @@
  * than a few lines (a request or response with its body, a curl command) sits in a `<details>`
  * whose summary still says what it is. `<details>` needs no script: the page works without one.
  */
+import { reproduceSetup } from '../model/reproduce-setup.ts';
 import type { ConformanceReport, ReportFailure, ReportRule, RuleStatus } from '../model/model.ts';
 import type { RecordedRequest, RecordedResponse } from '../../core/exchange.ts';
 import { escapeHtml as e } from './escape.ts';
@@ -161,4 +162,11 @@ export function failuresSection(report: ConformanceReport): string {
       );
     })
     .join('');
+}
+
+/** What the failures' curl lines need first (the token, or a fresh embedded server): once, above them; nothing when no rule failed. */
+export function reproduceSetupHtml(report: ConformanceReport): string {
+  const setup = report.rules.some((r) => r.failures.length) ? reproduceSetup(report) : undefined;
+  if (!setup) return '';
+  return `<div class="reproduce-setup"><p>${e(setup.say)}</p>${setup.commands.map((c) => `<pre class="mono">${e(c)}</pre>`).join('')}</div>`;
 }

@@ -19,7 +19,7 @@ import { htmlHead } from './html-page.ts';
 import { compareSections } from '../model/sections.ts';
 import { rerunCommand } from '../model/rerun-command.ts';
 import { inconclusiveForAnswers, reasonText, stoppedText } from '../model/rule-text.ts';
-import { failuresSection } from './html-failures.ts';
+import { failuresSection, reproduceSetupHtml } from './html-failures.ts';
 import { inconclusiveSection, rulesSection } from './html-rules.ts';
 import { contractOf, refusedLimits } from '../model/report-contract.ts';
 import { firstRefusalText, openCasesText } from '../model/contract-text.ts';
@@ -126,7 +126,12 @@ function pageSections(report: ConformanceReport): PageSection[] {
   const n = (test: (r: ReportRule) => boolean) => report.rules.filter(test).length;
   const inconclusive = inconclusiveSection(report);
   return [
-    { id: 'failures', title: 'Failures', count: n((r) => r.status === 'failed' || r.status === 'error'), body: failuresSection(report) },
+    {
+      id: 'failures',
+      title: 'Failures',
+      count: n((r) => r.status === 'failed' || r.status === 'error'),
+      body: reproduceSetupHtml(report) + failuresSection(report),
+    },
     ...(inconclusive ? [{ id: 'inconclusive', title: 'Inconclusive', count: n((r) => r.status === 'inconclusive'), body: inconclusive }] : []),
     { id: 'rules', title: 'Rules', count: report.rules.length, body: rulesSection(report) },
     { id: 'observed-contract', title: 'Observed contract (open points)', body: observedContract(report) },

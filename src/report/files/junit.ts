@@ -20,6 +20,7 @@ import { escapeXml, escapeXmlText } from './escape.ts';
 import { failureWords, targetSaidSuffix } from '../model/target-words.ts';
 import { coverageFigures, reasonText, stoppedText } from '../model/rule-text.ts';
 import { caseModeText } from '../model/case-text.ts';
+import { reproduceSetup, setupText } from '../model/reproduce-setup.ts';
 import { leftChangedHeadline, NO_JOURNAL, outcomeWords, reasonGroups, restoreOffLine, sandboxNotice } from '../model/left-changed.ts';
 
 /** How many failures of one rule are spelled out in the element body. */
@@ -54,7 +55,8 @@ function inconclusiveText(rule: ReportRule): string {
 }
 
 /** A testcase's result element (none for a pass) and its output, the rule's facts first. */
-function outcome(rule: ReportRule): { element?: string; output: string[] } {
+/** `setup`: what the curl lines need first (reproduce-setup.ts), after the failures. */
+function outcome(rule: ReportRule, setup?: string): { element?: string; output: string[] } {
   // The strict schema has no properties inside a testcase: a rule's facts are its first output line.
   const output = [`section ${rule.section}, ${rule.basis}, ${rule.cases} cases`];
   if (rule.status === 'passed') return { output };
@@ -73,14 +75,15 @@ function outcome(rule: ReportRule): { element?: string; output: string[] } {
   const body = rule.failures.slice(0, FAILURES_SHOWN).map((f) => failureText(f, rule.id));
   if (rule.failures.length > FAILURES_SHOWN) body.push(`… and ${rule.failures.length - FAILURES_SHOWN} more failures in conformance.json`);
   if (!body.length && rule.reason) body.push(rule.reason);
+  if (setup && rule.failures.length) body.push(setup);
   const tag = rule.status === 'error' ? 'error' : 'failure';
   const type = advisory(rule) ? `${rule.basis} §${rule.section}, fatal only with --strict` : `${rule.basis} §${rule.section}`;
   const shown = advisory(rule) ? `${ADVISORY}: ${message}` : message;
   return { element: `<${tag} message="${escapeXml(shown)}" type="${escapeXml(type)}">${escapeXmlText(body.join('\n\n'))}</${tag}>`, output };
 }
 
-function testcase(rule: ReportRule, time: number): string {
-  const { element, output } = outcome(rule);
+function testcase(rule: ReportRule, time: number, setup?: string): string {
+  const { element, output } = outcome(rule, setup);
   return [
     `    <testcase classname="${escapeXml(rule.operation)}" name="${escapeXml(`${rule.id} ${rule.title}`)}" time="${seconds(time)}">`,
     ...(element ? [`      ${element}`] : []),
@@ -109,6 +112,8 @@ export function renderJunit(report: ConformanceReport): string {
   const operations = [...new Set(report.rules.map((r) => r.operation))];
   const stopped = stoppedText(report, 500);
   const reason = reasonText(report, 500);
+  const reproduce = reproduceSetup(report);
+  const setup = reproduce && setupText(reproduce);
   const suites = operations.map((operation) => {
     const rules = report.rules.filter((r) => r.operation === operation);
     const time = rules.reduce((t, r) => t + timeOf(r), 0);
@@ -124,7 +129,7 @@ export function renderJunit(report: ConformanceReport): string {
       ...(stopped ? [`      <property name="stopped" value="${escapeXml(stopped)}"/>`] : []),
       ...(reason ? [`      <property name="reason" value="${escapeXml(reason)}"/>`] : []),
       '    </properties>',
-      ...rules.map((r) => testcase(r, timeOf(r))),
+      ...rules.map((r) => testcase(r, timeOf(r), setup)),
       ...(stopped || reason ? [`    <system-out>${escapeXmlText([stopped, reason].filter(Boolean).join('\n'))}</system-out>`] : []),
       '  </testsuite>',
     ].join('\n');

@@ -133,11 +133,17 @@ export interface ReportTransport {
   limit: number;
 }
 
+/**
+ * How the run authenticated, without any secret (issue 31): what a failure's curl line needs
+ * before it runs (reproduce-setup.ts). A report without it predates it.
+ */
+export type ReportCredentials = { kind: 'none' } | { kind: 'static' } | { kind: 'client-credentials'; tokenUrl: string; scope?: string };
+
 export interface ConformanceReport {
   reportVersion: string;
   tool: { name: string; version: string };
   /** The target without credentials; its fiat account ids (since 1.1.0) are no secret and make a run repeatable. */
-  target: { baseUrl: string; embedded: boolean; reading?: Record<string, string>; fiatAccountIds?: string[] };
+  target: { baseUrl: string; embedded: boolean; reading?: Record<string, string>; fiatAccountIds?: string[]; credentials?: ReportCredentials };
   schemasHash: string;
   seed: number;
   profile: string;

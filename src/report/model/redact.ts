@@ -14,8 +14,8 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
 /** JSON / form fields of OAuth token requests and responses. */
 const SECRET_FIELDS = new Set(['access_token', 'refresh_token', 'id_token', 'client_secret', 'password']);
 
-/** Values that are already placeholders stay as they are, so curl lines remain usable. */
-const PLACEHOLDER = /^(?:(?:Bearer|Basic)\s+)?(?:\$\{?CONFORMANCE_TOKEN\}?|\[REDACTED\]|<redacted>|\*+|REDACTED)$/i;
+/** Values that are already placeholders stay as they are, so curl lines (and the token request before them, reproduce-setup.ts) remain usable. */
+const PLACEHOLDER = /^(?:(?:Bearer|Basic)\s+)?(?:\$\{?CONFORMANCE_(?:TOKEN|CLIENT_SECRET)\}?|\[REDACTED\]|<redacted>|\*+|REDACTED)$/i;
 
 const HEADER_NAMES = '(?:proxy-authorization|authorization|set-cookie|cookie|x-api-key)';
 // `Authorization: Bearer abc` in plain text, a curl -H argument or an HTML-escaped curl line;
@@ -85,7 +85,7 @@ export class Redactor {
     out = out.replace(HEADER_JSON, (_m, head: string, value: string, tail: string) => head + keepPlaceholder(value) + tail);
     out = out.replace(HEADER_LINE, (_m, head: string, value: string) => head + keepPlaceholder(value));
     out = out.replace(FIELD_JSON, (_m, head: string, _value: string, tail: string) => head + REDACTED + tail);
-    out = out.replace(FIELD_FORM, (_m, head: string) => head + REDACTED);
+    out = out.replace(FIELD_FORM, (_m, head: string, value: string) => head + (PLACEHOLDER.test(value) ? value : REDACTED));
     return out;
   }
 

@@ -20,11 +20,11 @@ import { RULES, type RuleDefinition } from '../../core/catalogue.ts';
 import { caseIntent } from '../../core/case.ts';
 import { notifyAll } from '../../core/notify.ts';
 import type { Finding, RuleOutcome, RunEvent, RunListener, Stop } from '../../engine/events.ts';
-import { toCurl } from './curl.ts';
+import { CreateLog, reproduction } from './reproduction.ts';
 import { registry } from '../../schema/registry.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../../core/version.ts';
 import { recordedContract } from './report-contract.ts';
-import { REPORT_VERSION, type ConformanceReport, type ReportFailure, type ReportRule, type RuleStatus, type Verdict } from './model.ts';
+import { REPORT_VERSION, type ConformanceReport, type ReportCredentials, type ReportFailure, type ReportRule, type RuleStatus, type Verdict } from './model.ts';
 import type { ReportEvent, ReportListener } from './report-events.ts';
 import type { AnswerCounts } from '../../engine/answer-tally.ts';
 import type { ShrinkSummary } from '../../engine/shrink-budget.ts';
@@ -47,12 +47,14 @@ export interface RunFacts extends Pick<EngineOptions, 'seed' | 'runs' | 'ruleFil
   embedded: boolean;
   /** The embedded server's reading and fault. */
   reading?: Record<string, string>;
+  /** How the run authenticated (no secret): what a failure's curl line needs first. */
+  credentials?: ReportCredentials;
   fiatAccountIds: readonly string[];
   profile: string;
   strict: boolean;
 }
 
-function toFailure(finding: Finding, seed: number): ReportFailure {
+function toFailure(finding: Finding, seed: number, creates: CreateLog): ReportFailure {
   const { problem, exchange, path } = finding;
   const c = exchange.testCase;
   return {
@@ -64,7 +66,7 @@ function toFailure(finding: Finding, seed: number): ReportFailure {
     request: exchange.request,
     ...(exchange.response ? { response: exchange.response } : {}),
     ...(exchange.error ? { error: exchange.error } : {}),
-    curl: toCurl(exchange.request),
+    curl: reproduction(exchange, problem, creates),
     seed,
     ...(path ? { path } : {}),
   };
@@ -103,7 +105,8 @@ export function ruleStatus(
   return { status, blocking, ...(reason ? { reason } : {}) };
 }
 
-export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' | 'strict'>): ReportRule {
+/** `creates`: the run's creates by ref_id, which a repeat's reproduction sends first (none: each failure's request alone). */
+export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' | 'strict'>, creates = new CreateLog()): ReportRule {
   const { rule, coverage } = outcome;
   const { status, blocking, reason } = ruleStatus(
     rule,
@@ -122,7 +125,7 @@ export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' 
     cases: outcome.cases,
     coverage: measured,
     ...(reason ? { reason } : {}),
-    failures: outcome.findings.map((f) => toFailure(f, facts.seed)),
+    failures: outcome.findings.map((f) => toFailure(f, facts.seed, creates)),
   };
 }
 
@@ -180,6 +183,7 @@ export function buildReport(
       embedded: facts.embedded,
       ...(facts.reading ? { reading: facts.reading } : {}),
       ...(facts.embedded ? {} : { fiatAccountIds: [...facts.fiatAccountIds] }),
+      ...(facts.credentials ? { credentials: facts.credentials } : {}),
     },
     schemasHash: registry().hash,
     seed: facts.seed,
@@ -255,8 +259,9 @@ export function createReportBuilder(
   const owners = plan.ruleShards;
   if (facts.shard && !owners) throw new Error('a sharded run needs the shards of its rules (its plan) to build its report');
   const openCases = createOpenCaseTally();
+  const creates = new CreateLog();
   const reportRule = (outcome: RuleOutcome): ReportRule => {
-    const rule = toReportRule(outcome, facts);
+    const rule = toReportRule(outcome, facts, creates);
     return facts.shard && owners ? shardRule(rule, facts.shard, owners.get(rule.id)) : rule;
   };
   const listener = async (event: RunEvent): Promise<void> => {
@@ -272,6 +277,7 @@ export function createReportBuilder(
         });
       case 'exchange':
         openCases.count(event.exchange);
+        creates.observe(event.exchange);
         return emit(event);
       case 'rule-start':
       case 'rule-failing':
