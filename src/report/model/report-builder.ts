@@ -222,15 +222,16 @@ function notStarted(facts: Pick<RunFacts, 'noRestore'>): RestoreSummary {
  * renderer puts first; `requests`: what the target received before the run gave up (exchanges.har
  * holds as many).
  */
-export function abortedReport(facts: RunFacts, reason: string, stopped?: Stop, requests = 0): ConformanceReport {
+export function abortedReport(facts: RunFacts, reason: string, stopped?: Stop, requests = 0, startedAt = Date.now()): ConformanceReport {
   const notJudged = { fixed: 0, random: 0, distinctInputs: 0, minimum: { fixed: 0, random: 0 } };
   const rules = RULES.map((rule: RuleDefinition): ReportRule => {
     const { coverage: _none, ...reported } = toReportRule({ rule, cases: 0, findings: [], crashed: false, coverage: notJudged }, facts);
     return { ...reported, status: 'skipped', blocking: false, reason };
   });
   const report = buildReport(facts, rules, {
-    startedAt: new Date().toISOString(),
-    durationMs: 0,
+    startedAt: new Date(startedAt).toISOString(),
+    // From the run's start to its abort: the reachability check and the reads took time too.
+    durationMs: Date.now() - startedAt,
     requests,
     undocumentedFields: [],
     ...(stopped ? { stopped } : {}),
