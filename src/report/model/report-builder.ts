@@ -75,12 +75,15 @@ export interface RuleStatusInput {
   crashed: boolean;
   failed: boolean;
   shortfall?: string;
+  /** The shortfall is the configuration's (one account, a budget): the rule was not run, and blocks only under --strict. */
+  ruledOut?: boolean;
 }
 
 /**
  * A rule's status, and whether it blocks a conformant verdict. Blocking: a crashed check; a
  * documented rule (any rule under --strict) that failed, or that was judged by fewer cases than
- * its minimum ("conformant" is earned, docs/design.md section 5.2). The report of a run and the merge of
+ * its minimum ("conformant" is earned, docs/design.md section 5.2), unless the configuration ruled
+ * it out (one fiat account, a budget: `ruledOutBy`), which blocks only under --strict. The report of a run and the merge of
  * shard reports (merge-reports.ts) both decide here.
  */
 export function ruleStatus(
@@ -99,7 +102,9 @@ export function ruleStatus(
     reason = judgement.shortfall;
   } else status = 'passed';
   const counts = rule.basis === 'documented' || strict;
-  const blocking = status === 'error' || ((status === 'failed' || status === 'inconclusive') && counts);
+  // A rule the configuration ruled out says nothing of the target: only --strict asks for every rule.
+  const notRun = status === 'inconclusive' && judgement.ruledOut === true;
+  const blocking = status === 'error' || ((status === 'failed' || status === 'inconclusive') && counts && (!notRun || strict));
   return { status, blocking, ...(reason ? { reason } : {}) };
 }
 
@@ -107,10 +112,10 @@ export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' 
   const { rule, coverage } = outcome;
   const { status, blocking, reason } = ruleStatus(
     rule,
-    { crashed: outcome.crashed, failed: outcome.findings.length > 0, shortfall: coverage.shortfall },
+    { crashed: outcome.crashed, failed: outcome.findings.length > 0, shortfall: coverage.shortfall, ruledOut: coverage.ruledOutBy !== undefined },
     facts.strict,
   );
-  const { shortfall: _said, ...measured } = coverage;
+  const { shortfall: _said, ruledOutBy, ...measured } = coverage;
   return {
     id: rule.id,
     operation: rule.operation,
@@ -122,6 +127,7 @@ export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' 
     cases: outcome.cases,
     coverage: measured,
     ...(reason ? { reason } : {}),
+    ...(status === 'inconclusive' && ruledOutBy ? { ruledOutBy } : {}),
     failures: outcome.findings.map((f) => toFailure(f, facts.seed)),
   };
 }
