@@ -15,7 +15,7 @@ import type { CliIO } from './io.ts';
 import { EXIT } from '../core/errors.ts';
 import type { BundleSettings, RunConfig } from '../run/run-config.ts';
 import { orchestrateRun, type RunHooks } from '../run/orchestrate-run.ts';
-import { budgetCutLine, plannedRunLine, ruledOutRunLine } from '../run/planned-run.ts';
+import { budgetCutLine, plannedRunLine, ruledOutRunLine, ruleFilterLine } from '../run/planned-run.ts';
 import { closingLine, createConsoleReporter, verdictLine } from '../report/terminal/console.ts';
 import type { ReportListener } from '../report/model/report-events.ts';
 import { REPORT_FILES } from '../report/files/write-reports.ts';
@@ -135,6 +135,8 @@ function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHook
       // What this configuration cannot judge whatever the target does, and the smallest change that would.
       const ruledOut = await ruledOutRunLine(config, plan, target.fiatAccountIds.length);
       if (ruledOut) output.human(ruledOut);
+      const filtered = ruleFilterLine(config, plan);
+      if (filtered) output.human(filtered);
     },
     listeners: ({ plan, transport, secrets }) => {
       // What the run plans, for the progress: generated beside the run, shown once known.

@@ -5,6 +5,7 @@
  */
 import type { BudgetedPlan, RequestPlan, RunPlan } from '../engine/plan.ts';
 import { ruledOutLine, ruledOutRules } from '../engine/ruled-out.ts';
+import { RULES } from '../core/catalogue.ts';
 import { formatDuration } from '../core/duration.ts';
 import { budgetName } from '../engine/request-budget.ts';
 import type { RunConfig } from './run-config.ts';
@@ -47,4 +48,11 @@ export function budgetCutLine(budget: Pick<BudgetedPlan, 'maxRequests' | 'trimme
  */
 export async function ruledOutRunLine(config: Pick<RunConfig, 'runs'>, plan: RunPlan, accounts: number): Promise<string | undefined> {
   return ruledOutLine(await ruledOutRules(plan, accounts, config.runs));
+}
+
+/** What --rule leaves out, one line: the verdict speaks for the selected rules only. Undefined without a filter. */
+export function ruleFilterLine(config: Pick<RunConfig, 'ruleFilter'>, plan: Pick<RunPlan, 'selected'>): string | undefined {
+  if (!config.ruleFilter.length) return undefined;
+  const left = RULES.length - plan.selected.length;
+  return `not selected by --rule ${config.ruleFilter.join(' --rule ')}: ${left} of ${RULES.length} rules (the verdict covers the ${plan.selected.length} selected; drop --rule to judge them all)`;
 }

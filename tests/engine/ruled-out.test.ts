@@ -101,6 +101,13 @@ describe('rules the configuration rules out', () => {
       expect(exitCode).toBe(0);
     });
 
+    it('a run whose every rule is ruled out judged nothing: inconclusive, exit 4, never a pass', async () => {
+      const { report, exitCode } = await runConformance({ ...oneAccount(), rules: ['fa.sequence.isolation'] });
+      expect(report.rules.map((r) => [r.id, r.status, r.blocking])).toEqual([['fa.sequence.isolation', 'inconclusive', false]]);
+      expect(report.summary.verdict).toBe('inconclusive');
+      expect(exitCode).toBe(4);
+    });
+
     it('under --strict the rule blocks: inconclusive, exit 4', async () => {
       const { report, exitCode } = await runConformance({ ...oneAccount(), strict: true, rules: ['fa.sequence'] });
       expect(report.rules.find((r) => r.id === 'fa.sequence.isolation')).toMatchObject({ status: 'inconclusive', blocking: true });

@@ -134,6 +134,8 @@ export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' 
 
 /** Failed beats error beats inconclusive: the verdict names the worst thing that blocks. */
 function verdictOf(rules: ReportRule[]): Verdict {
+  // Every rule ruled out by the configuration: nothing was judged, and that is no pass.
+  if (rules.length && rules.every((r) => r.status === 'inconclusive' && r.ruledOutBy)) return 'inconclusive';
   const blocking = rules.filter((r) => r.blocking);
   if (blocking.some((r) => r.status === 'failed')) return 'non-conformant';
   if (blocking.some((r) => r.status === 'error')) return 'error';
