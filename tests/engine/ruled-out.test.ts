@@ -13,6 +13,7 @@ import { createReferenceServer, type ReferenceServer } from '../../src/server/se
 import { runConformance } from '../../src/api/index.ts';
 import { main } from '../../src/cli/main.ts';
 import { testIO } from '../cli/test-io.ts';
+import { renderJunit } from '../../src/report/files/junit.ts';
 
 const RUNS = 50;
 /** A plan over one fiat account, as a remote run with one --fiat-account-id makes it. */
@@ -99,6 +100,10 @@ describe('rules the configuration rules out', () => {
       expect(report.rules.filter((r) => r.status !== 'passed').map((r) => r.id)).toEqual(['fa.sequence.isolation']);
       expect(report.summary.verdict).toBe('conformant');
       expect(exitCode).toBe(0);
+      // junit.xml: a grey skipped that names the fix, no error.
+      const junit = renderJunit(report);
+      expect(junit).toMatch(/<testsuites [^>]*failures="0" errors="0"/);
+      expect(junit).toContain('<skipped message="not run: ruled out by --fiat-account-id: give a second account id (--fiat-account-id twice)"/>');
     });
 
     it('a run whose every rule is ruled out judged nothing: inconclusive, exit 4, never a pass', async () => {

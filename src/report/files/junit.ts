@@ -62,6 +62,11 @@ function outcome(rule: ReportRule): { element?: string; output: string[] } {
   const output = [`section ${rule.section}, ${rule.basis}, ${rule.cases} cases`];
   if (rule.status === 'passed') return { output };
   if (rule.status === 'skipped') return { element: `<skipped message="${escapeXml(rule.reason ?? 'skipped')}"/>`, output };
+  if (rule.status === 'inconclusive' && rule.ruledOutBy && !rule.blocking) {
+    // The configuration ruled it out: not run, and the fix is the message.
+    const why = `not run: ruled out by ${rule.ruledOutBy.setting}: ${rule.ruledOutBy.fix}`;
+    return { element: `<skipped message="${escapeXml(why)}"/>`, output: [...output, inconclusiveText(rule)] };
+  }
   if (rule.status === 'inconclusive') {
     const reason = rule.reason ?? 'judged by fewer cases than the profile asks';
     if (blockingInconclusive(rule))
