@@ -13,7 +13,8 @@ export async function plan(argv: string[], io: CliIO): Promise<number> {
     io.out(planHelp());
     return 0;
   }
-  const config = resolveSettings(settings, () => randomInt(1, 2 ** 31 - 1));
+  // A plan sends nothing: credentials are neither asked for nor used.
+  const config = resolveSettings(settings, () => randomInt(1, 2 ** 31 - 1), { sends: false });
   const { planSummary, planLines } = await import('../run/plan-summary.ts');
   const summary = await planSummary(config);
   if (config.json) io.out(JSON.stringify(summary, null, 2));
@@ -29,8 +30,8 @@ function planHelp(): string {
     'Prints what `conformance run` with the same options would send to a faithful target, per phase',
     '(probe, fixed cases, scenarios, random cases; shrinking as "at most") and per rule, the fiat accounts',
     'it would change, the identities it would create and the time at the rate limit; --json prints it as',
-    'JSON. Sends nothing: no probe, no reachability check, no token request. Give the same --seed as the',
-    'run (without one the seed is random).',
+    'JSON. Sends nothing: no probe, no reachability check, no token request, so it needs no credentials.',
+    'Give the same --seed as the run (without one the seed is random).',
     ...rest,
   ].join('\n');
 }

@@ -15,8 +15,9 @@ import type { CliIO } from './io.ts';
 import { EXIT } from '../core/errors.ts';
 import type { BundleSettings, RunConfig } from '../run/run-config.ts';
 import { orchestrateRun, type RunHooks } from '../run/orchestrate-run.ts';
-import { budgetCutLine, plannedRunLine } from '../run/planned-run.ts';
-import { createConsoleReporter } from '../report/terminal/console.ts';
+import { budgetCutLine, plannedRunLine, ruledOutRunLine, ruleFilterLine } from '../run/planned-run.ts';
+import { closingLine, createConsoleReporter, verdictLine } from '../report/terminal/console.ts';
+import type { ReportListener } from '../report/model/report-events.ts';
 import { REPORT_FILES } from '../report/files/write-reports.ts';
 import { CREATED_IDENTITIES_FILE } from '../report/files/created-identities.ts';
 import { githubAnnotations } from '../report/terminal/github-annotations.ts';
@@ -26,7 +27,7 @@ import { INTERRUPT_GRACE_MS } from '../engine/transport/interruptible.ts';
 import { JOURNAL_FILE } from '../engine/restore/restore-journal.ts';
 import { StatusLine, lineWriter } from '../report/terminal/status-line.ts';
 import { createProgress } from '../report/terminal/progress.ts';
-import { colourEnabled, palette } from '../report/terminal/colour.ts';
+import { colourEnabled, palette, type Palette } from '../report/terminal/colour.ts';
 import { runJsonResult } from '../report/model/run-json-result.ts';
 import { listRules } from './list-rules.ts';
 
@@ -71,13 +72,20 @@ export async function executeRun(config: RunConfig, io: CliIO): Promise<number> 
         : `conformance run: ${name}: stopping; the fiat accounts are put back (each request given at least ${INTERRUPT_GRACE_MS / 1000} s, more on a slow target), then the reports are written (${name} again quits at once; ${path.join(config.reportDir, JOURNAL_FILE)} keeps what the accounts held: \`conformance restore\` puts it back)`,
     ),
   );
+  const hooks = terminalHooks(config, io, output);
   try {
     const { exitCode, report, written, secrets } = await orchestrateRun(config, {
       reports: true,
       ...(io.env.GITHUB_STEP_SUMMARY ? { stepSummaryPath: io.env.GITHUB_STEP_SUMMARY } : {}),
       ...(interruption ? { signal: interruption.signal } : {}),
-      hooks: terminalHooks(config, io, output),
+      hooks,
     });
+    // A run that could not judge the target never reached the console's end: its verdict (error,
+    // interrupted) is printed all the same, under --quiet too, and the closing counts unless quiet.
+    if (!hooks.verdictShown()) {
+      output.human(verdictLine(report, hooks.paint), true);
+      output.human(closingLine(report.rules, hooks.paint));
+    }
     if (io.env.GITHUB_ACTIONS === 'true') annotate(report, config, io, new Redactor(secrets()), output);
     // The one JSON value on stdout, after everything else: a script reads it whole.
     if (config.json) io.out(JSON.stringify(runJsonResult(report, exitCode, written), null, 2));
@@ -106,11 +114,14 @@ function bundleLine(bundle: BundleSettings): string {
 }
 
 /** What the run prints as it goes: its opening lines, the progress, the rule table, the reports and what went wrong. */
-function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHooks {
+function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHooks & { verdictShown(): boolean; paint: Palette } {
   // Colour where the human lines go, decided once from the environment the CLI was given.
   const paint = palette(colourEnabled(io.env, output.humanTTY));
   let stopProgress: (() => void) | undefined;
+  let verdictShown = false;
   return {
+    verdictShown: () => verdictShown,
+    paint,
     started: ({ target }) => {
       output.human(`target ${target.baseUrl}${target.embedded ? ' (embedded reference server)' : ''}`);
       // Short enough for 80 columns; the closing lines give the whole re-run command.
@@ -121,6 +132,11 @@ function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHook
       if (!target.embedded) output.human(plannedRunLine(config, await plan.requests(), target.fiatAccountIds, roundTripMs));
       // What --max-requests left out, before anything is judged: the rules it leaves short say so again.
       if (plan.budget?.trimmed.length) output.human(budgetCutLine(plan.budget));
+      // What this configuration cannot judge whatever the target does, and the smallest change that would.
+      const ruledOut = await ruledOutRunLine(config, plan, target.fiatAccountIds.length);
+      if (ruledOut) output.human(ruledOut);
+      const filtered = ruleFilterLine(config, plan);
+      if (filtered) output.human(filtered);
     },
     listeners: ({ plan, transport, secrets }) => {
       // What the run plans, for the progress: generated beside the run, shown once known.
@@ -148,7 +164,11 @@ function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHook
         ...(config.quiet ? { quiet: true } : {}),
         ledgerFile: path.join(config.reportDir, CREATED_IDENTITIES_FILE),
       });
-      return { before: [progress.listener], after: [table] };
+      const ended: ReportListener = (event) => {
+        if (event.type === 'run-end') verdictShown = true;
+        return table(event);
+      };
+      return { before: [progress.listener], after: [ended] };
     },
     finished: () => stopProgress?.(),
     aborted: (_error, reason) => output.err(`conformance run: ${reason}`),

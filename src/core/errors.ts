@@ -57,14 +57,17 @@ export class UnknownAccountsError extends ConformanceError {
   }
 }
 
-/** Every path tried answered 404: the base URL does not lead to the API (a missing prefix, a wrong host). */
+/**
+ * The base URL does not serve the API: every documented path tried was answered by something else
+ * (a 404 everywhere, an HTML page, 405 or 501 without JSON: a wrong host or path prefix, a static
+ * file server). Configuration, not non-conformance: exit 2. `tried`: each request and its answer.
+ */
 export class RouteNotFoundError extends ConformanceError {
-  constructor(readonly urls: string[]) {
-    super(
-      'route-not-found',
-      EXIT.usage,
-      `every path tried answered HTTP 404 (${urls.join(', ')}): check --base-url; the document's paths begin with /v2 and are appended to it`,
-    );
+  constructor(
+    readonly urls: string[],
+    hint = "the document's paths begin with /v2 and are appended to it",
+  ) {
+    super('route-not-found', EXIT.usage, `the base URL does not serve the API: ${urls.join('; ')}: check --base-url; ${hint}`);
   }
 }
 

@@ -12,7 +12,9 @@
  * The reachability check and the probe always stay: a budget without room for them is a usage
  * error. What is left over is shrinking's (at most its usual 400).
  */
-import { getRule, type RuleDefinition } from '../core/catalogue.ts';
+import { getRule, type RuleDefinition, type RuleId } from '../core/catalogue.ts';
+import { caseFamilies, type CaseFamily } from '../rules/cases/families.ts';
+import { minimumsOf, randomRuns } from './coverage.ts';
 import { countRequests, type CountSettings, type PlanSelection, type RequestPlan } from './plan-requests.ts';
 import { budgetName, checkBudget, type BudgetInput } from './request-budget.ts';
 
@@ -138,7 +140,9 @@ export function budgetNotes(
     }
     const ofOperation = (plan: RequestPlan) =>
       plan.byFamily.filter((f) => getRule(f.rule).operation === rule.operation).reduce((n, f) => n + f.examples + f.random, 0);
-    if (!scenario && ofOperation(fitted) < ofOperation(whole)) {
+    // Judged on every exchange of its operation (a scenario may feed it too): the operation's cases cut.
+    const judgedByItsOperation = !scenario || !scenarioRules(scenario).includes(rule.id as never);
+    if (judgedByItsOperation && ofOperation(fitted) < ofOperation(whole)) {
       notes.set(rule.id, `${name} left ${ofOperation(fitted)} of the ${ofOperation(whole)} cases of its operation, which judge it${wholePlan}`);
     }
   }
@@ -146,3 +150,14 @@ export function budgetNotes(
 }
 
 const hasOwnCases = (rule: string, plan: RequestPlan): boolean => plan.byFamily.some((f) => f.rule === rule && f.examples + f.random > 0);
+
+/**
+ * The fewest random cases per rule that meet every selected family's random minimum at the
+ * profile's `runs` (a family of paired invalid cases sends half as many: coverage.ts randomRuns).
+ */
+export function concludingRuns(selected: readonly RuleDefinition[], families: readonly CaseFamily[], runs: number): number {
+  const minimums = minimumsOf(selected, runs, caseFamilies());
+  const own = families.filter((f) => minimums.has(f.rule as RuleId));
+  for (let r = 0; r < runs; r++) if (own.every((f) => randomRuns(f, r) >= minimums.get(f.rule as RuleId)!.random)) return r;
+  return runs;
+}

@@ -10,7 +10,7 @@ import { bodyOf, reasonIn } from '../core/target-reason.ts';
 import { isAround } from '../core/case.ts';
 import { describeOperation, sentToUnknownAccount } from '../core/operations.ts';
 import { oneLine } from '../core/text.ts';
-import type { Coverage } from './events.ts';
+import type { Coverage, RuledOutBy } from './events.ts';
 import type { CaseFamily } from '../rules/cases/family.ts';
 import { InputSet } from './input-ids.ts';
 
@@ -118,6 +118,8 @@ export interface Tally {
   budgetNote?: string;
   /** The scenario's fix for that, a setting of the run: the only fix the shortfall line then gives. */
   scenarioRemedy?: string;
+  /** The setting that keeps the rule from being judged whatever the target does (one account, a budget), and its fix. */
+  ruledOutBy?: RuledOutBy;
 }
 
 export const emptyTally = (): Tally => ({ fixed: 0, random: 0, inputs: new InputSet(), twinRefused: 0, silentSuccesses: 0 });
@@ -131,8 +133,9 @@ export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum,
   if (tally.fixed >= minimum.fixed && tally.random >= minimum.random) return coverage;
   if (stoppedEarly) return { ...coverage, shortfall: `${judgedLine(tally, minimum)}: ${stoppedEarly}` };
   // Nothing the target does would help (one fiat account for isolation): advice on the target misleads.
+  const ruledOutBy = tally.ruledOutBy ? { ruledOutBy: tally.ruledOutBy } : {};
   if (tally.scenarioNote && tally.scenarioRemedy)
-    return { ...coverage, shortfall: `${judgedLine(tally, minimum)}: ${tally.scenarioNote}; ${tally.scenarioRemedy}` };
+    return { ...coverage, shortfall: `${judgedLine(tally, minimum)}: ${tally.scenarioNote}; ${tally.scenarioRemedy}`, ...ruledOutBy };
   const causes = [
     tally.budgetNote,
     tally.unsent ? `${tally.unsent.count} of its cases were ${tally.unsent.reason}` : undefined,
@@ -142,13 +145,13 @@ export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum,
     tally.silentSuccesses ? `${tally.silentSuccesses}${SILENT_SUCCESSES}` : undefined,
   ].filter((c): c is string => c !== undefined);
   const fix = tally.budgetNote
-    ? 'raise --max-requests'
+    ? (tally.ruledOutBy?.fix ?? 'raise --max-requests')
     : tally.unsent
       ? 'give --fiat-account-id accounts that hold fewer metadata keys, or remove keys from these, then run again'
       : causes.length
         ? 'make the target accept valid requests and return the documented fields, then run again'
         : NO_CAUSE_FIX;
-  return { ...coverage, shortfall: `${judgedLine(tally, minimum)}${causes.length ? `: ${causes.join('; ')}` : ''}; ${fix}` };
+  return { ...coverage, shortfall: `${judgedLine(tally, minimum)}${causes.length ? `: ${causes.join('; ')}` : ''}; ${fix}`, ...ruledOutBy };
 }
 
 const NO_CAUSE_FIX = 'run a larger --profile or more --runs';

@@ -33,6 +33,16 @@ export interface Coverage {
   distinctInputs: number;
   minimum: { fixed: number; random: number };
   shortfall?: string;
+  /** Set with a shortfall the run's settings caused whatever the target does (one account, a budget): which setting, and the fix. */
+  ruledOutBy?: RuledOutBy;
+}
+
+/** A setting of the run that keeps a rule from being judged, and the smallest change that would judge it. */
+export interface RuledOutBy {
+  /** The setting, as a flag: `--fiat-account-id`, `--max-requests`. */
+  setting: string;
+  /** e.g. "give a second account id (--fiat-account-id twice)", "--max-requests 742". */
+  fix: string;
 }
 
 /**

@@ -8,7 +8,7 @@ import { RULES, getRule, type RuleDefinition, type RuleId } from '../core/catalo
 import { caseFamilies, type CaseFamily } from '../rules/cases/families.ts';
 import { SCENARIOS, scenarioRules, type Scenario } from '../rules/scenarios.ts';
 import { countRequests, familyCost, type PlanSelection, type RequestPlan } from './plan-requests.ts';
-import { budgetNotes, fitToBudget, type BudgetInput, type FittedPlan } from './budget-fit.ts';
+import { budgetNotes, concludingRuns, fitToBudget, type BudgetInput, type FittedPlan } from './budget-fit.ts';
 import { ruleShards, shareOf, type Shard, type ShardShare } from './shard.ts';
 import type { EngineOptions } from './run-settings.ts';
 
@@ -78,7 +78,10 @@ export async function planRequests(settings: PlanSettings): Promise<RequestPlan>
 }
 
 /** The whole share counted, and when a budget is given, fitted into it. */
-async function fittedPlan(settings: PlanSettings, share: ShardShare): Promise<FittedPlan & { whole: RequestPlan; wholeSelection: PlanSelection }> {
+async function fittedPlan(
+  settings: PlanSettings,
+  share: ShardShare,
+): Promise<FittedPlan & { whole: RequestPlan; wholeSelection: PlanSelection; concludes: number }> {
   const selectedIds = new Set<string>(selectRules(settings.ruleFilter).map((r) => r.id));
   const counting = { ...settings, selectedIds, concurrentDuplicates: concurrentDuplicates(settings.concurrency) };
   const costs = await Promise.all(share.families.map((family) => familyCost(family, settings.seed, settings.runs, selectedIds)));
@@ -89,7 +92,10 @@ async function fittedPlan(settings: PlanSettings, share: ShardShare): Promise<Fi
   };
   const whole = countRequests(counting, wholeSelection);
   const fitted = settings.budget ? fitToBudget(counting, wholeSelection, settings.budget) : { selection: wholeSelection, requests: whole, trimmed: [] };
-  return { ...fitted, whole, wholeSelection };
+  // The smallest plan that meets every minimum: everything, with the fewest random cases that do.
+  const fewest = concludingRuns(selectRules(settings.ruleFilter), share.families, settings.runs);
+  const concludes = fewest >= settings.runs ? whole.total : countRequests(counting, { ...wholeSelection, runs: fewest }).total;
+  return { ...fitted, whole, wholeSelection, concludes };
 }
 
 /** What a request budget made of a run's plan: the engine sends `share` with `runs` random cases per rule. */
@@ -104,6 +110,11 @@ export interface BudgetedPlan {
   planned: number;
   /** What the plan sent whole would need (--max-requests for it, the reserve included). */
   wholePlan: number;
+  /**
+   * The smallest --max-requests whose plan meets every rule's coverage minimum on a faithful
+   * target: the whole plan with the fewest random cases that meet the random minimums (and the reserve).
+   */
+  concludes: number;
   /** What the budget leaves beyond the plan: all that shrinking may spend (a failing sequence's shrink too). */
   shrinkAtMost: number;
   trimmed: string[];
@@ -157,6 +168,7 @@ export async function planRun(settings: PlanSettings): Promise<RunPlan> {
     examples: new Map(halved.map((f) => [f.cost.family.rule, f.examples])),
     planned: fitted.requests.total,
     wholePlan: fitted.whole.total + settings.budget.reserved,
+    concludes: fitted.concludes + settings.budget.reserved,
     shrinkAtMost: fitted.requests.shrinkAtMost,
     trimmed: fitted.trimmed,
     notes: budgetNotes(plan.selected, fitted.whole, fitted.requests, fitted.wholeSelection, settings.budget),

@@ -9,7 +9,7 @@ import type { Problem } from '../rules/check.ts';
 import type { UncountedCases } from './uncounted-cases.ts';
 import { coverageOf, emptyTally, minimumUnder, type Minimum, type Refusals, type Tally } from './coverage.ts';
 import { asEvidence, problemAsEvidence } from './evidence.ts';
-import type { Finding, RuleOutcome, RunEvent } from './events.ts';
+import type { Finding, RuledOutBy, RuleOutcome, RunEvent } from './events.ts';
 import type { InputIds } from './input-ids.ts';
 
 /** Evidence kept per rule: the first is the minimal one when a property shrank it. */
@@ -25,6 +25,8 @@ export interface LedgerParts {
   refusals: Refusals;
   /** Rules the request budget left short of their planned cases: why, per rule. */
   budgetNotes?: ReadonlyMap<string, string>;
+  /** The setting and fix of a rule the budget leaves short: ruled out by the configuration, not by the target. */
+  budgetRuledOut?: RuledOutBy;
   /** Whether the target merges metadata: rules that need fresh keys then ask no random cases. */
   merging(): boolean;
   /** Why the run stopped early, if it did: the cause of every shortfall then. */
@@ -51,7 +53,8 @@ export class RuleLedger {
     for (const rule of parts.selected) {
       this.records.set(rule.id as RuleId, { cases: 0, findings: [], crashed: false });
       const budgetNote = parts.budgetNotes?.get(rule.id);
-      this.tallies.set(rule.id as RuleId, { ...emptyTally(), ...(budgetNote ? { budgetNote } : {}) });
+      const ruledOutBy = budgetNote && parts.budgetRuledOut ? { ruledOutBy: parts.budgetRuledOut } : {};
+      this.tallies.set(rule.id as RuleId, { ...emptyTally(), ...(budgetNote ? { budgetNote } : {}), ...ruledOutBy });
     }
   }
 

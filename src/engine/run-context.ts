@@ -28,6 +28,7 @@ import { RunControl } from './run-control.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { Scenario } from '../rules/scenarios.ts';
 import { ShrinkBudget } from './shrink-budget.ts';
+import { budgetFix } from './ruled-out.ts';
 import { TargetWatch } from './target-watch.ts';
 import type { Transport } from './transport/transport.ts';
 import { OpenPointBook } from '../rules/open-points/open-point-book.ts';
@@ -105,7 +106,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     uncounted,
     inputIds,
     refusals,
-    ...(budget ? { budgetNotes: budget.notes } : {}),
+    ...(budget ? { budgetNotes: budget.notes, budgetRuledOut: budgetFix(budget.concludes) } : {}),
     merging: () => metadata.semantics === 'merge',
     stoppedEarly: () => control.stoppedEarly,
     onFailure: (rule) => control.noteFailure(rule),

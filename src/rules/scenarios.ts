@@ -70,6 +70,8 @@ export interface ScenarioResult {
    * target does (one fiat account for isolation): the shortfall line then gives this fix alone.
    */
   remedy?: string;
+  /** The setting `remedy` changes (`--fiat-account-id`): the rules are ruled out by the configuration, not short of cases. */
+  ruledOutBy?: string;
 }
 
 /** What judging recorded exchanges keeps, for a scenario judging its rules again: the one judge's state (rule-judge.ts). */
@@ -110,6 +112,11 @@ interface ScenarioShape {
   creates?(planning: ScenarioPlanning): number;
   /** The fiat accounts it needs to judge every rule of its own (none when absent): a shard holding it gets as many. */
   fiatAccounts?: number;
+  /**
+   * Rules it cannot judge with fewer fiat accounts than `accounts`, whatever the target does, and
+   * the fix: a plan names them before the run (engine/ruled-out.ts), the run reports them as ruled out.
+   */
+  accountNeeds?: { rules: RuleId[]; accounts: number; fix: string };
   run(context: ScenarioContext): Promise<ScenarioResult>;
 }
 

@@ -9,6 +9,8 @@ import { budgetName } from '../engine/request-budget.ts';
 import { poolSize } from './request-reserve.ts';
 import type { RunConfig } from './run-config.ts';
 import { runPlanOf } from './run-plan.ts';
+import { RULES } from '../core/catalogue.ts';
+import { ruledOutRules, type RuledOutRule } from '../engine/ruled-out.ts';
 
 export interface PlanSummary {
   seed: number;
@@ -38,7 +40,15 @@ export interface PlanSummary {
   identities: number;
   /** The time the rate limit alone takes for the total; absent without a rate limit. */
   atRateLimitMs?: number;
-  budget?: { maxRequests: number; reserved: number; runs: number; trimmed: string[] };
+  /** Since the budget may cut below minimums: the smallest --max-requests whose plan meets every rule's minimum. */
+  budget?: { maxRequests: number; reserved: number; runs: number; trimmed: string[]; concludes: number };
+  /**
+   * The rules this configuration cannot judge whatever the target does (one fiat account, a budget
+   * below their minimum): each with the setting and the smallest change that would judge it.
+   */
+  ruledOut: RuledOutRule[];
+  /** Rules left out by --rule: the run judges none of them. */
+  notSelected: number;
 }
 
 export async function planSummary(config: RunConfig): Promise<PlanSummary> {
@@ -46,6 +56,7 @@ export async function planSummary(config: RunConfig): Promise<PlanSummary> {
   const plan = await runPlanOf(config, accounts);
   const requests = await plan.requests();
   const { budget } = plan;
+  const ruledOut = await ruledOutRules(plan, accounts, config.runs);
   return {
     seed: config.seed,
     profile: config.profile,
@@ -72,7 +83,11 @@ export async function planSummary(config: RunConfig): Promise<PlanSummary> {
     ...(config.shard ? { shard: { ...config.shard } } : {}),
     identities: requests.creates,
     ...(config.rateLimitPerSecond ? { atRateLimitMs: (requests.total / config.rateLimitPerSecond) * 1000 } : {}),
-    ...(budget ? { budget: { maxRequests: budget.maxRequests, reserved: budget.reserved, runs: budget.runs, trimmed: [...budget.trimmed] } } : {}),
+    ...(budget
+      ? { budget: { maxRequests: budget.maxRequests, reserved: budget.reserved, runs: budget.runs, trimmed: [...budget.trimmed], concludes: budget.concludes } }
+      : {}),
+    ruledOut,
+    notSelected: RULES.length - plan.selected.length,
   };
 }
 
@@ -106,6 +121,7 @@ export function planLines(summary: PlanSummary): string[] {
     `fiat accounts it would change: ${accounts}`,
     `identities it would create: ${summary.identities}`,
     `time: ${time}`,
+    ...ruledOutLines(summary),
     'nothing was sent.',
   ];
 }
@@ -121,4 +137,22 @@ function budgetLines(budget: NonNullable<PlanSummary['budget']>): string[] {
   const kept = budget.reserved ? `, ${budget.reserved} kept for restoring the accounts` : '';
   if (!budget.trimmed.length) return [`${budgetName(budget.maxRequests)}${kept}: the whole plan fits`];
   return [`${budgetName(budget.maxRequests)}${kept}: the plan was cut to fit:`, ...budget.trimmed.map((t) => `  - ${t}`)];
+}
+
+/**
+ * What this configuration cannot judge, every rule named with its fix (not run: such a rule does
+ * not block a conformant verdict without --strict), and the rules --rule leaves out.
+ */
+function ruledOutLines(summary: PlanSummary): string[] {
+  const lines: string[] = [];
+  if (summary.ruledOut.length) {
+    const byFix = new Map<string, string[]>();
+    for (const r of summary.ruledOut) byFix.set(`${r.setting}: ${r.fix}`, [...(byFix.get(`${r.setting}: ${r.fix}`) ?? []), r.rule]);
+    lines.push(
+      `not judged by this configuration: ${summary.ruledOut.length} of ${RULES.length - summary.notSelected} rules (not run; they do not block the verdict without --strict):`,
+    );
+    for (const [fix, rules] of byFix) lines.push(`  ${fix} judges ${rules.length === 1 ? 'it' : `these ${rules.length}`}: ${rules.join(', ')}`);
+  }
+  if (summary.notSelected) lines.push(`not selected by --rule: ${summary.notSelected} of ${RULES.length} rules (the run judges none of them)`);
+  return lines;
 }

@@ -3,7 +3,9 @@
  * that takes at the run's rate limit and concurrency, with the round trip measured while
  * connecting. A sandbox's quota and a CI job's time limit are then known up front.
  */
-import type { BudgetedPlan, RequestPlan } from '../engine/plan.ts';
+import type { BudgetedPlan, RequestPlan, RunPlan } from '../engine/plan.ts';
+import { ruledOutLine, ruledOutRules } from '../engine/ruled-out.ts';
+import { RULES } from '../core/catalogue.ts';
 import { formatDuration } from '../core/duration.ts';
 import { budgetName } from '../engine/request-budget.ts';
 import type { RunConfig } from './run-config.ts';
@@ -38,4 +40,19 @@ export function plannedRunLine(config: RunConfig, plan: RequestPlan, accounts: r
 /** What --max-requests made the plan leave out, one line (`conformance plan` lists it in full). */
 export function budgetCutLine(budget: Pick<BudgetedPlan, 'maxRequests' | 'trimmed' | 'wholePlan'>): string {
   return `${budgetName(budget.maxRequests)} left out: ${budget.trimmed.join('; ')} (the whole plan needs --max-requests ${budget.wholePlan})`;
+}
+
+/**
+ * The rules this configuration cannot judge whatever the target does (too few fiat accounts, a
+ * budget below their minimum) and the smallest change that would, as one line; undefined when none.
+ */
+export async function ruledOutRunLine(config: Pick<RunConfig, 'runs'>, plan: RunPlan, accounts: number): Promise<string | undefined> {
+  return ruledOutLine(await ruledOutRules(plan, accounts, config.runs));
+}
+
+/** What --rule leaves out, one line: the verdict speaks for the selected rules only. Undefined without a filter. */
+export function ruleFilterLine(config: Pick<RunConfig, 'ruleFilter'>, plan: Pick<RunPlan, 'selected'>): string | undefined {
+  if (!config.ruleFilter.length) return undefined;
+  const left = RULES.length - plan.selected.length;
+  return `not selected by --rule ${config.ruleFilter.join(' --rule ')}: ${left} of ${RULES.length} rules (the verdict covers the ${plan.selected.length} selected; drop --rule to judge them all)`;
 }

@@ -73,6 +73,8 @@ export function targetTransport(config: RunConfig, target: Target, signal?: Abor
  * transport stops sending and the engine ends with what it judged.
  */
 export async function prepareRun(config: RunConfig, options: { signal?: AbortSignal; journalFile?: string } = {}): Promise<PreparedRun> {
+  // A run that cannot start still lasted from here to its abort: its report says how long.
+  const startedAt = Date.now();
   const target = await startTarget(config);
   // Under --max-requests the plan is fitted before anything is sent, and the transport refuses what would overrun it.
   const plan = await runPlanOf(config, target.fiatAccountIds.length).catch(async (error: unknown) => {
@@ -121,7 +123,7 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
       await runEngine(transport, settings, [builder.listener]);
       return { report: builder.report() };
     },
-    aborted: (reason, stopped) => abortedReport(facts, reason, stopped, transport.requestCount),
+    aborted: (reason, stopped) => abortedReport(facts, reason, stopped, transport.requestCount, startedAt),
     close: () => target.close(),
   };
 }

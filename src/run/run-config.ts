@@ -141,12 +141,12 @@ export function resolveRunConfig(argv: string[], env: Env, randomSeed: () => num
  * their environment twins) into a RunConfig: the one place settings are checked and defaulted.
  * Throws a UsageError, one line naming the setting as the caller wrote it, for a bad setting.
  */
-export function resolveSettings(settings: GivenSettings, randomSeed: () => number): RunConfig {
+export function resolveSettings(settings: GivenSettings, randomSeed: () => number, use: SettingsUse = {}): RunConfig {
   const output = { ...(switchOf(settings, 'quiet') ? { quiet: true } : {}), ...(switchOf(settings, 'json') ? { json: true } : {}) };
   // --list-rules sends nothing: no target, credentials or seed to check, only the --rule filter.
   if (switchOf(settings, 'list-rules')) return runConfig({ seed: 0, ruleFilter: checkedRuleFilter(settings), listRules: true, ...output });
 
-  const target = resolveTarget(settings);
+  const target = resolveTarget(settings, use);
   const loopback = target.baseUrl === undefined || isLoopback(target.baseUrl);
   const profileName = textOf(settings, 'profile') ?? defaultProfile(!loopback);
   if (!(profileName in PROFILES))
@@ -201,8 +201,14 @@ export function resolveSettings(settings: GivenSettings, randomSeed: () => numbe
   };
 }
 
+/** What the settings are resolved for: `conformance plan` sends nothing, so it needs no credentials. */
+export interface SettingsUse {
+  /** False: nothing will be sent (a plan), so a remote target without credentials is no error. */
+  sends?: boolean;
+}
+
 /** The target: a remote one (its URL, credentials and accounts), or the embedded server (its fault and reading). */
-function resolveTarget(settings: GivenSettings): Pick<RunConfig, 'baseUrl' | 'auth' | 'fiatAccountIds' | 'fault' | 'reading'> {
+function resolveTarget(settings: GivenSettings, use: SettingsUse): Pick<RunConfig, 'baseUrl' | 'auth' | 'fiatAccountIds' | 'fault' | 'reading'> {
   const cli = settings.caller === 'cli';
   const baseUrl = textOf(settings, 'base-url');
   if (baseUrl !== undefined) checkBaseUrl(settings, baseUrl);
@@ -228,7 +234,7 @@ function resolveTarget(settings: GivenSettings): Pick<RunConfig, 'baseUrl' | 'au
         `a remote target needs at least one existing fiat account id: ${cli ? '--fiat-account-id UUID' : 'fiatAccountIds'} (or CONFORMANCE_FIAT_ACCOUNT_IDS)`,
       );
     }
-    if (auth.kind === 'none') {
+    if (auth.kind === 'none' && use.sends !== false) {
       throw new UsageError(
         cli
           ? 'a remote target needs credentials: --token T, or --auth-url URL --client-id ID --client-secret S'

@@ -50,23 +50,31 @@ const shortOfMinimum = (rule: { coverage?: { fixed: number; random: number; mini
   rule.coverage !== undefined && (rule.coverage.fixed < rule.coverage.minimum.fixed || rule.coverage.random < rule.coverage.minimum.random);
 
 describe('--max-requests', () => {
-  it.each(PROFILE_NAMES)('200 is never exceeded on profile %s, and the rules left short are inconclusive and say why', async (profile) => {
-    const { report, counted, exitCode } = await runThroughCounter({ profile, seed: 1, maxRequests: 200 });
-    expect(counted).toBeGreaterThan(100);
-    expect(counted).toBeLessThanOrEqual(200);
-    // Restoring the three accounts keeps 4 requests each out of the phases' reach.
-    expect(report.budget).toMatchObject({ maxRequests: 200, reserved: 12, used: counted, refused: 0 });
-    expect(report.restore!.requests).toBeGreaterThan(0);
-    expect(report.budget!.trimmed[0]).toMatch(/^random cases: \d+ per rule instead of \d+$/);
-    expect(report.summary.requests).toBe(counted);
-    const inconclusive = report.rules.filter((r) => r.status === 'inconclusive');
-    expect(inconclusive.length).toBeGreaterThan(0);
-    for (const rule of inconclusive) expect(rule.reason, rule.id).toMatch(/the request budget \(--max-requests 200\) (left|was spent)/);
-    for (const rule of report.rules.filter((r) => r.status === 'passed')) expect(shortOfMinimum(rule), rule.id).toBe(false);
-    expect(report.summary.verdict).toBe('inconclusive');
-    expect(exitCode).toBe(4);
-    expect(registry().validate('conformance-report', report)).toEqual([]);
-  });
+  it.each(PROFILE_NAMES)(
+    '200 is never exceeded on profile %s; the rules left short are ruled out by the budget, say why and the budget that judges them, and do not block',
+    async (profile) => {
+      const { report, counted, exitCode } = await runThroughCounter({ profile, seed: 1, maxRequests: 200 });
+      expect(counted).toBeGreaterThan(100);
+      expect(counted).toBeLessThanOrEqual(200);
+      // Restoring the three accounts keeps 4 requests each out of the phases' reach.
+      expect(report.budget).toMatchObject({ maxRequests: 200, reserved: 12, used: counted, refused: 0 });
+      expect(report.restore!.requests).toBeGreaterThan(0);
+      expect(report.budget!.trimmed[0]).toMatch(/^random cases: \d+ per rule instead of \d+$/);
+      expect(report.summary.requests).toBe(counted);
+      const inconclusive = report.rules.filter((r) => r.status === 'inconclusive');
+      expect(inconclusive.length).toBeGreaterThan(0);
+      for (const rule of inconclusive) expect(rule.reason, rule.id).toMatch(/the request budget \(--max-requests 200\) (left|was spent)/);
+      // Ruled out by the configuration, with the smallest budget whose plan meets every minimum: not run, not blocking.
+      for (const rule of inconclusive)
+        expect(rule.ruledOutBy, rule.id).toEqual({ setting: '--max-requests', fix: expect.stringMatching(/^--max-requests \d+$/) });
+      expect(Number(inconclusive[0].ruledOutBy!.fix.split(' ')[1])).toBeGreaterThan(200);
+      expect(inconclusive.some((r) => r.blocking)).toBe(false);
+      for (const rule of report.rules.filter((r) => r.status === 'passed')) expect(shortOfMinimum(rule), rule.id).toBe(false);
+      expect(report.summary.verdict).toBe('conformant');
+      expect(exitCode).toBe(0);
+      expect(registry().validate('conformance-report', report)).toEqual([]);
+    },
+  );
 
   it('holds with a fault injected: shrinking spends only what the budget left', async () => {
     const { report, counted } = await runThroughCounter({ profile: 'quick', seed: 1, maxRequests: 330 }, { fault: 'metadata-over-pairs-accepted' });
@@ -96,7 +104,12 @@ describe('--max-requests', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'conformance-budget-'));
     closers.push(async () => rmSync(dir, { recursive: true, force: true }));
     const { io, out } = testIO();
-    expect(await main(['run', '--profile', 'quick', '--seed', '1', '--max-requests', '250', '--report-dir', dir], io)).toBe(4);
+    // The rules it leaves short are ruled out by the configuration: the faithful server is conformant (exit 0); --strict asks for every rule.
+    expect(await main(['run', '--profile', 'quick', '--seed', '1', '--max-requests', '250', '--report-dir', dir], io)).toBe(0);
+    expect(out.join('\n')).toMatch(
+      /^not judged by this configuration \(not run, does not block the verdict without --strict\): \d+ rules .*\(--max-requests\): --max-requests \d+$/m,
+    );
+    expect(await main(['run', '--profile', 'quick', '--seed', '1', '--max-requests', '250', '--strict', '--report-dir', dir], testIO().io)).toBe(4);
     expect(out.join('\n')).toMatch(
       /^the request budget \(--max-requests 250\) left out: random cases: 0 per rule instead of 10; the scenario of id\.ref-id\.concurrent-duplicate \(30 requests\) \(the whole plan needs --max-requests \d+\)$/m,
     );

@@ -8,9 +8,8 @@
  */
 import type { TestCase } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
-import { AuthenticationError, RouteNotFoundError, UnknownAccountsError, withAnswer } from '../../core/errors.ts';
-import type { Transport } from '../transport/transport.ts';
-import { routeProbe } from '../../rules/create-identity/route-probe.ts';
+import { AuthenticationError, UnknownAccountsError, withAnswer } from '../../core/errors.ts';
+import { checkServesApi } from '../api-absence.ts';
 import type { Phase } from './phase.ts';
 
 export const probe: Phase = {
@@ -23,10 +22,12 @@ export const probe: Phase = {
       return settings.shard && settings.shard.index > 1 ? context.uncounted.add(prepared) : prepared;
     };
     const missing: Exchange[] = [];
+    const reads: Exchange[] = [];
     for (const id of pool.ids) {
       const { exchange } = await context.exercise(
         read({ operation: 'updateFiatAccount', mode: 'valid', label: 'empty update (reads the current state)', body: {}, fiatAccountId: id }),
       );
+      reads.push(exchange);
       if (exchange.response?.status === 404) missing.push(exchange);
       // The configured credentials refused: every rule would fail or skip for the settings' sake.
       if (exchange.response?.status === 401 || exchange.response?.status === 403) {
@@ -38,8 +39,10 @@ export const probe: Phase = {
         );
       }
     }
+    // A base URL that serves no API (HTML, 404/405/501 without JSON everywhere): stop before the cases.
+    await checkServesApi(reads, (c) => context.transport.send(c));
     // Every update to such an account would fail a rule for a mistake in the settings, not the target.
-    if (missing.length) await explainMissingAccounts(missing, pool.ids.length, context.transport);
+    if (missing.length) throw unknownAccounts(missing);
     // Two one-pair updates of one account: the second tells replace from merge by the first's key.
     const { accountId, keys } = context.metadata.semanticsProbe(pool.ids);
     for (const [i, key] of keys.entries()) {
@@ -57,21 +60,12 @@ export const probe: Phase = {
   },
 };
 
-/**
- * Accounts that answered 404 to an empty update: unknown ids, or a base URL that leads nowhere.
- * A create with an empty body (invalid by the tax rule, so nothing is created) tells the two
- * apart: a route that exists answers it with something else than 404.
- */
-async function explainMissingAccounts(missing: Exchange[], accounts: number, transport: Transport): Promise<never> {
-  const urls = missing.map((e) => e.request.url);
-  if (missing.length === accounts) {
-    const probe = await transport.send(routeProbe());
-    if (probe.response?.status === 404) throw withAnswer(new RouteNotFoundError([...urls, `${probe.request.method} ${probe.request.url}`]), probe.response);
-  }
-  throw withAnswer(
+/** Accounts that answered 404 to an empty update while the base URL serves the API: unknown ids, a configuration mistake. */
+function unknownAccounts(missing: Exchange[]): UnknownAccountsError {
+  return withAnswer(
     new UnknownAccountsError(
       missing.map((e) => e.testCase.fiatAccountId!),
-      urls,
+      missing.map((e) => e.request.url),
     ),
     missing[0].response,
   );

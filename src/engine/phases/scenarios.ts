@@ -13,7 +13,7 @@ export const scenarios: Phase = {
     for (const scenario of context.scenarios) {
       const rules = scenarioRules(scenario).map(getRule);
       for (const rule of rules) if (selectedIds.has(rule.id)) await ledger.begin(rule);
-      const { outcomes, notJudged, notJudgedRules, remedy } = await scenario.run(scenarioContext);
+      const { outcomes, notJudged, notJudgedRules, remedy, ruledOutBy } = await scenario.run(scenarioContext);
       for (const outcome of outcomes) ledger.record(outcome.rule ?? scenario.rule, outcome.problems, outcome.exchange);
       await ledger.announceFailing();
       for (const rule of rules) {
@@ -21,6 +21,7 @@ export const scenarios: Phase = {
         if (tally && notJudged && (!notJudgedRules || notJudgedRules.includes(rule.id as RuleId))) {
           tally.scenarioNote = notJudged;
           if (remedy) tally.scenarioRemedy = remedy;
+          if (remedy && ruledOutBy) tally.ruledOutBy = { setting: ruledOutBy, fix: remedy };
         }
         if (selectedIds.has(rule.id) && !hasFamily(rule.id)) await ledger.finish(rule);
       }

@@ -17,20 +17,12 @@
  * These requests are the run's housekeeping, no case of any rule: sent through the transport's
  * cleanup path (counted, recorded in exchanges.har, sent after an interrupt too), never judged.
  */
-import { routeProbe } from '../../rules/create-identity/route-probe.ts';
+import { checkServesApi } from '../api-absence.ts';
 import type { RestoreStep, TestCase } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import { cutText } from '../../core/cut-text.ts';
 import { shellWord } from '../../core/shell-word.ts';
-import {
-  AuthenticationError,
-  type ConformanceError,
-  RouteNotFoundError,
-  UnknownAccountsError,
-  UnreachableError,
-  UsageError,
-  withAnswer,
-} from '../../core/errors.ts';
+import { AuthenticationError, type ConformanceError, UnknownAccountsError, UnreachableError, UsageError, withAnswer } from '../../core/errors.ts';
 import { TargetLost } from '../target-watch.ts';
 import { is2xx, isObject } from '../../rules/checks/exchange-facts.ts';
 import type { MetadataSemantics } from '../../rules/update-fiat-account/metadata-state.ts';
@@ -112,6 +104,8 @@ export class AccountRestore {
   private deletion: Deletion | undefined;
   /** The restore's last exchange: why a read failed, in the target's words. */
   private lastExchange: Exchange | undefined;
+  /** The start reads' exchanges: whether any is an answer of the API at all (api-absence.ts). */
+  private readonly startReads: Exchange[] = [];
 
   constructor(private readonly parts: RestoreParts) {}
 
@@ -146,9 +140,10 @@ export class AccountRestore {
     let read: ReadMethod = 'get';
     let answers = await this.readAll('get');
     const all = [...answers.values()];
+    // No read is an answer of the API (HTML, 404/405/501 without JSON): does the base URL serve it at all?
+    if (all.length === this.parts.ids.length) await checkServesApi(this.startReads, (c) => this.sendUnjudged(c), { restore: 'start-read' });
     // Every GET answered "no such route or method": the target has no get operation, or the ids are unknown.
     if (all.length === this.parts.ids.length && all.every((a) => !('state' in a) && a.status !== undefined && NO_ROUTE.has(a.status))) {
-      await this.checkRoutes();
       if (!this.parts.emptyUpdateReads) throw noHarmlessRead(this.parts.ids, all);
       read = 'empty-update';
       answers = await this.readAll(read);
@@ -329,21 +324,12 @@ export class AccountRestore {
     return notes.length ? { interference: notes } : {};
   }
 
-  /**
-   * The first account's GET found nothing: a base URL that leads nowhere answers 404 on the create
-   * path too. A create with an empty body (invalid by the tax rule, so nothing is created) tells.
-   */
-  private async checkRoutes(): Promise<void> {
-    const read = this.lastExchange!;
-    if (read.response?.status !== 404) return;
-    const create = await this.parts.send(routeProbe({ restore: 'start-read' }));
+  /** A request of the restore sent once, counted and recorded (the create that asks whether the API is there). */
+  private async sendUnjudged(c: TestCase): Promise<Exchange> {
+    const exchange = await this.parts.send(c);
     this.requests += 1;
-    await this.parts.record(create);
-    if (create.response?.status === 404)
-      throw withAnswer(
-        new RouteNotFoundError([`${read.request.method} ${read.request.url}`, `${create.request.method} ${create.request.url}`]),
-        create.response,
-      );
+    await this.parts.record(exchange);
+    return exchange;
   }
 
   private read(id: string, step: RestoreStep, how: ReadMethod): Promise<Answer> {
@@ -373,6 +359,7 @@ export class AccountRestore {
       }
       this.requests += 1 + (exchange.resent?.length ?? 0);
       this.lastExchange = exchange;
+      if (step === 'start-read') this.startReads.push(exchange);
       await this.parts.record(exchange);
       const answer = answerOf(exchange);
       const transient = 'failed' in answer && (answer.transient || (answer.status !== undefined && TRANSIENT.has(answer.status)));

@@ -13,10 +13,13 @@
  * failure's message ends with what the target said. A run the target stopped answering carries a
  * `stopped` property on every suite and says so in the suites' system-out; a run with too many
  * requests without an answer carries its `reason` the same way. A fiat account the run left
- * changed is a failing testcase of a `sandbox` suite (restore off: a skipped one).
+ * changed is a failing testcase of a `sandbox` suite (restore off: a skipped one). A run that could
+ * not judge the target (unreachable, refused, misconfigured: exit 2 or 3) opens with a `run` suite
+ * whose one testcase is an <error> saying why, so CI shows red rather than only skipped rules.
  */
 import type { ConformanceReport, ReportFailure, ReportRule } from '../model/model.ts';
 import { escapeXml, escapeXmlText } from './escape.ts';
+import { oneLine } from '../../core/text.ts';
 import { failureWords, targetSaidSuffix } from '../model/target-words.ts';
 import { coverageFigures, reasonText, stoppedText } from '../model/rule-text.ts';
 import { caseModeText } from '../model/case-text.ts';
@@ -61,6 +64,11 @@ function outcome(rule: ReportRule, setup?: string): { element?: string; output: 
   const output = [`section ${rule.section}, ${rule.basis}, ${rule.cases} cases`];
   if (rule.status === 'passed') return { output };
   if (rule.status === 'skipped') return { element: `<skipped message="${escapeXml(rule.reason ?? 'skipped')}"/>`, output };
+  if (rule.status === 'inconclusive' && rule.ruledOutBy && !rule.blocking) {
+    // The configuration ruled it out: not run, and the fix is the message.
+    const why = `not run: ruled out by ${rule.ruledOutBy.setting}: ${rule.ruledOutBy.fix}`;
+    return { element: `<skipped message="${escapeXml(why)}"/>`, output: [...output, inconclusiveText(rule)] };
+  }
   if (rule.status === 'inconclusive') {
     const reason = rule.reason ?? 'judged by fewer cases than the profile asks';
     if (blockingInconclusive(rule))
@@ -135,16 +143,49 @@ export function renderJunit(report: ConformanceReport): string {
     ].join('\n');
   });
   const sandbox = sandboxSuite(report);
+  const run = runSuite(report);
   const total = counts(report.rules);
-  if (sandbox) for (const key of ['tests', 'failures', 'errors', 'skipped'] as const) total[key] += sandbox.counts[key];
+  for (const extra of [run, sandbox]) if (extra) for (const key of ['tests', 'failures', 'errors', 'skipped'] as const) total[key] += extra.counts[key];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${escapeXml(`${report.tool.name} ${report.summary.verdict}`)}" ${countAttributes(total, false)} time="${seconds(report.durationMs)}">`,
+    ...(run ? [run.xml] : []),
     ...suites,
     ...(sandbox ? [sandbox.xml] : []),
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/**
+ * Why the run could not judge the target, when it could not: unreachable, credentials or a scope
+ * refused, a base URL that serves no API, unknown accounts (every rule skipped, summary.reason),
+ * or a target or token endpoint that stopped answering mid-run (exit 3). Undefined otherwise: an
+ * interrupt is the user's, --fail-fast and the budget leave the verdict to the rules.
+ */
+export function runErrorText(report: ConformanceReport): string | undefined {
+  const stop = report.stopped;
+  if (stop) return stop.kind === 'unreachable' || stop.kind === 'token-endpoint' ? stoppedText(report, 2000) : undefined;
+  const couldNotJudge = report.summary.verdict === 'error' && report.rules.every((r) => r.status === 'skipped');
+  return couldNotJudge ? (report.summary.reason ?? 'the run could not judge the target') : undefined;
+}
+
+/**
+ * The `run` suite: one testcase in error when the run could not judge the target, so a CI widget
+ * turns red on a skipped-only report instead of counting 56 grey tests. None otherwise.
+ */
+function runSuite(report: ConformanceReport): { xml: string; counts: ReturnType<typeof counts> } | undefined {
+  const why = runErrorText(report);
+  if (!why) return undefined;
+  const c = { tests: 1, failures: 0, errors: 1, skipped: 0 };
+  const xml = [
+    `  <testsuite name="run" ${countAttributes(c)} time="${seconds(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+    `    <testcase classname="run" name="run: the target was judged" time="${seconds(report.durationMs)}">`,
+    `      <error message="${escapeXml(oneLine(why, 500))}" type="${escapeXml(report.stopped ? `stopped: ${report.stopped.kind}` : 'could not judge the target')}">${escapeXmlText(why)}</error>`,
+    '    </testcase>',
+    '  </testsuite>',
+  ].join('\n');
+  return { xml, counts: c };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { RecordedRequest, RecordedResponse, TransportError } from '../../co
 import { EXIT, exitCodeOfSignal } from '../../core/errors.ts';
 import { accountsLeftChanged, type RestoreSummary } from '../../engine/restore/restore-summary.ts';
 import type { LedgerEntry } from '../../engine/identity-ledger.ts';
+import type { RuledOutBy } from '../../engine/events.ts';
 import type { ProblemData } from '../../rules/problem-kinds.ts';
 
 export const REPORT_VERSION = '1.12.0';
@@ -118,6 +119,13 @@ export interface ReportRule {
   coverage?: RuleCoverage;
   /** Why a rule was skipped, inconclusive or errored: one line, with what would fix it. */
   reason?: string;
+  /**
+   * Since 1.12.0, on an inconclusive rule: the run's configuration kept it from being judged
+   * whatever the target does (one fiat account for isolation, a --max-requests budget), and the
+   * smallest change that would judge it. The rule was not run: it blocks the verdict only under
+   * --strict. An older report has none: its inconclusive rules block as their basis says.
+   */
+  ruledOutBy?: RuledOutBy;
   failures: ReportFailure[];
 }
 

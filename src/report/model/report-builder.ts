@@ -77,12 +77,15 @@ export interface RuleStatusInput {
   crashed: boolean;
   failed: boolean;
   shortfall?: string;
+  /** The shortfall is the configuration's (one account, a budget): the rule was not run, and blocks only under --strict. */
+  ruledOut?: boolean;
 }
 
 /**
  * A rule's status, and whether it blocks a conformant verdict. Blocking: a crashed check; a
  * documented rule (any rule under --strict) that failed, or that was judged by fewer cases than
- * its minimum ("conformant" is earned, docs/design.md section 5.2). The report of a run and the merge of
+ * its minimum ("conformant" is earned, docs/design.md section 5.2), unless the configuration ruled
+ * it out (one fiat account, a budget: `ruledOutBy`), which blocks only under --strict. The report of a run and the merge of
  * shard reports (merge-reports.ts) both decide here.
  */
 export function ruleStatus(
@@ -101,7 +104,9 @@ export function ruleStatus(
     reason = judgement.shortfall;
   } else status = 'passed';
   const counts = rule.basis === 'documented' || strict;
-  const blocking = status === 'error' || ((status === 'failed' || status === 'inconclusive') && counts);
+  // A rule the configuration ruled out says nothing of the target: only --strict asks for every rule.
+  const notRun = status === 'inconclusive' && judgement.ruledOut === true;
+  const blocking = status === 'error' || ((status === 'failed' || status === 'inconclusive') && counts && (!notRun || strict));
   return { status, blocking, ...(reason ? { reason } : {}) };
 }
 
@@ -110,10 +115,10 @@ export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' 
   const { rule, coverage } = outcome;
   const { status, blocking, reason } = ruleStatus(
     rule,
-    { crashed: outcome.crashed, failed: outcome.findings.length > 0, shortfall: coverage.shortfall },
+    { crashed: outcome.crashed, failed: outcome.findings.length > 0, shortfall: coverage.shortfall, ruledOut: coverage.ruledOutBy !== undefined },
     facts.strict,
   );
-  const { shortfall: _said, ...measured } = coverage;
+  const { shortfall: _said, ruledOutBy, ...measured } = coverage;
   return {
     id: rule.id,
     operation: rule.operation,
@@ -125,12 +130,15 @@ export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' 
     cases: outcome.cases,
     coverage: measured,
     ...(reason ? { reason } : {}),
+    ...(status === 'inconclusive' && ruledOutBy ? { ruledOutBy } : {}),
     failures: outcome.findings.map((f) => toFailure(f, facts.seed, creates)),
   };
 }
 
 /** Failed beats error beats inconclusive: the verdict names the worst thing that blocks. */
 function verdictOf(rules: ReportRule[]): Verdict {
+  // Every rule ruled out by the configuration: nothing was judged, and that is no pass.
+  if (rules.length && rules.every((r) => r.status === 'inconclusive' && r.ruledOutBy)) return 'inconclusive';
   const blocking = rules.filter((r) => r.blocking);
   if (blocking.some((r) => r.status === 'failed')) return 'non-conformant';
   if (blocking.some((r) => r.status === 'error')) return 'error';
@@ -226,15 +234,16 @@ function notStarted(facts: Pick<RunFacts, 'noRestore'>): RestoreSummary {
  * renderer puts first; `requests`: what the target received before the run gave up (exchanges.har
  * holds as many).
  */
-export function abortedReport(facts: RunFacts, reason: string, stopped?: Stop, requests = 0): ConformanceReport {
+export function abortedReport(facts: RunFacts, reason: string, stopped?: Stop, requests = 0, startedAt = Date.now()): ConformanceReport {
   const notJudged = { fixed: 0, random: 0, distinctInputs: 0, minimum: { fixed: 0, random: 0 } };
   const rules = RULES.map((rule: RuleDefinition): ReportRule => {
     const { coverage: _none, ...reported } = toReportRule({ rule, cases: 0, findings: [], crashed: false, coverage: notJudged }, facts);
     return { ...reported, status: 'skipped', blocking: false, reason };
   });
   const report = buildReport(facts, rules, {
-    startedAt: new Date().toISOString(),
-    durationMs: 0,
+    startedAt: new Date(startedAt).toISOString(),
+    // From the run's start to its abort: the reachability check and the reads took time too.
+    durationMs: Date.now() - startedAt,
     requests,
     undocumentedFields: [],
     ...(stopped ? { stopped } : {}),

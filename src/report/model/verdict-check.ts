@@ -20,7 +20,11 @@ function expectedRule(rule: ReportRule, strict: boolean): { status: string; bloc
     : rule.status === 'inconclusive'
       ? rule.reason
       : undefined;
-  return ruleStatus({ basis }, { crashed: rule.status === 'error', failed: rule.failures.length > 0, shortfall }, strict);
+  return ruleStatus(
+    { basis },
+    { crashed: rule.status === 'error', failed: rule.failures.length > 0, shortfall, ruledOut: rule.ruledOutBy !== undefined },
+    strict,
+  );
 }
 
 /** Why a rule's recorded status disagrees with its evidence, or undefined. */

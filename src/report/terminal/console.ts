@@ -61,6 +61,10 @@ export function ruleLine(rule: ReportRule, redactor?: Redactor, paint: Palette =
   const mark = paintStatus(paint, rule.status, MARK[rule.status]);
   if (rule.status === 'passed') return `  ${mark} ${rule.id}  (${rule.cases} ${rule.cases === 1 ? 'case' : 'cases'})`;
   if (rule.status === 'skipped') return `  ${mark} ${rule.id}  skipped${rule.reason ? `: ${oneLine(rule.reason, MESSAGE_WIDTH)}` : ''}`;
+  if (rule.status === 'inconclusive' && rule.ruledOutBy) {
+    const blocks = rule.blocking ? ' (blocks the verdict under --strict)' : ' (does not block the verdict)';
+    return `  ${mark} ${rule.id}  not run: ruled out by ${rule.ruledOutBy.setting}: ${rule.ruledOutBy.fix}${blocks}`;
+  }
   if (rule.status === 'inconclusive') {
     const figures = rule.coverage ? coverageFigures(rule.coverage) : `${rule.cases} ${rule.cases === 1 ? 'case' : 'cases'}`;
     return `  ${mark} ${rule.id}  inconclusive: ${figures}${rule.blocking ? '' : ' (does not block the verdict)'}`;

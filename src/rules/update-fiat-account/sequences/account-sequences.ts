@@ -28,6 +28,9 @@ export const sequenceRuns = (runs: number): number => Math.min(25, Math.max(MINI
 
 const accountsOf = (available: number): number => Math.min(SEQUENCE_ACCOUNTS, available);
 
+/** Isolation between accounts needs two of them: with one, no target could show it. */
+const ISOLATION_NEEDS = { rules: ['fa.sequence.isolation'] as RuleId[], accounts: 2, fix: 'give a second account id (--fiat-account-id twice)' };
+
 /** The requests the sequences send to a faithful target: fast-check generates the same commands from the seed. */
 export function sequenceRequests({ runs, seed, accounts }: ScenarioPlanning): number {
   const count = accountsOf(accounts);
@@ -51,6 +54,7 @@ export const accountSequences: Scenario = {
   minimums: Object.fromEntries(SEQUENCE_RULES.map((r) => [r, MINIMUM_SEQUENCES])),
   requests: sequenceRequests,
   fiatAccounts: SEQUENCE_ACCOUNTS,
+  accountNeeds: ISOLATION_NEEDS,
   async run(context) {
     const count = accountsOf(context.fiatAccountIds.length);
     if (!count) return { outcomes: [], notJudged: 'no fiat account to update' };
@@ -63,11 +67,12 @@ export const accountSequences: Scenario = {
     if (details.errorInstance && !(details.errorInstance instanceof SequenceFailure)) throw details.errorInstance;
     return {
       outcomes: run.outcomes(),
-      ...(count < 2
+      ...(count < ISOLATION_NEEDS.accounts
         ? {
             notJudged: 'one fiat account only: isolation between accounts needs two',
-            notJudgedRules: ['fa.sequence.isolation'],
-            remedy: 'give a second account id (--fiat-account-id twice)',
+            notJudgedRules: ISOLATION_NEEDS.rules,
+            remedy: ISOLATION_NEEDS.fix,
+            ruledOutBy: '--fiat-account-id',
           }
         : {}),
     };
