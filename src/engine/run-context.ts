@@ -20,6 +20,7 @@ import { RuleJudge } from '../rules/rule-judge.ts';
 import { ExchangeJudge, type JudgeOptions, type Judged } from './exchange-judge.ts';
 import { caseFamilies, type CaseFamily } from '../rules/cases/families.ts';
 import { InputIds } from './input-ids.ts';
+import { fitToPutBack } from './restore/put-back-fit.ts';
 import { MetadataState } from '../rules/update-fiat-account/metadata-state.ts';
 import type { PlannedCase } from './planned-case.ts';
 import { RefIds } from './ref-ids.ts';
@@ -111,7 +112,12 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     onFailure: (rule) => control.noteFailure(rule),
     emit,
   });
-  const send = (c: TestCase): Promise<Exchange> => transport.send(c, c.auth ? { auth: c.auth } : undefined);
+  const restore = settings.noRestore ? undefined : accountRestore(transport, settings, metadata, emit);
+  // Every update goes fitted to what the restore can put back: no value on a field the account showed empty (put-back-fit.ts).
+  const send = (c: TestCase): Promise<Exchange> => {
+    const sent = restore && c.fiatAccountId ? fitToPutBack(c, restore.startState(c.fiatAccountId)) : c;
+    return transport.send(sent, sent.auth ? { auth: sent.auth } : undefined);
+  };
   const openPoints = new OpenPointBook();
   const prepare = (c: TestCase): TestCase => refIds.stamp(pool.assign(openPoints.keepInside(c)));
   const twins = new ValidTwins({
@@ -124,7 +130,6 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     refusalExplainedByMerge: (e) => metadata.semantics === 'merge' && metadata.mergeMayExceedLimit(e),
     withoutRoom: (twin) => (pool.roomless(twin) === undefined ? undefined : { excused: metadata.semantics === 'merge' }),
   });
-  const restore = settings.noRestore ? undefined : accountRestore(transport, settings, metadata, emit);
   const watch = targetWatch(
     transport,
     () => pool.ids[0] ?? settings.fiatAccountIds[0],

@@ -120,6 +120,12 @@ export class AccountRestore {
     return this.journal?.read === 'get';
   }
 
+  /** What an account showed when journaled (undefined: not journaled): updates are fitted to it (put-back-fit.ts). */
+  startState(id: string): AccountState | undefined {
+    const entry = this.journal?.accounts.find((a) => a.id === id);
+    return entry && accountState(entry.account);
+  }
+
   /** The accounts the run may write to: those journaled. */
   journaled(): string[] {
     return this.journal?.accounts.map((a) => a.id) ?? [];
