@@ -37,34 +37,35 @@ export function fitToPutBack(c: TestCase, start: AccountState | undefined): Test
   if (!start || c.operation !== 'updateFiatAccount' || c.mode === 'invalid' || c.around || c.restore || !isObject(c.body)) return c;
   const values = startValues(start);
   const subject = c.open?.field;
-  const keep = (path: readonly string[]) => subject !== undefined && fieldName(path).startsWith(subject);
-  const holdsSubject = (name: string) => subject !== undefined && subject.startsWith(`${name}.`);
+  const under = (name: string, root: string) => name === root || name.startsWith(`${root}.`) || name.startsWith(`${root}[`);
+  const keep = (path: readonly string[]) => subject !== undefined && under(fieldName(path), subject);
+  const holdsSubject = (name: string) => subject?.startsWith(`${name}.`) === true;
   // A path the start shows a value at or under: an object there is fitted key by key.
-  const shown = (name: string) => [...values.keys()].some((k) => k === name || k.startsWith(`${name}.`) || k.startsWith(`${name}[`));
-  const fit = (value: unknown, path: readonly string[]): unknown => {
+  const shown = (name: string) => [...values.keys()].some((k) => under(k, name));
+  const fitValue = (value: unknown, path: readonly string[]): unknown => {
     const name = fieldName(path);
     if (isEmptyValue(value) || keep(path)) return value;
     if (values.has(name)) return isEmptyValue(values.get(name)) ? undefined : value;
     if (!isObject(value) || !(shown(name) || holdsSubject(name))) return undefined;
     const kept = Object.entries(value).flatMap(([key, child]) => {
-      const fitted = fit(child, [...path, key]);
+      const fitted = fitValue(child, [...path, key]);
       return fitted === undefined ? [] : [[key, fitted] as const];
     });
     // An object emptied by the fitting is left out, not sent as {} (which a target may take as "clear it").
     return kept.length ? Object.fromEntries(kept) : undefined;
   };
-  const body = fitRoots(c.body, fit);
+  const body = fitRoots(c.body, fitValue);
   return body === c.body ? c : { ...c, body };
 }
 
 /** `body` with each put-back root fitted (the same object when nothing changed); a parent emptied by it is left out. */
-function fitRoots(body: Record<string, unknown>, fit: (value: unknown, path: readonly string[]) => unknown): Record<string, unknown> {
+function fitRoots(body: Record<string, unknown>, fitValue: (value: unknown, path: readonly string[]) => unknown): Record<string, unknown> {
   let changed = false;
   const entries = Object.entries(body).flatMap(([parent, holder]) => {
     const root = PUT_BACK_ROOTS.find(([p, child]) => p === parent && isObject(holder) && Object.hasOwn(holder, child!));
     if (!root || !isObject(holder)) return [[parent, holder] as const];
     const child = root[1]!;
-    const fitted = fit(holder[child], [parent, child]);
+    const fitted = fitValue(holder[child], [parent, child]);
     if (JSON.stringify(fitted) === JSON.stringify(holder[child])) return [[parent, holder] as const];
     changed = true;
     const next = Object.entries(holder).flatMap(([key, v]) => (key !== child ? [[key, v] as const] : fitted === undefined ? [] : [[key, fitted] as const]));
