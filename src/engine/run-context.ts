@@ -66,7 +66,7 @@ export interface RunContext {
   /** Where each rule's first failure among random cases was: a shrink starts there. */
   readonly shrinkFrom: Map<RuleId, PlannedCase>;
   emit(event: RunEvent): Promise<void>;
-  /** Sends a case as it is (with the credentials its kind asks for). */
+  /** Sends a case (with the credentials its kind asks for), an update fitted to what the restore can put back (put-back-fit.ts). */
   send(c: TestCase): Promise<Exchange>;
   /** Sends a case once the run may go on, and judges it. */
   exercise(c: TestCase, options?: JudgeOptions): Promise<Judged>;

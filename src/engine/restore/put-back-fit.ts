@@ -34,9 +34,25 @@ function startValues(start: AccountState): Map<string, unknown> {
  * is not a valid update, or names no account. The open case's own field stays (its subject).
  */
 export function fitToPutBack(c: TestCase, start: AccountState | undefined): TestCase {
+  return fitBody(c, start, c.open?.field);
+}
+
+/**
+ * Why an open case is not sent: it would set its own field, which the account showed empty, to a
+ * value that only "" or null could take back (a target may ignore both). Undefined when it would not.
+ */
+export function unrestorableSubject(c: TestCase, start: AccountState | undefined): string | undefined {
+  const subject = c.open?.field;
+  if (subject === undefined || sameJson(fitBody(c, start, subject).body, fitBody(c, start, undefined).body)) return undefined;
+  return `not sent: it would set ${subject}, which fiat account ${c.fiatAccountId} showed empty when journaled, and only "" or null could put it back (a target may ignore both, as the vendor's OpenAPI says)`;
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** `c` fitted, `subject` (a field's display name) sent as generated. */
+function fitBody(c: TestCase, start: AccountState | undefined, subject: string | undefined): TestCase {
   if (!start || c.operation !== 'updateFiatAccount' || c.mode === 'invalid' || c.around || c.restore || !isObject(c.body)) return c;
   const values = startValues(start);
-  const subject = c.open?.field;
   const under = (name: string, root: string) => name === root || name.startsWith(`${root}.`) || name.startsWith(`${root}[`);
   const keep = (path: readonly string[]) => subject !== undefined && under(fieldName(path), subject);
   const holdsSubject = (name: string) => subject?.startsWith(`${name}.`) === true;
@@ -66,7 +82,7 @@ function fitRoots(body: Record<string, unknown>, fitValue: (value: unknown, path
     if (!root || !isObject(holder)) return [[parent, holder] as const];
     const child = root[1]!;
     const fitted = fitValue(holder[child], [parent, child]);
-    if (JSON.stringify(fitted) === JSON.stringify(holder[child])) return [[parent, holder] as const];
+    if (sameJson(fitted, holder[child])) return [[parent, holder] as const];
     changed = true;
     const next = Object.entries(holder).flatMap(([key, v]) => (key !== child ? [[key, v] as const] : fitted === undefined ? [] : [[key, fitted] as const]));
     return next.length ? [[parent, Object.fromEntries(next)] as const] : [];

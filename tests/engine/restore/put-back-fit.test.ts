@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCase } from '../../../src/core/case.ts';
 import { accountState } from '../../../src/engine/restore/account-state.ts';
-import { fitToPutBack } from '../../../src/engine/restore/put-back-fit.ts';
+import { fitToPutBack, unrestorableSubject } from '../../../src/engine/restore/put-back-fit.ts';
 
 const ADDRESS = { country: 'USA', address1: '100 Main Street', address2: '', city: 'Springfield', province: 'IL', zip_code: '62701' };
 
@@ -74,5 +74,28 @@ describe('fitToPutBack', () => {
     expect(fitToPutBack(invalid, nested())).toBe(invalid);
     const valid = update(addressUpdate('Suite 3'));
     expect(fitToPutBack(valid, undefined)).toBe(valid);
+  });
+});
+
+describe('unrestorableSubject', () => {
+  const subjectCase = (address2: unknown) =>
+    update(addressUpdate(address2), {
+      open: { field: 'fiat_network_instructions.wire.fiat_account_owner_address.address2', kind: 'length', value: '7 characters' },
+    });
+
+  it('names the open case that would set its own field where the account showed it empty', () => {
+    expect(unrestorableSubject(subjectCase('Suite 3'), nested())).toMatch(
+      /^not sent: it would set fiat_network_instructions\.wire\.fiat_account_owner_address\.address2, which fiat account a1 showed empty when journaled, and only "" or null could put it back/,
+    );
+  });
+
+  it('lets it go where the account showed a value, where it sends an empty value, and when another field is left out', () => {
+    expect(unrestorableSubject(subjectCase('Suite 3'), nested('Apt 1'))).toBeUndefined();
+    expect(unrestorableSubject(subjectCase(null), nested())).toBeUndefined();
+    const other = update(addressUpdate('Suite 3'), {
+      open: { field: 'fiat_network_instructions.wire.fiat_account_owner_address.city', kind: 'length', value: '11 characters' },
+    });
+    expect(unrestorableSubject(other, nested())).toBeUndefined();
+    expect(unrestorableSubject(update(addressUpdate('Suite 3')), nested())).toBeUndefined();
   });
 });
