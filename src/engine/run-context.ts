@@ -20,6 +20,7 @@ import { RuleJudge } from '../rules/rule-judge.ts';
 import { ExchangeJudge, type JudgeOptions, type Judged } from './exchange-judge.ts';
 import { caseFamilies, type CaseFamily } from '../rules/cases/families.ts';
 import { InputIds } from './input-ids.ts';
+import { fitToPutBack } from './restore/put-back-fit.ts';
 import { MetadataState } from '../rules/update-fiat-account/metadata-state.ts';
 import type { PlannedCase } from './planned-case.ts';
 import { RefIds } from './ref-ids.ts';
@@ -66,7 +67,7 @@ export interface RunContext {
   /** Where each rule's first failure among random cases was: a shrink starts there. */
   readonly shrinkFrom: Map<RuleId, PlannedCase>;
   emit(event: RunEvent): Promise<void>;
-  /** Sends a case as it is (with the credentials its kind asks for). */
+  /** Sends a case (with the credentials its kind asks for), an update fitted to what the restore can put back (put-back-fit.ts). */
   send(c: TestCase): Promise<Exchange>;
   /** Sends a case once the run may go on, and judges it. */
   exercise(c: TestCase, options?: JudgeOptions): Promise<Judged>;
@@ -112,7 +113,12 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     onFailure: (rule) => control.noteFailure(rule),
     emit,
   });
-  const send = (c: TestCase): Promise<Exchange> => transport.send(c, c.auth ? { auth: c.auth } : undefined);
+  const restore = settings.noRestore ? undefined : accountRestore(transport, settings, metadata, emit);
+  // Every update goes fitted to what the restore can put back: no value on a field the account showed empty (put-back-fit.ts).
+  const send = (c: TestCase): Promise<Exchange> => {
+    const sent = restore && c.fiatAccountId ? fitToPutBack(c, restore.startState(c.fiatAccountId)) : c;
+    return transport.send(sent, sent.auth ? { auth: sent.auth } : undefined);
+  };
   const openPoints = new OpenPointBook();
   const prepare = (c: TestCase): TestCase => refIds.stamp(pool.assign(openPoints.keepInside(c)));
   const twins = new ValidTwins({
@@ -125,7 +131,6 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     refusalExplainedByMerge: (e) => metadata.semantics === 'merge' && metadata.mergeMayExceedLimit(e),
     withoutRoom: (twin) => (pool.roomless(twin) === undefined ? undefined : { excused: metadata.semantics === 'merge' }),
   });
-  const restore = settings.noRestore ? undefined : accountRestore(transport, settings, metadata, emit);
   const watch = targetWatch(
     transport,
     () => pool.ids[0] ?? settings.fiatAccountIds[0],

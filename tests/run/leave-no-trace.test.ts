@@ -92,6 +92,25 @@ describe('a run leaves the fiat accounts as it found them', () => {
     expect(report.restore!.accounts.some((a) => a.notRestored.length > 0)).toBe(true);
   });
 
+  it('null-ignoring reading: no field the accounts showed empty is filled in, so every account reads as before and the run exits 0', async () => {
+    // The vendor's reading: "" and null in an update are ignored, so an address2 of "" filled in could never be put back.
+    const s = await server({ updateNulls: 'ignored' });
+    const before = await accounts(s);
+    const run = config(s, { seed: 1, runs: 20 });
+    const { report, exitCode } = await orchestrateRun(run, { reports: true });
+    expect(await accounts(s)).toEqual(before);
+    expect(report.restore!.accounts.map((a) => [a.outcome, a.notRestored])).toEqual(s.fiatAccountIds.map(() => ['restored', []]));
+    expect([report.summary.verdict, exitCode]).toEqual(['conformant', 0]);
+    const accepted = harEntries(run.reportDir).filter((e) => e.request.method === 'PUT' && e.response.status === 200 && e._case?.restore === undefined);
+    const filled = accepted.filter((e) => /"address2":"[^"]/.test(e.request.postData?.text ?? ''));
+    expect(accepted.length).toBeGreaterThan(20);
+    expect(filled.map((e) => e.request.postData.text)).toEqual([]);
+    // The cases about a null or an empty value itself still run: the observed contract says the target ignores them.
+    const nulls = (report.observedContract?.limits ?? []).filter((l: { kind: string }) => l.kind === 'null-or-empty');
+    expect(nulls.length).toBeGreaterThan(0);
+    for (const l of nulls as { field: string; summary: string }[]) expect(l.summary, l.field).toMatch(/^null ignored(; empty text ignored)?$/);
+  });
+
   it('--no-restore leaves the accounts changed, and the report says restore was off', async () => {
     const s = await server();
     const before = await accounts(s);

@@ -3,7 +3,8 @@
  * judges them in plan order (pipeline.ts). The updates of one account never overlap; under merge
  * (or while unknown) every update of the pool depends on what the accounts hold, so they share
  * one lane. A random case that fails a rule is remembered as where that rule's shrink starts. A
- * case that no account has room for (merged metadata) is not sent: its rule is told why.
+ * case that no account has room for (merged metadata) is not sent, nor an open case that would
+ * set its own field where the account showed it empty (put-back-fit.ts): its rule is told why.
  */
 import { getRule } from '../../core/catalogue.ts';
 import type { Exchange } from '../../core/exchange.ts';
@@ -14,6 +15,7 @@ import type { PlannedCase } from '../planned-case.ts';
 import { hasFamily, judgedOnEveryExchange } from '../plan.ts';
 import type { RunContext } from '../run-context.ts';
 import { twinOptions } from '../exchange-judge.ts';
+import { unrestorableSubject } from '../restore/put-back-fit.ts';
 
 /** A case not sent, and why. */
 interface Unsent {
@@ -38,6 +40,8 @@ export function sendPlanned(context: RunContext, source: ItemSource<PlannedCase>
         if ('unsent' in placed) return placed;
         item.testCase = placed.testCase;
       }
+      const unrestorable = unrestorableSubject(item.testCase, context.restore?.startState(item.testCase.fiatAccountId ?? ''));
+      if (unrestorable) return { unsent: unrestorable };
       const exchange = await context.send(item.testCase);
       twins.startFor(item.testCase, exchange, item.account);
       return exchange;

@@ -114,6 +114,12 @@ export class AccountRestore {
     return this.journal?.read === 'get';
   }
 
+  /** What an account showed when journaled (undefined: not journaled): updates are fitted to it (put-back-fit.ts). */
+  startState(id: string): AccountState | undefined {
+    const entry = this.journal?.accounts.find((a) => a.id === id);
+    return entry && accountState(entry.account);
+  }
+
   /** The accounts the run may write to: those journaled. */
   journaled(): string[] {
     return this.journal?.accounts.map((a) => a.id) ?? [];
@@ -419,7 +425,7 @@ function verified(
     const was = journaled.get(field)?.value;
     const shown = now.get(field)?.value;
     const kept = !journaled.has(field) && now.get(field)?.kind === 'metadata';
-    // An empty string (or null) written back and accepted, yet the run's value stays: the target takes a blank for "absent".
+    // An empty string (or null) written back and accepted, yet the value stays: the target takes a blank for "absent".
     const blankIgnored = journaled.has(field) && (was === '' || was === null) && now.has(field);
     const planned = named.get(field);
     const reason =
@@ -429,7 +435,7 @@ function verified(
         : kept
           ? 'added by the run; the target merges metadata and removes a key neither by a null value nor by an empty object'
           : blankIgnored
-            ? `written back as ${shownValue(was)}, which the target ignores (it keeps ${shownValue(shown)}, the run's value): no update can put it back`
+            ? `written back as ${shownValue(was)}, which the target ignores (it keeps ${shownValue(shown)}): no update can put it back`
             : `written back, but the account now shows ${shownValue(shown)} (before the run: ${shownValue(was)})`);
     const final = planned?.final ?? ((kept || blankIgnored) && !refused);
     return { field, reason, ...(journaled.has(field) ? { was } : {}), ...(now.has(field) ? { now: shown } : {}), ...(final ? { final } : {}) };
