@@ -135,7 +135,8 @@ async function sendAll(
 ): Promise<{ sent: EntryExchange[]; leftOut: HarReplay['leftOut']; interrupted: boolean }> {
   const sent: EntryExchange[] = [];
   const leftOut: HarReplay['leftOut'] = [];
-  const sendOne = async ({ at, entry, testCase, judged }: Ready): Promise<EntryExchange> => {
+  const sendOne = async ({ at, entry, testCase: recorded, judged }: Ready): Promise<EntryExchange> => {
+    const testCase = guard.restore.fit(recorded);
     if (testCase.fiatAccountId && guard.accounts.isTargetAccount(testCase.fiatAccountId)) guard.restore.wrote(testCase.fiatAccountId);
     const exchange = await transport.send(testCase, testCase.auth ? { auth: testCase.auth } : undefined);
     guard.metadata.observe(exchange);

@@ -4,7 +4,9 @@
  * and put back at the end however the replay ended (an error, Ctrl-C). An account whose start
  * read gave no FiatAccount gets no write: what it held is unknown, so nothing could put it back.
  */
+import type { TestCase } from '../core/case.ts';
 import { AccountRestore } from '../engine/restore/account-restore.ts';
+import { fitToPutBack } from '../engine/restore/put-back-fit.ts';
 import type { RestoreSummary } from '../engine/restore/restore-summary.ts';
 import type { MetadataSemantics } from '../rules/update-fiat-account/metadata-state.ts';
 import type { Transport } from '../engine/transport/transport.ts';
@@ -49,6 +51,11 @@ export class ReplayRestore {
   /** Whether the replay may write `id`: its state before is known (the start read answered with it). */
   mayWrite(id: string): boolean {
     return this.restore.journaled().includes(id);
+  }
+
+  /** `c` fitted to what the restore can put back, as the run sends it (put-back-fit.ts): no value on a field the account showed empty. */
+  fit(c: TestCase): TestCase {
+    return c.fiatAccountId ? fitToPutBack(c, this.restore.startState(c.fiatAccountId)) : c;
   }
 
   /** Notes a request sent to an account: it may have changed it. */

@@ -83,7 +83,8 @@ export class Replayer {
   }
 
   /** Sends a case, noting the account it may change and what its answer shows of metadata. */
-  private async guestSend(c: TestCase): Promise<Exchange> {
+  private async guestSend(recorded: TestCase): Promise<Exchange> {
+    const c = this.guest.restore.fit(recorded);
     if (c.fiatAccountId && this.accountIds.includes(c.fiatAccountId)) this.guest.restore.wrote(c.fiatAccountId);
     const exchange = await this.send(c, c.auth ? { auth: c.auth } : undefined);
     this.guest.metadata.observe(exchange);

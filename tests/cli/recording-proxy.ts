@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
+import { createReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../src/server/server.ts';
 
 export interface Seen {
   method: string;
@@ -24,8 +24,8 @@ export interface RecordingTarget {
   close(): Promise<void>;
 }
 
-export async function startRecordingTarget(): Promise<RecordingTarget> {
-  const server = await createReferenceServer();
+export async function startRecordingTarget(options: ReferenceServerOptions = {}): Promise<RecordingTarget> {
+  const server = await createReferenceServer(options);
   const upstream = new URL(server.baseUrl);
   const target: RecordingTarget = {
     url: '',

@@ -126,6 +126,40 @@ describe('replay <exchanges.har> against a live target', () => {
     expect(await live.accounts()).toEqual(before);
   }, 60_000);
 
+  it('fits each update to what the restore can put back: a target that ignores "" (the vendor\'s reading) gets no address2 filled in, and every account reads as found', async () => {
+    // An edited HAR whose valid update fills an address2 the accounts hold empty: only "" could take it back, which this target ignores.
+    const entries = har.log.entries.map((e) => {
+      if (e.request.method !== 'PUT' || e._case?.mode !== 'valid' || e._case?.restore || !e.request.postData?.text) return e;
+      const body = JSON.parse(e.request.postData.text);
+      const wire = {
+        fiat_account_owner_address: { country: 'USA', address1: '1 Main Street', address2: 'Suite 9', city: 'Springfield', province: 'IL', zip_code: '62701' },
+      };
+      const text = JSON.stringify({ ...body, fiat_network_instructions: { wire } });
+      return { ...e, request: { ...e.request, postData: { ...e.request.postData, text } } };
+    });
+    const file = path.join(dir, 'fills-address2.har');
+    writeFileSync(file, JSON.stringify({ ...har, log: { ...har.log, entries } }));
+    const ignoring = await startRecordingTarget({ reading: { updateNulls: 'ignored' } });
+    try {
+      const before = await ignoring.accounts();
+      const flags = [
+        '--base-url',
+        ignoring.url,
+        '--token',
+        ignoring.server.staticToken,
+        ...ignoring.server.fiatAccountIds.flatMap((id) => ['--fiat-account-id', id]),
+      ];
+      const { io, out } = testIO();
+      const code = await replay([file, ...flags], io);
+      expect(out.join('\n')).toMatch(/^restore: fiat accounts: .*restored/m);
+      expect(out.join('\n')).not.toMatch(/left changed|partly restored/);
+      expect(await ignoring.accounts()).toEqual(before);
+      expect(code, out.join('\n')).not.toBe(5);
+    } finally {
+      await ignoring.close();
+    }
+  }, 60_000);
+
   it('refuses a redacted HAR (exit 2, one line) and sends nothing; the embedded server still replays it', async () => {
     const file = path.join(dir, 'redacted.har');
     writeFileSync(file, markRedactedHar(JSON.stringify(har)));
