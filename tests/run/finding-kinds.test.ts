@@ -5,7 +5,7 @@
  * failure's instancePath, so a reader can group by either.
  */
 import { describe, expect, it } from 'vitest';
-import { FAULTS } from '../../src/run/fault-matrix.ts';
+import { FAULTS, restorePatienceUnder } from '../../src/run/fault-matrix.ts';
 import { runEmbedded } from '../../src/run/embedded-run.ts';
 import { PROBLEM_KINDS, type ProblemKind } from '../../src/rules/problem-kinds.ts';
 import { registry } from '../../src/schema/registry.ts';
@@ -37,7 +37,7 @@ describe('every failure of a run says its kind and params', () => {
   it.each(FAULTS.map((f) => [f.name, f] as const))(
     '%s: each failure has a kind of the vocabulary and params the schema accepts for it',
     async (_name, fault) => {
-      const { report } = await runEmbedded({ fault: fault.name, runs: RUNS, seed: SEED, strict: true });
+      const { report } = await runEmbedded({ fault: fault.name, runs: RUNS, seed: SEED, strict: true, ...restorePatienceUnder(fault) });
       const failures = failuresOf(report);
       if ((fault.expect ?? 'failed') === 'failed') expect(failures.length, `${fault.name} fails ${fault.ruleId}`).toBeGreaterThan(0);
       expect(failures.flatMap(({ rule, failure }) => kindProblems(rule, failure))).toEqual([]);
