@@ -9,7 +9,8 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
           // Builds dist/ first: the tests that spawn bin/conformance.js must run the current sources.
-          globalSetup: ['tests/setup/build-dist.ts'],
+          // Then notes the tree, to fail a run that leaves files in it.
+          globalSetup: ['tests/setup/build-dist.ts', 'tests/setup/tree-left-clean.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
