@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -13,6 +14,10 @@ export default defineConfig({
           globalSetup: ['tests/setup/build-dist.ts', 'tests/setup/tree-left-clean.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // vitest's default is one worker less than the CPUs: one on a 2-CPU runner, every file in
+          // turn. Many files spend their time waiting (child processes, sockets, a target's
+          // timeouts, the interrupt grace), not computing: two files at a time at least.
+          maxWorkers: Math.max(2, availableParallelism() - 1),
         },
       },
       {
