@@ -2,7 +2,7 @@
  * Debian's chromium through playwright-core (no browser download), offline: what the browser tests
  * share. A page opened here records its page errors, its console errors and every URL it asked for.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,10 +14,12 @@ export const available = existsSync(CHROMIUM);
 /** In CI a missing browser is a failure, not a skip; on a workstation the test may skip. */
 export const runHere = available || Boolean(process.env.CI);
 /**
- * Where the pages and screenshots of the browser tests go, for a human look: outside the tree
- * (npm test leaves it as it found it), in one place that stays put across runs.
+ * Where the pages and screenshots of the browser tests go, for a human look: outside the tree (npm
+ * test leaves it as it found it), and fresh for each test file: a folder kept from an earlier run
+ * holds that run's restore journal, which the next run in it refuses to overwrite (the lead's
+ * measuring run failed html-report-length.test.ts so, with reports/ of an earlier run).
  */
-export const REPORTS = path.join(tmpdir(), 'conformance-browser-tests');
+export const REPORTS = mkdtempSync(path.join(tmpdir(), 'conformance-browser-tests-'));
 
 export interface OfflinePage {
   browser: Browser;
