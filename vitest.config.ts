@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -9,9 +10,14 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
           // Builds dist/ first: the tests that spawn bin/conformance.js must run the current sources.
-          globalSetup: ['tests/setup/build-dist.ts'],
+          // Then notes the tree, to fail a run that leaves files in it.
+          globalSetup: ['tests/setup/build-dist.ts', 'tests/setup/tree-left-clean.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // vitest's default is one worker less than the CPUs: one on a 2-CPU runner, every file in
+          // turn. Many files spend their time waiting (child processes, sockets, a target's
+          // timeouts, the interrupt grace), not computing: two files at a time at least.
+          maxWorkers: Math.max(2, availableParallelism() - 1),
         },
       },
       {

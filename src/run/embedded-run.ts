@@ -18,6 +18,8 @@ export interface EmbeddedRunOptions {
   strict?: boolean;
   ruleFilter?: string[];
   listeners?: ReportListener[];
+  /** How long the restore waits for a target that is away, ms (--restore-patience). */
+  restorePatienceMs?: number;
 }
 
 export function runEmbedded(options: EmbeddedRunOptions) {
@@ -30,6 +32,7 @@ export function runEmbedded(options: EmbeddedRunOptions) {
     reading: options.reading ?? {},
     ...(options.fault ? { fault: options.fault } : {}),
     ...(options.strictServer ? { strictServer: true } : {}),
+    ...(options.restorePatienceMs !== undefined ? { restorePatienceMs: options.restorePatienceMs } : {}),
   });
   return runOnce(config, options.listeners);
 }

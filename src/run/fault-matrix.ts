@@ -7,7 +7,7 @@ import { FAULTS, type FaultDefinition, type FaultName } from '../server/faults.t
 import { READINGS, type Reading } from '../server/reading.ts';
 import { runEmbedded } from './embedded-run.ts';
 import { exitCodeOf, type ConformanceReport } from '../report/model/model.ts';
-import { RULES } from '../core/catalogue.ts';
+import { RULES, type RuleId } from '../core/catalogue.ts';
 import { EXIT } from '../core/errors.ts';
 
 /** Convention faults fail a run only under --strict, so the matrix runs them strict. */
@@ -30,7 +30,7 @@ export interface FaultOutcome {
   detected: boolean;
   /** Detected, and the run cannot pass as conformant: the expected exit code, the rule blocking the verdict. */
   blocks: boolean;
-  /** Rules the fault must not be blamed on that failed anyway. */
+  /** Rules that failed though the fault does not break them (not its rule, nor one of its `alsoFails`). */
   wrongBlame: string[];
   /** The exit code `conformance run` would give. */
   exitCode: number;
@@ -60,6 +60,28 @@ export function faultCaught(o: FaultOutcome): boolean {
 
 export function readingClean(o: ReadingOutcome): boolean {
   return o.failedRules.length === 0 && o.verdict === 'conformant';
+}
+
+/**
+ * The restore's patience for a run under `fault`: none when the fault kills the embedded server,
+ * which never comes back (waiting the default 60 s for it proves nothing and made each such run
+ * last 48 s); the default otherwise.
+ */
+export function restorePatienceUnder(fault: FaultDefinition): { restorePatienceMs?: number } {
+  return fault.expect === 'unreachable' ? { restorePatienceMs: 0 } : {};
+}
+
+/**
+ * The rules a run under `fault` fails, sorted: its own rule (unless the fault leaves it
+ * inconclusive) and the second root causes it names (FaultDefinition.alsoFails).
+ */
+export function rulesFailedUnder(fault: FaultDefinition): string[] {
+  return [...new Set([...((fault.expect ?? 'failed') === 'inconclusive' ? [] : [fault.ruleId]), ...(fault.alsoFails ?? [])])].sort();
+}
+
+/** The failed rules the fault does not break: neither its rule nor one it names in `alsoFails`. */
+export function wronglyBlamed(fault: FaultDefinition, failed: readonly string[]): string[] {
+  return failed.filter((r) => r !== fault.ruleId && !fault.alsoFails?.includes(r as RuleId));
 }
 
 const failedRules = (report: ConformanceReport) => report.rules.filter((r) => r.status === 'failed').map((r) => r.id);
@@ -100,6 +122,7 @@ export async function runFault(fault: FaultDefinition, runs: number, seed: numbe
     seed,
     strict,
     strictServer: server === 'strict',
+    ...restorePatienceUnder(fault),
     listeners: [
       (event) => {
         if (event.type === 'rule-end' && event.rule.id === fault.ruleId) firstDetectionAt = event.firstFailureAtRequest;
@@ -112,7 +135,7 @@ export async function runFault(fault: FaultDefinition, runs: number, seed: numbe
     fault,
     server,
     ...judgeFault(fault, report),
-    wrongBlame: (fault.notBlamed ?? []).filter((r) => failed.includes(r)),
+    wrongBlame: wronglyBlamed(fault, failed),
     exitCode: exitCodeOf(report),
     failedRules: failed,
     ...(own ? { status: own.status, ...(own.reason ? { reason: own.reason } : {}) } : {}),

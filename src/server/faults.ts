@@ -11,16 +11,36 @@ const FAULT_LIST = [
   {
     name: 'metadata-over-pairs-500',
     ruleId: 'fa.metadata.over-pairs-rejected',
+    // The 500 is itself a server error.
+    alsoFails: ['fa.no-5xx'],
     description: 'fails with 500 on metadata with 7 or more pairs instead of rejecting it',
   },
-  { name: 'metadata-exact-pairs-rejected', ruleId: 'fa.metadata.max-pairs-accepted', description: 'rejects metadata with exactly 6 pairs (limit 5)' },
+  {
+    name: 'metadata-exact-pairs-rejected',
+    ruleId: 'fa.metadata.max-pairs-accepted',
+    // Valid updates with 6 pairs are refused too.
+    alsoFails: ['fa.valid-accepted'],
+    description: 'rejects metadata with exactly 6 pairs (limit 5)',
+  },
   {
     name: 'metadata-over-length-accepted',
     ruleId: 'fa.metadata.over-length-rejected',
     description: 'accepts metadata keys and values of 101+ characters (stores them cut to 100)',
   },
-  { name: 'metadata-counts-bytes', ruleId: 'fa.metadata.max-length-accepted', description: "counts UTF-8 bytes, not characters (rejects 100 'é')" },
-  { name: 'metadata-counts-utf16', ruleId: 'fa.metadata.max-length-accepted', description: 'counts UTF-16 code units, not characters (rejects 100 emoji)' },
+  {
+    name: 'metadata-counts-bytes',
+    ruleId: 'fa.metadata.max-length-accepted',
+    // Valid updates with 100 'é' are refused too.
+    alsoFails: ['fa.valid-accepted'],
+    description: "counts UTF-8 bytes, not characters (rejects 100 'é')",
+  },
+  {
+    name: 'metadata-counts-utf16',
+    ruleId: 'fa.metadata.max-length-accepted',
+    // Valid updates with 100 emoji are refused too.
+    alsoFails: ['fa.valid-accepted'],
+    description: 'counts UTF-16 code units, not characters (rejects 100 emoji)',
+  },
   { name: 'fa-status-lowercase', ruleId: 'fa.status.enum', description: 'returns status "pending"' },
   { name: 'fa-status-missing', ruleId: 'fa.status.present', description: 'returns no status anywhere' },
   { name: 'fa-created-at-no-offset', ruleId: 'fa.timestamps.rfc3339', description: 'returns created_at without an offset ("2024-01-02T03:04:05")' },
@@ -35,6 +55,8 @@ const FAULT_LIST = [
   {
     name: 'fa-wrong-types-accepted',
     ruleId: 'fa.wrong-types-rejected',
+    // The wrongly typed values it stored come back in the answer.
+    alsoFails: ['fa.response.schema'],
     description: 'does not check the types of the update body (the metadata limits still apply)',
   },
   {
@@ -45,6 +67,8 @@ const FAULT_LIST = [
   {
     name: 'fa-non-ascii-rejected',
     ruleId: 'fa.metadata.max-length-accepted',
+    // Valid updates with non-ASCII owner names are refused too.
+    alsoFails: ['fa.valid-accepted'],
     description: 'rejects any non-ASCII character anywhere in an update, owner names and metadata alike (metadata in any script is guaranteed, section 8)',
   },
   // Documented rules: create an identity
@@ -53,9 +77,17 @@ const FAULT_LIST = [
   {
     name: 'id-tax-not-required-rejected',
     ruleId: 'id.tax.not-required-accepted',
+    // Valid identities that say tax_details_not_required are refused too.
+    alsoFails: ['id.valid-accepted'],
     description: 'demands tax_details even when tax_details_not_required is true',
   },
-  { name: 'id-ref-id-not-unique', ruleId: 'id.ref-id.sequential-duplicate', description: 'does not keep ref_id unique (a repeat creates a second identity)' },
+  {
+    name: 'id-ref-id-not-unique',
+    ruleId: 'id.ref-id.sequential-duplicate',
+    // No uniqueness at all: concurrent repeats create identities too.
+    alsoFails: ['id.ref-id.concurrent-duplicate'],
+    description: 'does not keep ref_id unique (a repeat creates a second identity)',
+  },
   {
     name: 'id-ref-id-race',
     ruleId: 'id.ref-id.concurrent-duplicate',
@@ -82,22 +114,55 @@ const FAULT_LIST = [
     name: 'id-astral-name-500',
     ruleId: 'id.valid-accepted',
     hiddenByStrict: 'the strict variant refuses a name outside its ASCII pattern before storing it',
+    // The 500 is itself a server error.
+    alsoFails: ['id.no-5xx'],
     description: 'fails with 500 on a create whose first_name or last_name holds an astral character (emoji; a 3-byte utf8 column)',
   },
   // Convention rules
   { name: 'fa-unknown-id-400', ruleId: 'fa.unknown-id-404', description: 'answers 400, not 404, for an unknown fiat account id' },
   { name: 'fa-id-mismatch', ruleId: 'fa.response.id-matches-path', description: 'answers with another id than the one in the path' },
-  { name: 'fa-update-not-applied', ruleId: 'fa.update-reflected', description: 'does not store owner names (the old ones come back)' },
-  { name: 'fa-updated-before-created', ruleId: 'fa.updated-after-created', description: 'returns updated_at a day before created_at' },
-  { name: 'fa-malformed-json-500', ruleId: 'fa.no-5xx', description: 'answers 500 to an update with malformed JSON' },
+  {
+    name: 'fa-update-not-applied',
+    ruleId: 'fa.update-reflected',
+    // What is not stored is not there at the next update either.
+    alsoFails: ['fa.sequence.persisted'],
+    description: 'does not store owner names (the old ones come back)',
+  },
+  {
+    name: 'fa-updated-before-created',
+    ruleId: 'fa.updated-after-created',
+    // Every answer of a sequence carries the day-early updated_at.
+    alsoFails: ['fa.sequence.timestamps'],
+    description: 'returns updated_at a day before created_at',
+  },
+  {
+    name: 'fa-malformed-json-500',
+    ruleId: 'fa.no-5xx',
+    // An empty body is malformed JSON to this server: 500 too.
+    alsoFails: ['fa.empty-body'],
+    description: 'answers 500 to an update with malformed JSON',
+  },
   { name: 'fa-no-auth-accepted', ruleId: 'fa.auth-401', description: 'accepts updates without an Authorization header' },
   { name: 'fa-drops-astral', ruleId: 'fa.answers', description: 'destroys the connection when the update body holds an astral character' },
   { name: 'id-wrong-token-403', ruleId: 'id.auth-401', description: 'answers 403, not 401, to a create with a wrong token' },
   { name: 'id-type-institution', ruleId: 'id.type-person', description: 'returns type INSTITUTION for an identity sent with person_details' },
   { name: 'id-invalid-dob-accepted', ruleId: 'id.dob.invalid-rejected', description: 'accepts impossible (1990-02-30) and unparseable dates of birth' },
-  { name: 'id-malformed-json-500', ruleId: 'id.no-5xx', description: 'answers 500 to a create with malformed JSON' },
+  {
+    name: 'id-malformed-json-500',
+    ruleId: 'id.no-5xx',
+    // An empty body is malformed JSON to this server: 500 too.
+    alsoFails: ['id.empty-body'],
+    description: 'answers 500 to a create with malformed JSON',
+  },
   // Faults that judge the harness itself: too few cases, a target that stops, wrong blame, narrow generators
-  { name: 'id-near-empty-body', ruleId: 'id.enums', expect: 'inconclusive', description: 'answers every create with only {id, summary_status}' },
+  {
+    name: 'id-near-empty-body',
+    ruleId: 'id.enums',
+    expect: 'inconclusive',
+    // The person_details sent are not in the answer.
+    alsoFails: ['id.person-details.returned'],
+    description: 'answers every create with only {id, summary_status}',
+  },
   {
     name: 'id-same-identity',
     ruleId: 'id.distinct-identities',
@@ -107,12 +172,16 @@ const FAULT_LIST = [
     name: 'dies-mid-run',
     ruleId: 'id.answers',
     expect: 'unreachable',
+    // The dead server answers neither operation.
+    alsoFails: ['fa.answers'],
     description: 'after its 150th request, destroys every connection and takes no more, like a crashed process',
   },
   {
     name: 'fa-500-always',
     ruleId: 'fa.valid-accepted',
     notBlamed: ['fa.metadata.over-pairs-rejected', 'fa.metadata.over-length-rejected', 'fa.wrong-types-rejected'],
+    // The 500 is itself a server error.
+    alsoFails: ['fa.no-5xx'],
     description: 'answers every non-empty update with 500 {"error":"internal"} (the empty update still works)',
   },
   {
@@ -172,6 +241,8 @@ const FAULT_LIST = [
   {
     name: 'address2-empty-refused',
     ruleId: 'id.valid-accepted',
+    // The refusal holds in fiat account addresses too.
+    alsoFails: ['fa.valid-accepted'],
     description: 'refuses address2 "" in any address, identity or fiat account (the vendor\'s pattern demands a character; section 2.4 allows "")',
   },
   {
@@ -246,6 +317,8 @@ const FAULT_LIST = [
     name: 'id-dob-far-date-500',
     ruleId: 'id.valid-accepted',
     hiddenByStrict: 'the strict variant refuses a date of birth before 1900 or after today before storing it',
+    // The 500 is itself a server error.
+    alsoFails: ['id.no-5xx'],
     description: 'fails with 500 on a date_of_birth before the year 1000 or after 9000 (a date column of a narrower range)',
   },
   {
@@ -292,6 +365,7 @@ interface FaultEntry {
   description: string;
   expect?: FaultExpectation;
   notBlamed?: readonly RuleId[];
+  alsoFails?: readonly RuleId[];
   hiddenByStrict?: string;
 }
 
@@ -310,6 +384,12 @@ export interface FaultDefinition {
   expect?: FaultExpectation;
   /** Rules that must not fail under this fault (the wrong-blame guard). */
   notBlamed?: readonly RuleId[];
+  /**
+   * The other rules the fault genuinely breaks (a second root cause: the refusal of a limit also
+   * refuses valid bodies, a 500 is also a server error), each with a comment why. A run under the
+   * fault fails `ruleId` and these, nothing else: any other failed rule is a wrong blame.
+   */
+  alsoFails?: readonly RuleId[];
   /**
    * Why the strict variant of the server never reaches the defect (it refuses the input first,
    * as a correct server may), so there is nothing to catch there. Undefined: it shows on both.

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { REPORTS } from './offline-chromium.ts';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
 import type { FaultName } from '../../src/server/faults.ts';
@@ -18,7 +19,6 @@ const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 const runHere = available || Boolean(process.env.CI);
 
-const REPORTS = fileURLToPath(new URL('../../reports/', import.meta.url));
 const DIR = path.join(REPORTS, 'browser-test-many-faults');
 
 /** Faults that change distinct parts of the server's behaviour, so that each one still fails its rule beside the others. */

@@ -42,6 +42,12 @@ export const targetFlags = (target: { baseUrl: string; token: string }, accountI
 /** What a run writes into its report folder: the six report files, and the restore journal written before its first write. */
 export const REPORT_FOLDER = ['conformance.json', 'created-identities.json', 'exchanges.har', 'junit.xml', 'report.html', 'restore-journal.json', 'summary.md'];
 
+/**
+ * For a target that died for good (the tests' crashed servers never restart): the restore gives up
+ * at once instead of waiting the default 60 s for it, which proves nothing there.
+ */
+export const NO_PATIENCE = ['--restore-patience', '0'];
+
 export const reportDir = () => mkdtempSync(path.join(tmpdir(), 'conformance-run-'));
 /** conformance.json of a run, checked against its own schema on the way (the contract other tools read). */
 export function readReport(dir: string): ConformanceReport {

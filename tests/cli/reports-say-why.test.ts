@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { conformance, readReport, reportDir, targetFlags } from './binary.ts';
+import { conformance, NO_PATIENCE, readReport, reportDir, targetFlags } from './binary.ts';
 import { REACHABILITY_COMMENT, type Har } from '../../src/report/files/har.ts';
 
 const ACCOUNT = '3f2b6a1e-8c4d-4e5f-9a6b-1c2d3e4f5a6b';
@@ -112,7 +112,7 @@ describe('a run that could not judge the target (exit 3)', () => {
 describe('a target that dies mid-run (exit 3, a partial report)', () => {
   it('the requests sent ahead of the stop are in exchanges.har too: as many entries as the report counts', async () => {
     const dir = reportDir();
-    const { code } = await conformance(['run', '--profile', 'quick', '--seed', '1', '--report-dir', dir, '--fault', 'dies-mid-run']);
+    const { code } = await conformance(['run', '--profile', 'quick', '--seed', '1', '--report-dir', dir, '--fault', 'dies-mid-run', ...NO_PATIENCE]);
     expect(code).toBe(3);
     const report = readReport(dir);
     const entries = harOf(dir).log.entries;

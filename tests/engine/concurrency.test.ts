@@ -53,15 +53,24 @@ async function runThrough(target: Target, concurrency: number): Promise<Conforma
   return report;
 }
 
-describe.each<[string, FaultName | undefined, Partial<Reading> | undefined]>([
+/**
+ * What stays the same when the server itself depends on time: the verdict and each rule's status.
+ * A ref_id race is lost only by the creates of a burst that reach the server within its 25 ms
+ * window (RACE_WINDOW_MS); on a loaded machine some bursts arrive more spread, so how many cases
+ * fail, how many are judged (125 or 128) and what shrinking keeps differ from run to run, at any
+ * concurrency: comparing them made this test fail on a loaded machine and pass alone.
+ */
+const statuses = (report: ConformanceReport) => ({ verdict: report.summary.verdict, rules: report.rules.map((r) => ({ id: r.id, status: r.status })) });
+
+describe.each<[string, FaultName | undefined, Partial<Reading> | undefined, 'timed'?]>([
   ['the faithful server', undefined, undefined],
   ['the faithful server, merging metadata', undefined, { metadataUpdate: 'merge' }],
   ['a server that counts metadata bytes (shrinks)', 'metadata-counts-bytes', undefined],
   ['a server that drops astral characters', 'fa-drops-astral', undefined],
   ['a server that refuses most creates', 'id-refuses-most-creates', undefined],
   ['a server that answers every create with one identity', 'id-same-identity', undefined],
-  ['a server with a ref_id race', 'id-ref-id-race', undefined],
-])('%s at concurrency 1 and 8', (_name, fault, reading) => {
+  ['a server with a ref_id race', 'id-ref-id-race', undefined, 'timed'],
+])('%s at concurrency 1 and 8', (_name, fault, reading, timed) => {
   // A fresh server per run: a server that keeps state across runs (one identity for every create) answers the second run otherwise.
   async function onFreshTarget(concurrency: number) {
     const target = await jitteredTarget(fault, reading);
@@ -76,8 +85,12 @@ describe.each<[string, FaultName | undefined, Partial<Reading> | undefined]>([
   it('gives the same verdict and rule results, with requests in flight together but never two updates of one account', async () => {
     const one = await onFreshTarget(1);
     const eight = await onFreshTarget(8);
-    expect(results(eight.report)).toEqual(results(one.report));
-    expect(eight.report.summary.requests).toBe(one.report.summary.requests);
+    if (timed) {
+      expect(statuses(eight.report)).toEqual(statuses(one.report));
+    } else {
+      expect(results(eight.report)).toEqual(results(one.report));
+      expect(eight.report.summary.requests).toBe(one.report.summary.requests);
+    }
     expect(eight.peak.total).toBeGreaterThan(4);
     expect(eight.peak.oneAccount).toBe(1);
   });

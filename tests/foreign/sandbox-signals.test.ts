@@ -41,13 +41,24 @@ function runArgs(t: SandboxTarget, reportDir: string): string[] {
  */
 function interruptOn(t: SandboxTarget, child: () => Child | undefined, match: (r: SandboxRequest, sent: number) => boolean, holdMs = 300) {
   let sent = 0;
+  const holds: Promise<unknown>[] = [];
   t.onRequest(async (r) => {
     if (!match(r, sent)) return;
     sent++;
     child()?.kill('SIGINT');
-    await sleep(holdMs);
+    const hold = sleep(holdMs);
+    holds.push(hold);
+    await hold;
   });
-  return () => sent;
+  /**
+   * Resolves once every held request has been let through and answered: the sandbox applies a
+   * request in the same turn as its last listener returns, so one setImmediate later it is done.
+   */
+  const released = async () => {
+    await Promise.all(holds);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return Object.assign(() => sent, { released });
 }
 
 let phases: Record<Phase, PhaseRequest>;
@@ -139,7 +150,7 @@ describe('a second SIGINT during the restore', () => {
       expect(JSON.parse(readFileSync(journal, 'utf8')).accounts.map((e: { id: string }) => e.id)).toEqual(t.accountIds);
       // The run changed the accounts and was stopped before it could put them back.
       expect(before.some((was, i) => changedFields(was, contents(t)[i]).length > 0)).toBe(true);
-      await sleep(2100); // the held write-back lands (a slow target finishes what it received)
+      await sent.released(); // the held write-back lands (a slow target finishes what it received)
       const repair = startChild(['restore', journal, '--base-url', t.baseUrl, '--token', t.token]);
       const repaired = await repair.exited;
       expect(repaired.code, repaired.stdout + repaired.stderr).toBe(0);

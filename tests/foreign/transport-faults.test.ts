@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
-import { conformance, readReport, reportDir } from '../cli/binary.ts';
+import { conformance, NO_PATIENCE, readReport, reportDir } from '../cli/binary.ts';
 import { startFramingProxy, type FramingProxy, type Spoil } from './framing-proxy.ts';
 
 let reference: ReferenceServer;
@@ -75,7 +75,7 @@ describe('reachability', () => {
   });
 
   it('a target that answers the reachability check, then nothing: the watch stops it, exit 3', async () => {
-    const { code, stdout, stderr, report } = await runThrough((n) => (n > 1 ? 'silence' : undefined), ['--timeout', '200']);
+    const { code, stdout, stderr, report } = await runThrough((n) => (n > 1 ? 'silence' : undefined), ['--timeout', '200', ...NO_PATIENCE]);
     expect(code, stdout + stderr).toBe(3);
     expect(report.stopped?.kind).toBe('unreachable');
     expect(report.stopped?.message).toMatch(/the target stopped answering: timeout/);

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startForeignServer, type ForeignDefect, type ForeignServer } from './foreign-server.ts';
-import { conformance, conformantExit, readReport, reportDir } from '../cli/binary.ts';
+import { conformance, conformantExit, NO_PATIENCE, readReport, reportDir } from '../cli/binary.ts';
 
 const servers: ForeignServer[] = [];
 afterAll(async () => Promise.all(servers.map((s) => s.close())));
@@ -36,7 +36,7 @@ describe('a verdict that was earned', () => {
   });
 
   it('a target that dies mid-run: exit 3, a partial report that says where it stopped', async () => {
-    const { code, report, stdout, stderr } = await runAgainst('dies-mid-run');
+    const { code, report, stdout, stderr } = await runAgainst('dies-mid-run', NO_PATIENCE);
     expect(code, stdout + stderr).toBe(3);
     expect(report.summary.verdict).toBe('error');
     expect(report.stopped?.kind).toBe('unreachable');

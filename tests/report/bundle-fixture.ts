@@ -4,6 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { orchestrateRun } from '../../src/run/orchestrate-run.ts';
+import { restorePatienceUnder } from '../../src/run/fault-matrix.ts';
+import { FAULTS } from '../../src/server/faults.ts';
 import { runConfig } from '../../src/run/run-config.ts';
 import type { ConformanceReport } from '../../src/report/model/model.ts';
 import { type ArchiveMember, readTarGz, writeTarGz } from '../../src/report/files/bundle/tar-archive.ts';
@@ -11,7 +13,8 @@ import { type ArchiveMember, readTarGz, writeTarGz } from '../../src/report/file
 /** Runs the embedded server (with `fault`) with a few random cases per rule, writing every report into a fresh folder. */
 export async function embeddedReportFolder(seed: number, fault?: string): Promise<{ dir: string; report: ConformanceReport }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bundle-run-'));
-  const config = runConfig({ seed, profile: 'custom', runs: 3, reportDir: dir, ...(fault ? { fault } : {}) });
+  const definition = FAULTS.find((f) => f.name === fault);
+  const config = runConfig({ seed, profile: 'custom', runs: 3, reportDir: dir, ...(definition ? { fault, ...restorePatienceUnder(definition) } : {}) });
   const outcome = await orchestrateRun(config, { reports: true });
   if (outcome.unwritten.length) throw new Error(`reports not written: ${JSON.stringify(outcome.unwritten)}`);
   return { dir, report: outcome.report };

@@ -4,7 +4,7 @@
  * the plain server and on its strict variant, which restricts the open points as it may.
  */
 import { describe, expect, it } from 'vitest';
-import { FAULTS, READINGS, SERVER_VARIANTS, runFault, runReading } from '../../src/run/fault-matrix.ts';
+import { FAULTS, READINGS, SERVER_VARIANTS, rulesFailedUnder, runFault, runReading, wronglyBlamed } from '../../src/run/fault-matrix.ts';
 import { getRule } from '../../src/core/catalogue.ts';
 import { runEmbedded } from '../../src/run/embedded-run.ts';
 
@@ -17,8 +17,23 @@ describe('fault matrix', () => {
     expect(FAULTS.filter((f) => getRule(f.ruleId).basis === 'documented').length).toBeGreaterThanOrEqual(18);
   });
 
+  it('names each second root cause once, apart from its own rule and from the rules it must not be blamed on', () => {
+    for (const f of FAULTS) {
+      const also = f.alsoFails ?? [];
+      expect(new Set(also).size, f.name).toBe(also.length);
+      expect(also, f.name).not.toContain(f.ruleId);
+      for (const innocent of f.notBlamed ?? []) expect(also, f.name).not.toContain(innocent);
+    }
+  });
+
+  it('calls any other failed rule a wrong blame', () => {
+    const fault = FAULTS.find((f) => f.name === 'metadata-over-pairs-500')!;
+    expect(wronglyBlamed(fault, ['fa.metadata.over-pairs-rejected', 'fa.no-5xx'])).toEqual([]);
+    expect(wronglyBlamed(fault, ['fa.metadata.over-pairs-rejected', 'fa.no-5xx', 'id.valid-accepted'])).toEqual(['id.valid-accepted']);
+  });
+
   it.each(FAULTS.flatMap((f) => SERVER_VARIANTS.filter((server) => server === 'plain' || !f.hiddenByStrict).map((server) => [f.name, server, f] as const)))(
-    '%s is detected on the %s server, and blamed on no innocent rule',
+    '%s is detected on the %s server, and fails exactly its rule and the second root causes it names',
     async (_name, server, fault) => {
       const outcome = await runFault(fault, RUNS, SEED, server);
       expect(outcome.server).toBe(server);
@@ -34,7 +49,10 @@ describe('fault matrix', () => {
         expect(outcome.exitCode, `${fault.name} should stop the run`).toBe(3);
       }
       expect(outcome.blocks).toBe(true);
-      expect(outcome.wrongBlame, `${fault.name} must not fail these`).toEqual([]);
+      // The whole set: a rule outside it is a wrong blame; one of it missing is a root cause not shown.
+      expect([...outcome.failedRules].sort(), `${fault.name}: the rules failed`).toEqual(rulesFailedUnder(fault));
+      expect(outcome.wrongBlame).toEqual([]);
+      for (const innocent of fault.notBlamed ?? []) expect(outcome.failedRules).not.toContain(innocent);
     },
   );
 

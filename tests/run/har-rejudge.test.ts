@@ -1,8 +1,9 @@
 /**
- * The offline re-judge of exchanges.har (src/run/har-rejudge.ts): a real run's recorded exchanges
- * give the report's rule statuses, for the faithful server and for every fault of the embedded
- * server; a report forged to pass a failing rule disagrees with them, naming the rule and an
- * entry; a body the HAR cut judges nothing; a redacted bundle re-judges to the same statuses.
+ * The offline re-judge of exchanges.har (src/run/har-rejudge.ts): a report forged to pass a
+ * failing rule disagrees with the recorded exchanges, naming the rule and an entry; a body the HAR
+ * cut judges nothing; a redacted bundle re-judges to the same statuses. That a real run's exchanges
+ * give its report's statuses, for the faithful server and every fault, is in fault-runs.test.ts
+ * (one run per fault, shared with the findings' kinds).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,6 @@ import type { HarEntry } from '../../src/report/files/har.ts';
 import { buildBundle, reportFolderFiles } from '../../src/report/files/bundle/write-bundle.ts';
 import { BODY_CUT, rejudgeDisagreement, rejudgeHar } from '../../src/run/har-rejudge.ts';
 import { verifyEvidence } from '../../src/run/verify-evidence.ts';
-import { FAULTS } from '../../src/server/faults.ts';
 import { embeddedReportFolder } from '../report/bundle-fixture.ts';
 import { forgedReport, forgedReportFolder } from './forged-report.ts';
 
@@ -20,29 +20,6 @@ const SEED = 7;
 
 const harEntriesOf = (dir: string): HarEntry[] =>
   (JSON.parse(readFileSync(path.join(dir, 'exchanges.har'), 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
-const failedIds = (rules: readonly { id: string; status: string }[]) =>
-  rules
-    .filter((r) => r.status === 'failed')
-    .map((r) => r.id)
-    .sort();
-
-describe('re-judging a real run from its recorded exchanges', () => {
-  // Every fault agrees offline, none is excluded: those of timing (a ref_id race, a server that dies
-  // mid-run) show in the answers the HAR recorded (the race's creates, `_error` entries), which the run judged too.
-  it.each([{ name: 'faithful', fault: undefined }, ...FAULTS.map((f) => ({ name: f.name, fault: f.name }))])(
-    '$name: the statuses of the report',
-    async ({ fault }) => {
-      const { dir, report } = await embeddedReportFolder(SEED, fault);
-      const rejudged = rejudgeHar(harEntriesOf(dir), report.target.fiatAccountIds);
-      expect(rejudgeDisagreement(report, rejudged)).toBeUndefined();
-      expect(rejudged.notRejudged).toEqual([]);
-      // The same failures, found again from the answers, not carried over from the report.
-      expect(failedIds(rejudged.rules)).toEqual(failedIds(report.rules));
-      const judged = report.rules.filter((r) => r.status === 'passed' || r.status === 'failed');
-      expect(rejudged.rules.length).toBeGreaterThanOrEqual(judged.length);
-    },
-  );
-});
 
 describe('what the re-judge refuses to take on trust', () => {
   it('a failing rule edited to passed (summary and verdict consistent) disagrees, naming the rule and the entry', async () => {

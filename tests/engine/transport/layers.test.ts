@@ -148,10 +148,24 @@ describe('counting', () => {
 
 describe('rate and concurrency', () => {
   it('rate: each request waits for its own start slot', async () => {
-    const send = rate(new RateLimiter(50))(fakeSend()); // 20 ms apart
-    const started = Date.now();
-    await Promise.all(Array.from({ length: 4 }, () => send(request())));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(55); // 3 gaps of 20 ms, with timer slack
+    // A fake clock: the next layer is called at each slot, whatever the machine's load.
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const calledAt: number[] = [];
+      const next = fakeSend();
+      const send = rate(new RateLimiter(50))((r) => {
+        calledAt.push(Date.now());
+        return next(r);
+      }); // 20 ms apart
+      const all = Promise.all(Array.from({ length: 4 }, () => send(request())));
+      await vi.advanceTimersByTimeAsync(59);
+      expect(calledAt).toEqual([0, 20, 40]);
+      await vi.advanceTimersByTimeAsync(1);
+      await all;
+      expect(calledAt).toEqual([0, 20, 40, 60]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('concurrency: a request holds its place until its outcome is in', async () => {

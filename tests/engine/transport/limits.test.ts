@@ -2,7 +2,7 @@
  * The pieces the transport paces itself with: Retry-After reading, start spacing and the
  * in-flight bound, without a network.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter, retryDelayMs } from '../../../src/engine/transport/retry-after.ts';
 import { RateLimiter } from '../../../src/engine/transport/rate-limiter.ts';
 import { ConcurrencyLimit } from '../../../src/engine/transport/concurrency-limit.ts';
@@ -29,23 +29,46 @@ describe('Retry-After', () => {
 });
 
 describe('RateLimiter', () => {
-  it('spaces concurrent starts 1000/N ms apart', async () => {
-    const limiter = new RateLimiter(50); // 20 ms apart
-    const starts: number[] = [];
-    await Promise.all(
-      Array.from({ length: 6 }, async () => {
-        await limiter.acquire();
-        starts.push(Date.now());
-      }),
-    );
-    expect(starts.at(-1)! - starts[0]).toBeGreaterThanOrEqual(90); // 5 gaps of 20 ms, with timer slack
+  // Time is the subject: a fake clock (Date and setTimeout), advanced by hand, so a loaded machine
+  // changes nothing.
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
-  it('does not wait when unlimited', async () => {
+  /** The clock reading at which each of `count` concurrent acquires resolved. */
+  async function startsOf(limiter: RateLimiter, count: number, acquire = (l: RateLimiter) => l.acquire()): Promise<number[]> {
+    const starts: number[] = [];
+    const all = Promise.all(Array.from({ length: count }, () => acquire(limiter).then(() => starts.push(Date.now()))));
+    await vi.runAllTimersAsync();
+    await all;
+    return starts;
+  }
+
+  it('spaces concurrent starts 1000/N ms apart, the first at once', async () => {
+    expect(await startsOf(new RateLimiter(50), 6)).toEqual([0, 20, 40, 60, 80, 100]);
+  });
+
+  it('lets a caller that comes after a quiet spell start at once', async () => {
+    const limiter = new RateLimiter(50);
+    await startsOf(limiter, 2);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await startsOf(limiter, 1)).toEqual([1020]);
+  });
+
+  it('makes the request after a burst wait for the slots the burst took', async () => {
+    const limiter = new RateLimiter(50);
+    expect(await startsOf(limiter, 1, (l) => l.acquireBurst(5))).toEqual([0]);
+    expect(await startsOf(limiter, 1)).toEqual([100]);
+  });
+
+  it('does not wait when unlimited: no timer is ever set', async () => {
     const limiter = new RateLimiter(null);
-    const started = Date.now();
     for (let i = 0; i < 100; i++) await limiter.acquire();
-    expect(Date.now() - started).toBeLessThan(50);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(Date.now()).toBe(0);
   });
 });
 

@@ -109,10 +109,11 @@ describe('the response as recorded', () => {
     const server = await serve(() => {}); // holds the request open
     const started = Date.now();
     const exchange = await transportFor(server.url, { timeoutMs: 200 }).send(create({}));
+    // The kind says the deadline ended it; only a lower bound on the time (an upper one fails on a loaded machine).
     expect(exchange.error?.kind).toBe('timeout');
     expect(exchange.response).toBeUndefined();
+    expect(server.seen).toHaveLength(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(180);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('records a timeout when the target trickles its answer past the deadline', async () => {
@@ -190,10 +191,10 @@ describe('limits', () => {
       await Promise.all(Array.from({ length: 10 }, () => transport.send(create({}))));
       return Date.now() - started;
     };
-    const unlimited = await send10(null);
-    const limited = await send10(20);
-    expect(limited).toBeGreaterThanOrEqual(400);
-    expect(limited).toBeGreaterThan(unlimited * 2);
+    // Only a lower bound: 9 gaps of 50 ms cannot pass sooner, however fast the machine; how the
+    // limiter spaces starts (and that unlimited never waits) is shown on a fake clock in limits.test.ts.
+    expect(await send10(20)).toBeGreaterThanOrEqual(440); // 450, less timer rounding
+    expect(server.seen).toHaveLength(10);
   });
 
   it('never has more than `concurrency` requests in flight', async () => {
@@ -230,8 +231,8 @@ describe('sendTogether', () => {
     const transport = transportFor(server.url, { rateLimitPerSecond: 20, concurrency: 2 }); // 50 ms apart
     const burst = await transport.sendTogether(Array.from({ length: 10 }, () => create({})));
     expect(burst.map((e) => e.response?.status)).toEqual(Array(10).fill(200));
-    expect(most).toBe(10); // all ten were at the server together
-    expect(arrivals.at(-1)! - arrivals[0]).toBeLessThan(200); // spaced out they would span 450 ms
+    // Counted, not timed: all ten were at the server together, past concurrency 2 (spaced out, at most 2 would be).
+    expect(most).toBe(10);
     await transport.send(create({}));
     expect(arrivals.at(-1)! - arrivals[0]).toBeGreaterThanOrEqual(450); // the burst's 10 slots were reserved
   });

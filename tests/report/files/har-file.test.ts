@@ -13,7 +13,7 @@ import { HAR_BODY_CHARS, type Har } from '../../../src/report/files/har.ts';
 import type { Exchange } from '../../../src/core/exchange.ts';
 import { sampleExchanges } from '../sample-report.ts';
 import { startForeignServer, type ForeignServer } from '../../foreign/foreign-server.ts';
-import { conformance, targetFlags } from '../../cli/binary.ts';
+import { conformance, NO_PATIENCE, targetFlags } from '../../cli/binary.ts';
 
 const folder = () => mkdtempSync(path.join(tmpdir(), 'har-file-'));
 const readHar = (dir: string): Har => JSON.parse(readFileSync(path.join(dir, HAR_FILE), 'utf8')) as Har;
@@ -107,7 +107,7 @@ describe('exchanges.har of a run that ended early', () => {
     const server = await startForeignServer('dies-mid-run', { dieAfter: 60 });
     servers.push(server);
     const dir = folder();
-    const args = ['run', '--base-url', server.baseUrl, '--token', server.token, '--profile', 'quick', '--seed', '5', '--report-dir', dir];
+    const args = ['run', '--base-url', server.baseUrl, '--token', server.token, '--profile', 'quick', '--seed', '5', '--report-dir', dir, ...NO_PATIENCE];
     for (const id of server.accountIds) args.push('--fiat-account-id', id);
     const { code, stdout } = await conformance(args);
     expect(code, stdout).toBe(3);
