@@ -142,6 +142,13 @@ function shownFindings(rule: ReportRule, nextId: () => string): { html: string[]
   return { html, count };
 }
 
+/** `3 cases`, or `5 of 58 failing cases kept` when the run kept only some (MAX_FAILURES_PER_RULE): never the cap as if it were the count. */
+export function keptCases(r: Pick<ReportRule, 'failures' | 'failedCases'>): string {
+  const kept = r.failures.length;
+  const failed = Math.max(r.failedCases ?? kept, kept);
+  return failed > kept ? `${kept} of ${failed} failing cases kept` : `${kept} ${kept === 1 ? 'case' : 'cases'}`;
+}
+
 /** The failures section's body: one collapsible entry per failing rule. */
 export function failuresSection(report: ConformanceReport): string {
   const failing = report.rules.filter((r) => r.status === 'failed' || r.status === 'error');
@@ -152,7 +159,7 @@ export function failuresSection(report: ConformanceReport): string {
     .map((r: ReportRule) => {
       const { html: shown, count } = shownFindings(r, () => `curl-${++n}`);
       if (!r.failures.length) shown.push(`<div class="failure muted">${e(r.reason ?? 'no failure recorded')}</div>`);
-      const tally = r.failures.length ? `${r.failures.length} ${r.failures.length === 1 ? 'case' : 'cases'}${count > 1 ? `, ${count} findings` : ''}` : '';
+      const tally = r.failures.length ? `${keptCases(r)}${count > 1 ? `, ${count} findings` : ''}` : '';
       const first = r.failures[0]?.message;
       return (
         // One line closed: the rule and its first finding; its title opens with the evidence.

@@ -11,7 +11,7 @@ import { accountsLeftChanged, type RestoreSummary } from '../../engine/restore/r
 import type { LedgerEntry } from '../../engine/identity-ledger.ts';
 import type { ProblemData } from '../../rules/problem-kinds.ts';
 
-export const REPORT_VERSION = '1.11.0';
+export const REPORT_VERSION = '1.12.0';
 
 /**
  * `inconclusive` (since 1.3.0): judged by fewer cases than the profile's minimum, so neither
@@ -119,6 +119,8 @@ export interface ReportRule {
   /** Why a rule was skipped, inconclusive or errored: one line, with what would fix it. */
   reason?: string;
   failures: ReportFailure[];
+  /** How many cases showed a problem of this rule (since 1.12.0): `failures` keeps a few of them. */
+  failedCases?: number;
 }
 
 /**

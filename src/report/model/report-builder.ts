@@ -123,6 +123,7 @@ export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' 
     coverage: measured,
     ...(reason ? { reason } : {}),
     failures: outcome.findings.map((f) => toFailure(f, facts.seed)),
+    ...(outcome.failedCases ? { failedCases: outcome.failedCases } : {}),
   };
 }
 

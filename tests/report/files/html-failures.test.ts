@@ -1,0 +1,20 @@
+/** The failures section of report.html: counts that say what the run saw, not the cap on what it kept. */
+import { describe, expect, it } from 'vitest';
+import { failuresSection, keptCases } from '../../../src/report/files/html-failures.ts';
+import { sampleReport } from '../sample-report.ts';
+
+describe('the failures section', () => {
+  it('says "N of M failing cases kept" when the run kept fewer than it saw, the plain count otherwise', () => {
+    const failure = sampleReport().rules.find((r) => r.failures.length)!.failures[0];
+    const five = Array.from({ length: 5 }, () => structuredClone(failure));
+    expect(keptCases({ failures: five, failedCases: 58 })).toBe('5 of 58 failing cases kept');
+    expect(keptCases({ failures: five, failedCases: 5 })).toBe('5 cases');
+    expect(keptCases({ failures: five.slice(0, 1) })).toBe('1 case');
+    const report = sampleReport();
+    const rule = report.rules.find((r) => r.failures.length)!;
+    rule.failures = five;
+    rule.failedCases = 58;
+    expect(failuresSection(report)).toContain('5 of 58 failing cases kept');
+    expect(failuresSection(report)).not.toMatch(/· 5 cases/);
+  });
+});
