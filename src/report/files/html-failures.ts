@@ -79,6 +79,15 @@ function caseText(f: ReportFailure): string {
 /** What came back for a case, in a few words: `HTTP 500`, `no response: timeout`. */
 const answerText = (f: ReportFailure): string => (f.response ? `HTTP ${f.response.status}` : f.error ? `no response: ${f.error.kind}` : 'no response recorded');
 
+/**
+ * Another case of a finding, with its own reason: what it was, what came back and the target's
+ * words on it (two cases of one finding may be refused for different reasons).
+ */
+export function otherCaseText(f: ReportFailure, ruleId: string): string {
+  const words = failureWords(f, ruleId);
+  return `${caseText(f)} · ${answerText(f)}${words ? ` — target said: "${words}"` : ''}`;
+}
+
 /** One finding: the message, what the target said, the first case with its evidence, the other cases collapsed. */
 function findingBlock(cases: ReportFailure[], id: string, ruleId: string): string {
   const [f, ...others] = cases;
@@ -88,7 +97,7 @@ function findingBlock(cases: ReportFailure[], id: string, ruleId: string): strin
   const words = failureWords(f, ruleId);
   const said = words ? `<p class="said bidi">Target said: <q>${e(words)}</q></p>` : '';
   const count = cases.length > 1 ? `<p class="case-count muted">${cases.length} cases with this finding; the first one:</p>` : '';
-  const listed = others.slice(0, CASES_LISTED).map((o) => `<li class="bidi">${e(caseText(o))} · ${e(answerText(o))}</li>`);
+  const listed = others.slice(0, CASES_LISTED).map((o) => `<li class="bidi">${e(otherCaseText(o, ruleId))}</li>`);
   if (others.length > CASES_LISTED) listed.push(`<li class="muted">… and ${others.length - CASES_LISTED} more in conformance.json</li>`);
   const more = others.length
     ? `<details class="more-cases"><summary>${others.length} more ${others.length === 1 ? 'case' : 'cases'} with this finding</summary><ul>${listed.join('')}</ul></details>`

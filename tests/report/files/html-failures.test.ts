@@ -1,6 +1,6 @@
 /** The failures section of report.html: counts that say what the run saw, not the cap on what it kept. */
 import { describe, expect, it } from 'vitest';
-import { failuresSection, keptCases } from '../../../src/report/files/html-failures.ts';
+import { failuresSection, keptCases, otherCaseText } from '../../../src/report/files/html-failures.ts';
 import { sampleReport } from '../sample-report.ts';
 
 describe('the failures section', () => {
@@ -16,5 +16,28 @@ describe('the failures section', () => {
     rule.failedCases = 58;
     expect(failuresSection(report)).toContain('5 of 58 failing cases kept');
     expect(failuresSection(report)).not.toMatch(/· 5 cases/);
+  });
+});
+
+describe('the other cases of a finding', () => {
+  it('each show their own reason: what came back and the target\u2019s words on it, not only their label', () => {
+    const report = sampleReport();
+    const rule = report.rules.find((r) => r.failures.some((f) => f.response))!;
+    const base = rule.failures.find((f) => f.response)!;
+    const other = structuredClone(base);
+    other.case.label = 'first_name with a digit';
+    other.response = {
+      status: 422,
+      headers: { 'content-type': 'application/json' },
+      json: true,
+      body: { error: 'first_name must not hold digits' },
+      rawBody: '{"error":"first_name must not hold digits"}',
+    };
+    const line = otherCaseText(other, rule.id);
+    expect(line).toContain('first_name with a digit');
+    expect(line).toContain('HTTP 422');
+    expect(line).toContain('target said: "first_name must not hold digits"');
+    rule.failures = [base, other];
+    expect(failuresSection(report)).toContain('target said: &quot;first_name must not hold digits&quot;');
   });
 });
