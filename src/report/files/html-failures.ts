@@ -12,6 +12,7 @@ import { escapeHtml as e } from './escape.ts';
 import { failureWords } from '../model/target-words.ts';
 import { caseModeText } from '../model/case-text.ts';
 import { kindGroups } from '../model/kind-groups.ts';
+import { failureCause } from '../model/simplest-first.ts';
 
 /** Findings (distinct messages) spelled out per rule; the rest are counted (conformance.json has them all). */
 const FINDINGS_SHOWN = 10;
@@ -112,10 +113,7 @@ function findingBlock(cases: ReportFailure[], id: string, ruleId: string): strin
 }
 
 /** A message without the case's label it may open with (`<label>: <finding>`): the case line says which case it was. */
-function findingOf(f: ReportFailure): string {
-  const prefix = `${f.case.label}: `;
-  return f.message.startsWith(prefix) && f.message.length > prefix.length ? f.message.slice(prefix.length) : f.message;
-}
+const findingOf = failureCause;
 
 /** Failures by finding, in order of first sight: the same finding on many cases is one entry. */
 function findings(failures: readonly ReportFailure[]): ReportFailure[][] {
@@ -169,7 +167,8 @@ export function failuresSection(report: ConformanceReport): string {
       const { html: shown, count } = shownFindings(r, () => `curl-${++n}`);
       if (!r.failures.length) shown.push(`<div class="failure muted">${e(r.reason ?? 'no failure recorded')}</div>`);
       const tally = r.failures.length ? `${keptCases(r)}${count > 1 ? `, ${count} findings` : ''}` : '';
-      const first = r.failures[0]?.message;
+      // The headline names the cause; the random case that carried it is named under it.
+      const first = r.failures[0] ? failureCause(r.failures[0]) : undefined;
       return (
         // One line closed: the rule and its first finding; its title opens with the evidence.
         `<details class="failure-rule" data-rule="${e(r.id)}"${open}><summary>${badge(r.status)}<strong class="mono rule-id">${e(r.id)}</strong><span class="basis">§${e(r.section)} · ${e(r.basis)}${tally ? ` · ${e(tally)}` : ''}</span>` +

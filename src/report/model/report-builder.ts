@@ -16,6 +16,7 @@ export function countRules(rules: readonly ReportRule[]): Omit<ConformanceReport
  * rule whether it blocks the verdict. Every reporter (JUnit, Markdown, HTML, console), the vitest
  * suites and the fault matrix read `blocking` instead of deciding again.
  */
+import { simplestFirst } from './simplest-first.ts';
 import { RULES, type RuleDefinition } from '../../core/catalogue.ts';
 import { caseIntent } from '../../core/case.ts';
 import { notifyAll } from '../../core/notify.ts';
@@ -122,7 +123,7 @@ export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' 
     cases: outcome.cases,
     coverage: measured,
     ...(reason ? { reason } : {}),
-    failures: outcome.findings.map((f) => toFailure(f, facts.seed)),
+    failures: simplestFirst(outcome.findings.map((f) => toFailure(f, facts.seed))),
     ...(outcome.failedCases ? { failedCases: outcome.failedCases } : {}),
   };
 }

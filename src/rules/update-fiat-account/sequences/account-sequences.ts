@@ -182,6 +182,8 @@ class SequenceRun {
       const judged = this.judgedBy.get(rule) ?? 0;
       if (judged >= MINIMUM_SEQUENCES) continue;
       const stop = this.first;
+      // Refused steps with nothing contradicted: the refusals of the operation are the cause, said once for every rule they starve.
+      if (!stop && this.refusedSteps) continue;
       const ran = `${this.sequencesRun} of ${planned} sequences ran${stop ? ` (the first contradiction, ${stop.rule} in sequence ${this.sequencesRun}, ends them)` : ''}`;
       const refused = this.refusedSteps
         ? `; ${this.refusedSteps} of their ${this.steps} steps were refused`
@@ -192,7 +194,6 @@ class SequenceRun {
       notes[rule] = `${ran}${refused}${shown}`;
       // A contradiction ends the sequences whatever the profile: a larger one would stop as early.
       if (stop) remedies[rule] = `fix the ${stop.rule} contradiction: the sequences then run to their end`;
-      else if (this.refusedSteps) remedies[rule] = 'make the target accept the sequence steps (plain valid updates), then run again';
     }
     return { notes, remedies };
   }
