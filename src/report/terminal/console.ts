@@ -142,26 +142,31 @@ export function contractLines(report: ConformanceReport): string[] {
   ];
 }
 
+/** The one line for every rule --fail-fast did not let the run judge. */
+export function failFastRestLine(rules: number): string {
+  return `  … ${rules} ${rules === 1 ? 'rule' : 'rules'} not judged: --fail-fast ended the run at the first failure (run without it to judge them)`;
+}
+
 /** Every line the console prints when a run ends. */
 export function endLines(report: ConformanceReport, redactor?: Redactor, paint: Palette = PLAIN, ledgerFile?: string): string[] {
   const stopped = stoppedText(report, MESSAGE_WIDTH);
   const reason = reasonText(report);
+  const inconclusive = report.rules.filter((r) => r.status === 'inconclusive');
+  // --fail-fast stopped the run on purpose: the rules it never reached are one line, not one each.
+  const failFast = report.stopped?.kind === 'fail-fast' && inconclusive.length > 0;
   // Worth a line of their own above the table: what failed or crashed, then what was not judged enough.
   const details = [
     ...report.rules.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => ruleLine(r, redactor, paint)),
-    ...inconclusiveLines(
-      report.rules.filter((r) => r.status === 'inconclusive'),
-      redactor,
-      paint,
-    ),
+    ...(failFast ? [failFastRestLine(inconclusive.length)] : inconclusiveLines(inconclusive, redactor, paint)),
   ];
+  const tableRules = failFast ? report.rules.filter((r) => r.status !== 'inconclusive') : report.rules;
   const contract = contractLines(report);
   const leftBehind = leftBehindLines(report, ledgerFile);
   const notice = sandboxNotice(report);
   return [
     ...(details.length ? ['', ...details] : []),
     '',
-    ...rulesTable(report.rules, paint),
+    ...rulesTable(tableRules, paint),
     '',
     ...(contract.length ? [...contract, ''] : []),
     ...(leftBehind.length ? [...leftBehind, ''] : []),
