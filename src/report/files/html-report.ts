@@ -11,6 +11,8 @@
  * screens long. Every piece of data is escaped; a Content-Security-Policy pinned to the script's
  * hash backs that up.
  */
+import { shardNoVerdict } from '../model/shard-rules.ts';
+import { shardName } from '../../engine/shard.ts';
 import { createHash } from 'node:crypto';
 import type { ConformanceReport, ReportRule, RuleStatus } from '../model/model.ts';
 import { escapeHtml as e } from './escape.ts';
@@ -159,7 +161,12 @@ export function renderHtmlReport(report: ConformanceReport): string {
   const lead = `${s.rules} rules: ${s.passed} passed, ${s.failed} failed${inconclusiveCount ? `, ${inconclusiveCount} inconclusive` : ''}, ${s.skipped} skipped${s.errors ? `, ${s.errors} errors` : ''} · ${s.requests} requests · ${duration(report.durationMs)}`;
   const stopped = stoppedText(report, 500);
   const reason = reasonText(report, 500);
-  const title = inconclusiveForAnswers(report) ? 'Inconclusive: too many requests got no usable answer' : VERDICT_TITLE[s.verdict];
+  const none = shardNoVerdict(report);
+  const title = none
+    ? `No verdict: ${shardName(report.shard!)} judged one share of the cases`
+    : inconclusiveForAnswers(report)
+      ? 'Inconclusive: too many requests got no usable answer'
+      : VERDICT_TITLE[s.verdict];
   const count = (n: number, what: string, status: RuleStatus) => `<div class="count"><strong class="badge s-${status}">${n}</strong>${what}</div>`;
   const sections = pageSections(report);
   // Why the verdict is what it is comes first, under the title: an aborted run's reason is the news.

@@ -10,6 +10,7 @@
  * accounts the run left changed (or that restore was off), so a CI log ends with them. `quiet`:
  * the verdict line, and that notice in one line. In a log (no terminal) a `running N rules` line opens the run.
  */
+import { shardNoVerdict } from '../model/shard-rules.ts';
 import type { ReportListener } from '../model/report-events.ts';
 import type { ConformanceReport, ReportRule } from '../model/model.ts';
 import { oneLine } from '../../core/text.ts';
@@ -118,7 +119,11 @@ export function rulesTable(rules: ReportRule[], paint: Palette = PLAIN): string[
 /** `verdict: conformant (298 requests in 0.5 s)`, the verdict in its colour. */
 export function verdictLine(report: ConformanceReport, paint: Palette = PLAIN): string {
   const s = report.summary;
-  return `verdict: ${paintVerdict(paint, s.verdict)} (${s.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s)`;
+  const figures = `(${s.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s)`;
+  // One shard judged one share of the cases: it claims no verdict (shard-rules.ts).
+  const none = shardNoVerdict(report);
+  if (none) return `verdict: ${none} ${figures}`;
+  return `verdict: ${paintVerdict(paint, s.verdict)} ${figures}`;
 }
 
 /** Refused open points listed on the console; summary.md lists them all. */
