@@ -122,6 +122,8 @@ details.more-cases ul { margin: 6px 0 0; padding-left: 20px; }
 tr.reason-group td { background: var(--panel); color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
 details.collapsed-rules { margin-top: 10px; }
 details.collapsed-rules > summary { padding: 6px 0; font-weight: 600; overflow-wrap: anywhere; }
+details.long-table { margin-top: 6px; }
+details.long-table > summary { padding: 6px 0; font-weight: 600; cursor: pointer; }
 ul.group-rules { list-style: none; margin: 0; padding: 0; }
 ul.group-rules li { padding: 8px 16px; border-top: 1px solid var(--border); }
 ul.group-rules li:first-child { border-top: 0; }

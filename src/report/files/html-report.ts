@@ -11,6 +11,7 @@
  * screens long. Every piece of data is escaped; a Content-Security-Policy pinned to the script's
  * hash backs that up.
  */
+import { collapsedWhenLong } from './html-long-table.ts';
 import { shardNoVerdict } from '../model/shard-rules.ts';
 import { shardName } from '../../engine/shard.ts';
 import { createHash } from 'node:crypto';
@@ -103,7 +104,8 @@ function observedContract(report: ConformanceReport): string {
         `<tr data-limit="${e(`${l.operation} ${l.field} ${l.kind}`)}"><td class="mono bidi">${e(l.field)}<div class="muted">${e(l.operation)}</div></td><td>${e(l.kind)}</td><td class="bidi">${e(l.summary)}</td><td class="said bidi">${e(firstRefusalText(l) ?? '')}</td></tr>`,
     )
     .join('');
-  return `${note}<table class="contract"><thead><tr><th>Field</th><th>Kind</th><th>Observed</th><th>First refusal</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const table = `<table class="contract"><thead><tr><th>Field</th><th>Kind</th><th>Observed</th><th>First refusal</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `${note}${collapsedWhenLong(table, refused.length, 'open points refused')}`;
 }
 
 function undocumented(report: ConformanceReport): string {
@@ -111,7 +113,9 @@ function undocumented(report: ConformanceReport): string {
   const rows = report.undocumentedFields
     .map((u) => `<tr><td class="mono bidi">${e(u.path)}</td><td>${e(u.operation)}</td><td class="num">${u.count}</td></tr>`)
     .join('');
-  return `<p class="muted">Response fields the document does not list. They are tolerated, not failures.</p><table><thead><tr><th>Path</th><th>Operation</th><th class="num">Seen</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const table = `<table><thead><tr><th>Path</th><th>Operation</th><th class="num">Seen</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const count = report.undocumentedFields.length;
+  return `<p class="muted">Response fields the document does not list. They are tolerated, not failures.</p>${collapsedWhenLong(table, count, 'undocumented fields')}`;
 }
 
 /** A section of the page: its anchor, its heading, and what the table of contents says of it. */
