@@ -17,7 +17,7 @@ describe('a long table', () => {
     report.undocumentedFields = Array.from({ length: 200 }, (_, i) => ({ path: `/extra_${i}`, operation: 'createIdentity' as const, count: 1 }));
     const html = renderHtmlReport(report);
     const section = html.slice(html.indexOf('id="undocumented"'));
-    expect(section).toMatch(/^[^]*?<details class="long-table" data-rows="200"><summary>200 undocumented fields/);
+    expect(section).toContain('<details class="long-table" data-rows="200"><summary>200 undocumented fields');
     expect(section.indexOf('<summary>200 undocumented fields')).toBeLessThan(section.indexOf('/extra_0'));
     const few = sampleReport();
     few.undocumentedFields = few.undocumentedFields.slice(0, 3);
