@@ -53,8 +53,8 @@ th, td { text-align: left; padding: 7px 10px; border-bottom: 1px solid var(--bor
 th { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 600; background: var(--panel); }
 tbody tr:hover { background: #fafbfc; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-.coverage .row { display: grid; grid-template-columns: 80px 1fr 300px; align-items: center; gap: 14px; padding: 2px 0; }
-.coverage .label { font-weight: 600; }
+.coverage .row { display: grid; grid-template-columns: 260px 1fr 300px; align-items: center; gap: 14px; padding: 2px 0; }
+.coverage .label { font-weight: 600; font-size: 13px; overflow-wrap: anywhere; }
 .coverage svg { width: 100%; height: 14px; display: block; border-radius: 4px; background: var(--skip-bg); }
 .coverage .nums { color: var(--muted); font-size: 13px; font-variant-numeric: tabular-nums; }
 .legend { display: flex; gap: 16px; color: var(--muted); font-size: 13px; margin-bottom: 8px; }
@@ -72,7 +72,7 @@ i.bar-passed { background: var(--pass); } i.bar-failed { background: var(--fail)
 .reason { margin: 0 0 4px; overflow-wrap: anywhere; }
 .figures { font-size: 12px; font-variant-numeric: tabular-nums; margin: 0; }
 .exchange { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
-@media (max-width: 820px) { .exchange { grid-template-columns: 1fr; } .coverage .row { grid-template-columns: 60px 1fr; } .coverage .nums { grid-column: 2; } }
+@media (max-width: 820px) { .exchange { grid-template-columns: 1fr; } .coverage .row { grid-template-columns: 140px 1fr; } .coverage .nums { grid-column: 2; } }
 .pane { min-width: 0; }
 .pane h4 { margin: 0 0 4px; font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
 pre { margin: 0; padding: 10px 12px; background: var(--panel); border: 1px solid var(--border); border-radius: 6px;

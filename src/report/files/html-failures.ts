@@ -13,6 +13,7 @@ import { failureWords } from '../model/target-words.ts';
 import { caseModeText } from '../model/case-text.ts';
 import { kindGroups } from '../model/kind-groups.ts';
 import { failureCause } from '../model/simplest-first.ts';
+import { sectionWithTitle } from '../model/sections.ts';
 
 /** Findings (distinct messages) spelled out per rule; the rest are counted (conformance.json has them all). */
 const FINDINGS_SHOWN = 10;
@@ -158,7 +159,8 @@ export function keptCases(r: Pick<ReportRule, 'failures' | 'failedCases'>): stri
 
 /** The failures section's body: one collapsible entry per failing rule. */
 export function failuresSection(report: ConformanceReport): string {
-  const failing = report.rules.filter((r) => r.status === 'failed' || r.status === 'error');
+  // Blocking failures first: a convention one (fatal only with --strict) waits below them.
+  const failing = report.rules.filter((r) => r.status === 'failed' || r.status === 'error').sort((a, b) => Number(b.blocking) - Number(a.blocking));
   if (!failing.length) return '<p class="empty">No rule failed.</p>';
   const open = failing.length <= OPEN_RULES_AT_MOST ? ' open' : '';
   let n = 0;
@@ -171,7 +173,7 @@ export function failuresSection(report: ConformanceReport): string {
       const first = r.failures[0] ? failureCause(r.failures[0]) : undefined;
       return (
         // One line closed: the rule and its first finding; its title opens with the evidence.
-        `<details class="failure-rule" data-rule="${e(r.id)}"${open}><summary>${badge(r.status)}<strong class="mono rule-id">${e(r.id)}</strong><span class="basis">§${e(r.section)} · ${e(r.basis)}${tally ? ` · ${e(tally)}` : ''}</span>` +
+        `<details class="failure-rule" data-rule="${e(r.id)}"${open}><summary>${badge(r.status)}<strong class="mono rule-id">${e(r.id)}</strong><span class="basis">${e(sectionWithTitle(r.section))} · ${e(r.basis)}${tally ? ` · ${e(tally)}` : ''}</span>` +
         `${first ? `<span class="first-message bidi">${e(first)}</span>` : ''}</summary><p class="rule-title">${e(r.title)}</p>${shown.join('')}</details>`
       );
     })

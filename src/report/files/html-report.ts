@@ -19,7 +19,7 @@ import type { ConformanceReport, ReportRule, RuleStatus } from '../model/model.t
 import { escapeHtml as e } from './escape.ts';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.ts';
 import { htmlHead } from './html-page.ts';
-import { compareSections } from '../model/sections.ts';
+import { compareSections, sectionWithTitle } from '../model/sections.ts';
 import { rerunCommand } from '../model/rerun-command.ts';
 import { inconclusiveForAnswers, reasonText, stoppedText } from '../model/rule-text.ts';
 import { failuresSection } from './html-failures.ts';
@@ -79,7 +79,7 @@ function coverage(report: ConformanceReport): string {
     const nums = STATUS_ORDER.filter((st) => n(st) > 0 || (st !== 'error' && st !== 'inconclusive'))
       .map((st) => `${n(st)} ${st}`)
       .join(' · ');
-    return `<div class="row" data-section="${e(section)}"><span class="label">§${e(section)}</span><svg viewBox="0 0 100 10" preserveAspectRatio="none" role="img" aria-label="${e(`section ${section}: ${nums}`)}">${rects}</svg><span class="nums">${e(nums)}</span></div>`;
+    return `<div class="row" data-section="${e(section)}"><span class="label">${e(sectionWithTitle(section))}</span><svg viewBox="0 0 100 10" preserveAspectRatio="none" role="img" aria-label="${e(`section ${section}: ${nums}`)}">${rects}</svg><span class="nums">${e(nums)}</span></div>`;
   });
   const legend = STATUS_ORDER.map((st) => `<span><i class="bar-${st}"></i>${st}</span>`).join('');
   return `<div class="coverage"><div class="legend">${legend}</div>${rows.join('')}</div>`;

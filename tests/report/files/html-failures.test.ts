@@ -41,3 +41,20 @@ describe('the other cases of a finding', () => {
     expect(failuresSection(report)).toContain('target said: &quot;first_name must not hold digits&quot;');
   });
 });
+
+describe('report.html at a glance', () => {
+  it('lists blocking failures before convention ones, each with its section title beside its number', () => {
+    const report = sampleReport();
+    const failing = report.rules.filter((r) => r.status === 'failed');
+    // The first failing rule made a convention one (not blocking): it moves below the blocking ones.
+    failing[0].blocking = false;
+    const html = failuresSection(report);
+    const order = [...html.matchAll(/<details class="failure-rule" data-rule="([^"]+)"/g)].map((m) => m[1]);
+    const blocking = order.map((id) => report.rules.find((r) => r.id === id)!.blocking);
+    expect(blocking).toContain(false);
+    expect(blocking).toEqual([...blocking].sort((a, b) => Number(b) - Number(a)));
+    expect(order.indexOf(failing[0].id)).toBeGreaterThan(order.findIndex((id) => report.rules.find((r) => r.id === id)!.blocking));
+    expect(order).toHaveLength(failing.length);
+    expect(html).toMatch(/§4\.1 Update a fiat account|§4\.2 Create an identity|§2\.5 Identity \(response of creation\)/);
+  });
+});
