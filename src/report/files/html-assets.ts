@@ -55,6 +55,13 @@ tbody tr:hover { background: #fafbfc; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .coverage .row { display: grid; grid-template-columns: 260px 1fr 300px; align-items: center; gap: 14px; padding: 2px 0; }
 .coverage .label { font-weight: 600; font-size: 13px; overflow-wrap: anywhere; }
+.answers .answers-row { display: grid; grid-template-columns: 160px 1fr 360px; align-items: center; gap: 4px 14px; padding: 4px 0; }
+.answers svg { width: 100%; height: 14px; display: block; border-radius: 4px; background: var(--skip-bg); }
+.answers .nums { color: var(--muted); font-size: 13px; font-variant-numeric: tabular-nums; }
+.answer-2xx { fill: var(--pass); background: var(--pass); } .answer-3xx { fill: var(--muted); background: var(--muted); }
+.answer-4xx { fill: var(--warn, #b7791f); background: var(--warn, #b7791f); } .answer-5xx { fill: var(--fail); background: var(--fail); }
+.answer-none { fill: var(--border); background: var(--border); }
+.latency-max { fill: var(--border); } .latency-p95 { fill: var(--muted); } .latency-median { fill: var(--accent, #2b6cb0); }
 .coverage svg { width: 100%; height: 14px; display: block; border-radius: 4px; background: var(--skip-bg); }
 .coverage .nums { color: var(--muted); font-size: 13px; font-variant-numeric: tabular-nums; }
 .legend { display: flex; gap: 16px; color: var(--muted); font-size: 13px; margin-bottom: 8px; }

@@ -11,6 +11,7 @@
  * screens long. Every piece of data is escaped; a Content-Security-Policy pinned to the script's
  * hash backs that up.
  */
+import { answersChart } from './html-answers-chart.ts';
 import { collapsedWhenLong } from './html-long-table.ts';
 import { shardNoVerdict } from '../model/shard-rules.ts';
 import { shardName } from '../../engine/shard.ts';
@@ -131,12 +132,14 @@ interface PageSection {
 function pageSections(report: ConformanceReport): PageSection[] {
   const n = (test: (r: ReportRule) => boolean) => report.rules.filter(test).length;
   const inconclusive = inconclusiveSection(report);
+  const chart = answersChart(report);
   return [
     { id: 'failures', title: 'Failures', count: n((r) => r.status === 'failed' || r.status === 'error'), body: failuresSection(report) },
     ...(inconclusive ? [{ id: 'inconclusive', title: 'Inconclusive', count: n((r) => r.status === 'inconclusive'), body: inconclusive }] : []),
     { id: 'rules', title: 'Rules', count: report.rules.length, body: rulesSection(report) },
     { id: 'observed-contract', title: 'Observed contract (open points)', body: observedContract(report) },
     { id: 'coverage', title: 'Coverage of the document', body: coverage(report) },
+    ...(chart ? [{ id: 'answers', title: 'Answers per operation', body: chart }] : []),
     { id: 'undocumented', title: 'Undocumented fields', count: report.undocumentedFields.length, body: undocumented(report) },
     {
       id: 'run',

@@ -16,6 +16,7 @@ export function countRules(rules: readonly ReportRule[]): Omit<ConformanceReport
  * rule whether it blocks the verdict. Every reporter (JUnit, Markdown, HTML, console), the vitest
  * suites and the fault matrix read `blocking` instead of deciding again.
  */
+import { createOperationAnswers } from './operation-answers.ts';
 import { simplestFirst } from './simplest-first.ts';
 import { RULES, type RuleDefinition } from '../../core/catalogue.ts';
 import { caseIntent } from '../../core/case.ts';
@@ -257,6 +258,7 @@ export function createReportBuilder(
   const owners = plan.ruleShards;
   if (facts.shard && !owners) throw new Error('a sharded run needs the shards of its rules (its plan) to build its report');
   const openCases = createOpenCaseTally();
+  const answers = createOperationAnswers();
   const reportRule = (outcome: RuleOutcome): ReportRule => {
     const rule = toReportRule(outcome, facts);
     return facts.shard && owners ? shardRule(rule, facts.shard, owners.get(rule.id)) : rule;
@@ -274,6 +276,7 @@ export function createReportBuilder(
         });
       case 'exchange':
         openCases.count(event.exchange);
+        answers.count(event.exchange);
         return emit(event);
       case 'rule-start':
       case 'rule-failing':
@@ -286,6 +289,7 @@ export function createReportBuilder(
         });
       case 'run-end':
         finished = buildReport(facts, event.outcomes.map(reportRule), { ...event, openCases: openCases.counts() });
+        if (answers.summary().length) finished = { ...finished, operations: answers.summary() };
         return emit({ type: 'run-end', report: finished });
     }
   };
