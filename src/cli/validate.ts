@@ -1,6 +1,7 @@
 /**
  * `conformance validate <schema> <file|->`: validates a captured JSON payload against one schema
- * of the registry and prints "valid" or one line per error, `<instancePath>: <message> [section X]`.
+ * of the registry and prints "valid" or one line per error, `<instancePath>: <message> (received …;
+ * allowed …) [section X]`. Of a failed anyOf, only the branch that applies is told (applicable-branch.ts).
  * Exit 0 valid, 1 invalid, 2 unknown schema, unreadable file or not JSON.
  * `conformance validate --list` prints the schema names with their titles.
  */
@@ -9,13 +10,16 @@ import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
 import { parseJsonText, readInputFile } from '../core/json-file.ts';
 import { registry, type SchemaRegistry } from '../schema/registry.ts';
-import { formatSchemaError } from '../schema/format-error.ts';
+import { applicableErrors } from '../schema/applicable-branch.ts';
+import type { SchemaError } from '../schema/registry.ts';
 
 const HELP = `usage: conformance validate <schema> <file|->
        conformance validate --list
 
 Validates a JSON payload (a file, or standard input with -) against a schema of the document
-and prints "valid" or one line per error: <instance path>: <message> [section X].
+and prints "valid" or one line per error: <instance path>: <message> (received and allowed
+values) [section X]. Of alternatives (the status at the top level or in the instructions), the
+one the payload follows is told, not every one.
 <schema> is a name from --list (a file name of schemas/ without .schema.json; the full file
 name is accepted too). --list prints the names with their titles.
 Exit 0 valid, 1 invalid, 2 unknown schema, unreadable file or not JSON.`;
@@ -73,7 +77,31 @@ export async function validate(argv: string[], io: CliIO): Promise<number> {
     io.out('valid');
     return 0;
   }
-  // Branches of a combinator can report the same failure twice: print each line once.
-  for (const line of new Set(errors.map(formatSchemaError))) io.out(line);
+  // A failed combinator first (it says what was wanted), then the branch that applies; each line once.
+  const told = applicableErrors(errors).sort((a, b) => Number(Boolean(b.branches)) - Number(Boolean(a.branches)));
+  for (const line of new Set(told.map(errorLine))) io.out(line);
   return 1;
+}
+
+/** Longest received value quoted. */
+const VALUE_WIDTH = 80;
+
+/** `<path>: <message> (received "ACTIVE"; allowed: PENDING, APPROVED, REJECTED) [section 2.1]`. */
+export function errorLine(error: SchemaError): string {
+  const values = valuesOf(error);
+  return `${error.instancePath || '(root)'}: ${error.message}${values ? ` (${values})` : ''}${error.section ? ` [section ${error.section}]` : ''}`;
+}
+
+/** What came back and what the schema allows, where ajv's message says neither. */
+function valuesOf(error: SchemaError): string | undefined {
+  const { data, params = {} } = error;
+  // An object or array would copy the payload into the line; a missing property has no value.
+  if (data === undefined || (data !== null && typeof data === 'object') || error.branches) return undefined;
+  const quoted = [...JSON.stringify(data)];
+  const received = `received ${quoted.length > VALUE_WIDTH ? `${quoted.slice(0, VALUE_WIDTH).join('')}…` : quoted.join('')}`;
+  if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) return `${received}; allowed: ${params.allowedValues.map(String).join(', ')}`;
+  if (error.keyword === 'const') return `${received}; allowed: ${JSON.stringify(params.allowedValue)}`;
+  if (error.keyword === 'type') return `${received}, ${data === null ? 'null' : typeof data}`;
+  if (error.keyword === 'maxLength' || error.keyword === 'minLength') return `${received}, ${[...String(data)].length} characters`;
+  return received;
 }

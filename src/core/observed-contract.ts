@@ -23,6 +23,19 @@ export function compareLimits(a: ObservedLimit, b: ObservedLimit): number {
 /** Values a summary names; the rest are counted. */
 const VALUES_SHOWN = 4;
 
+/**
+ * Alphabet probes by what they hold: "refused latin" on a server whose pattern takes A-Z would read
+ * as a refusal of A-Z, while the probe holds accented letters only (rules/open-points/open-values.ts).
+ */
+const ALPHABET_WORDS: Readonly<Record<string, string>> = {
+  letters: 'plain letters A-Z',
+  latin: 'accented latin (é, ñ, ß)',
+  'latin-extended': 'latin extended (Ł, ő, č)',
+};
+
+/** A value of the limit as a summary names it: an alphabet by what it holds, else as recorded. */
+const named = (limit: Pick<ObservedLimit, 'kind'>, value: string): string => (limit.kind === 'alphabet' ? (ALPHABET_WORDS[value] ?? value) : value);
+
 const listed = (values: readonly string[]): string =>
   values.length > VALUES_SHOWN ? `${values.slice(0, VALUES_SHOWN).join(', ')} (+${values.length - VALUES_SHOWN} more)` : values.join(', ');
 
@@ -30,14 +43,14 @@ const characters = (n: number): string => `${n} ${n === 1 ? 'character' : 'chara
 
 /** What was accepted, in the kind's terms: a longest length, a range of dates, else the values. */
 function acceptedPart(limit: Omit<ObservedLimit, 'summary'>): string | undefined {
-  // Only the empty text accepted: "up to 0 characters" would read as a limit.
-  if (limit.kind === 'length' && limit.longestAccepted === 0) return 'accepted empty';
+  // Only the empty text accepted and no longer one judged: "up to 0 characters" would read as a limit, and so would "accepted empty".
+  if (limit.kind === 'length' && limit.longestAccepted === 0) return 'accepted the empty text (no longer text was judged)';
   if (limit.kind === 'length' && limit.longestAccepted !== undefined) return `accepted up to ${characters(limit.longestAccepted)}`;
   if (limit.kind === 'date' && limit.earliestAccepted && limit.latestAccepted) {
     const range = limit.earliestAccepted === limit.latestAccepted ? limit.earliestAccepted : `${limit.earliestAccepted} to ${limit.latestAccepted}`;
     return `accepted ${range}`;
   }
-  return limit.accepted.length ? `accepted ${listed(limit.accepted)}` : undefined;
+  return limit.accepted.length ? `accepted ${listed(limit.accepted.map((v) => named(limit, v)))}` : undefined;
 }
 
 /**
@@ -58,7 +71,7 @@ export function summarizeLimit(limit: Omit<ObservedLimit, 'summary'>): string {
   }
   const accepted = acceptedPart(limit);
   if (!limit.refused.length) return accepted ?? 'nothing tried';
-  const refused = `refused ${listed(limit.refused.map((r) => r.value))}`;
+  const refused = `refused ${listed(limit.refused.map((r) => named(limit, r.value)))}`;
   return accepted ? `${refused}; ${accepted}` : `${refused} (nothing accepted)`;
 }
 

@@ -140,7 +140,8 @@ export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum,
     tally.budgetNote,
     tally.unsent ? `${tally.unsent.count} of its cases were ${tally.unsent.reason}` : undefined,
     tally.scenarioNote,
-    refusals.describe(rule.operation),
+    // A scenario's own note says what its steps got: the refusals of the operation's other cases are not its cause.
+    tally.scenarioNote === undefined ? refusals.describe(rule.operation) : undefined,
     tally.twinRefused ? `${tally.twinRefused}${TWIN_REFUSED}` : undefined,
     tally.silentSuccesses ? `${tally.silentSuccesses}${SILENT_SUCCESSES}` : undefined,
   ].filter((c): c is string => c !== undefined);

@@ -74,6 +74,8 @@ export interface RuleOutcome {
   findings: Finding[];
   /** A check of this rule threw. */
   crashed: boolean;
+  /** Cases that showed a problem of this rule, of which `findings` keeps at most MAX_FAILURES_PER_RULE. */
+  failedCases?: number;
   /** How many requests the run had sent when this rule first saw a problem (for the benchmark). */
   firstFailureAtRequest?: number;
 }

@@ -15,7 +15,7 @@ import type { InputIds } from './input-ids.ts';
 /** Evidence kept per rule: the first is the minimal one when a property shrank it. */
 export const MAX_FAILURES_PER_RULE = 5;
 
-type RuleRecord = Pick<RuleOutcome, 'cases' | 'findings' | 'crashed' | 'firstFailureAtRequest'>;
+type RuleRecord = Pick<RuleOutcome, 'cases' | 'findings' | 'crashed' | 'firstFailureAtRequest' | 'failedCases'>;
 
 export interface LedgerParts {
   selected: readonly RuleDefinition[];
@@ -51,7 +51,7 @@ export class RuleLedger {
 
   constructor(private readonly parts: LedgerParts) {
     for (const rule of parts.selected) {
-      this.records.set(rule.id as RuleId, { cases: 0, findings: [], crashed: false });
+      this.records.set(rule.id as RuleId, { cases: 0, findings: [], crashed: false, failedCases: 0 });
       const budgetNote = parts.budgetNotes?.get(rule.id);
       const ruledOutBy = budgetNote && parts.budgetRuledOut ? { ruledOutBy: parts.budgetRuledOut } : {};
       this.tallies.set(rule.id as RuleId, { ...emptyTally(), ...(budgetNote ? { budgetNote } : {}), ...ruledOutBy });
@@ -95,6 +95,8 @@ export class RuleLedger {
     const entry = this.records.get(rule);
     if (!entry || !problems.length) return;
     this.noteFailure(rule, entry);
+    // Every failing case counts, kept or not (a shrunk one put in front was counted when it was judged).
+    if (!front) entry.failedCases = (entry.failedCases ?? 0) + 1;
     if (!front && entry.findings.length >= MAX_FAILURES_PER_RULE) return;
     const evidence = asEvidence(exchange);
     const found = problems.map((problem): Finding => ({ problem: problemAsEvidence(problem), exchange: evidence, ...(path ? { path } : {}) }));

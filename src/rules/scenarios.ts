@@ -72,6 +72,10 @@ export interface ScenarioResult {
   remedy?: string;
   /** The setting `remedy` changes (`--fiat-account-id`): the rules are ruled out by the configuration, not short of cases. */
   ruledOutBy?: string;
+  /** Per rule, the scenario's own word on why it judged the rule less than its minimum (a sequence's: how many ran, what ended them). */
+  notes?: Partial<Record<RuleId, string>>;
+  /** Per rule, the fix that goes with its note, when the scenario knows it (a contradiction that ends the sequences). */
+  remedies?: Partial<Record<RuleId, string>>;
 }
 
 /** What judging recorded exchanges keeps, for a scenario judging its rules again: the one judge's state (rule-judge.ts). */

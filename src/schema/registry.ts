@@ -33,6 +33,10 @@ export interface SchemaError {
   params?: Record<string, unknown>;
   /** The value that failed the keyword. */
   data?: unknown;
+  /** Where the failing keyword sits in the schema (ajv's schemaPath): which branch of a combinator an error came from. */
+  schemaPath?: string;
+  /** For a failed anyOf or oneOf: the schema path each branch's errors start with, in order (applicable-branch.ts). */
+  branches?: string[];
 }
 
 export interface SchemaRegistry {
@@ -64,8 +68,17 @@ function toError(e: ErrorObject): SchemaError {
     params: e.params as Record<string, unknown>,
     // verbose: the value that failed, so a finding can say what came back.
     ...(e.data !== undefined ? { data: e.data } : {}),
+    schemaPath: e.schemaPath,
+    ...(COMBINATORS.has(e.keyword) && Array.isArray(e.schema) ? { branches: branchPaths(e.schemaPath, e.schema) } : {}),
   };
 }
+
+/** A branch reached through $ref reports its errors at the referenced schema's path, an inline one under the combinator's. */
+const branchPaths = (combinatorPath: string, branches: unknown[]): string[] =>
+  branches.map((b, i) => {
+    const ref = (b as { $ref?: unknown } | null)?.$ref;
+    return typeof ref === 'string' && ref.startsWith('#') ? ref : `${combinatorPath}/${i}`;
+  });
 
 /** Ajv with the formats and annotations of our schemas, every document added (none compiled yet). */
 function createAjv(documents: Iterable<Record<string, unknown>>): Ajv2020 {

@@ -87,7 +87,12 @@ describe('conformance run --shard and conformance merge', () => {
       { version: 1, limits: [city, address, firstName] },
       {
         version: 1,
-        limits: [country, dob, lastName, { ...firstName, refused: [{ value: 'arabic', status: 400 }], summary: 'refused arabic; accepted latin' }],
+        limits: [
+          country,
+          dob,
+          lastName,
+          { ...firstName, refused: [{ value: 'arabic', status: 400 }], summary: 'refused arabic; accepted accented latin (é, ñ, ß)' },
+        ],
       },
     ];
     const files = contracts.map((observedContract, i) => {
@@ -118,7 +123,7 @@ describe('conformance run --shard and conformance merge', () => {
     ]);
     const summary = readFileSync(path.join(out, 'summary.md'), 'utf8');
     expect(summary).toContain(
-      '- `person_details.first_name` (createIdentity), alphabet: refused cjk, astral, arabic; accepted latin — 400: first_name must match',
+      '- `person_details.first_name` (createIdentity), alphabet: refused cjk, astral, arabic; accepted accented latin (é, ñ, ß) — 400: first_name must match',
     );
     expect(summary).toContain('21 open cases accepted, 6 refused; 2 other open points accepted everything tried.');
   });

@@ -58,8 +58,8 @@ describe('conformance validate', () => {
     expect(out).toEqual(
       expect.arrayContaining([
         "(root): must have required property 'id' [section 2.5]",
-        '/status: must be equal to one of the allowed values [section 3]',
-        '/person_details/email: must be string [section 2.6]',
+        '/status: must be equal to one of the allowed values (received "pending"; allowed: PENDING, ERROR, APPROVED, DENIED, DISABLED) [section 3]',
+        '/person_details/email: must be string (received 42, number) [section 2.6]',
       ]),
     );
     expect(out).toHaveLength(3);
@@ -73,10 +73,30 @@ describe('conformance validate', () => {
     expect(out).toContain('(root): must be object [section 2.1]');
   });
 
+  it('tells the branch of an anyOf that applies, not every branch, with the received and allowed values', async () => {
+    const base = { id: '0f8fad5b-d9cb-469f-a165-70867728950e', created_at: '2024-01-01T00:00:00Z' };
+    const inInstructions = testIO(JSON.stringify({ ...base, fiat_network_instructions: { wire: {} } }));
+    expect(await validate(['fiat-account', '-'], inInstructions.io)).toBe(1);
+    expect(inInstructions.out).toEqual([
+      '(root): must have status at the top level or inside fiat_network_instructions (top level or in fiat_account_owner) [section 2.1]',
+      "/fiat_network_instructions: must have required property 'status' [section 2.1]",
+    ]);
+    // No branch stands out: the alternatives are said once, not as a demand for an optional field.
+    const nowhere = testIO(JSON.stringify({ ...base, status: 'PENDING' }));
+    expect(await validate(['fiat-account', '-'], nowhere.io)).toBe(1);
+    expect(nowhere.out).toEqual(['(root): must have fiat_network_instructions at the top level or inside fiat_account_owner [section 2.1]']);
+    expect(nowhere.out.join('\n')).not.toContain("required property 'fiat_account_owner'");
+    const wrongStatus = testIO(JSON.stringify({ ...base, status: 'ACTIVE', fiat_network_instructions: { wire: {} } }));
+    expect(await validate(['fiat-account', '-'], wrongStatus.io)).toBe(1);
+    expect(wrongStatus.out).toEqual([
+      '/status: must be equal to one of the allowed values (received "ACTIVE"; allowed: PENDING, APPROVED, REJECTED) [section 2.1]',
+    ]);
+  });
+
   it('reads standard input for -', async () => {
     const { io, out } = testIO(JSON.stringify({ metadata: { k: '😀'.repeat(101) } }));
     expect(await validate(['update-fiat-account-request', '-'], io)).toBe(1);
-    expect(out).toEqual(['/metadata/k: must NOT have more than 100 characters [section 8]']);
+    expect(out).toEqual([`/metadata/k: must NOT have more than 100 characters (received "${'😀'.repeat(79)}…, 101 characters) [section 8]`]);
   });
 
   it('--list prints every schema name with its title', async () => {
@@ -132,7 +152,7 @@ describe('conformance validate', () => {
     ]);
     expect(valid).toEqual({ code: 0, stdout: 'valid\n', stderr: '' });
     expect(invalid.code).toBe(1);
-    expect(invalid.stdout).toContain('/id: must match format "uuid" [section 2.1]\n');
-    expect(invalid.stdout).toContain('/created_at: must match format "date-time" [section 2.1]\n');
+    expect(invalid.stdout).toContain('/id: must match format "uuid" (received ');
+    expect(invalid.stdout).toContain('/created_at: must match format "date-time" (received "2024-01-01T00:00:00") [section 2.1]\n');
   });
 });

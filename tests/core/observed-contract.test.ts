@@ -30,7 +30,7 @@ describe('summarizeLimit', () => {
     expect(summarizeLimit(length({ longestAccepted: 35, shortestRefused: 65 }))).toBe('refuses from 65 characters (accepted up to 35)');
     expect(summarizeLimit(length({ longestAccepted: 1, shortestRefused: 2 }))).toBe('refuses over 1 character (accepted up to 1)');
     // Only the empty text tried and accepted: no bound was seen.
-    expect(summarizeLimit(length({ longestAccepted: 0, accepted: ['empty'] }))).toBe('accepted empty');
+    expect(summarizeLimit(length({ longestAccepted: 0, accepted: ['empty'] }))).toBe('accepted the empty text (no longer text was judged)');
     // The empty text refused, long ones accepted: no bound, the values.
     expect(summarizeLimit(length({ accepted: ['200 characters'], refused: [{ value: 'empty', status: 400 }], longestAccepted: 200, shortestRefused: 0 }))).toBe(
       'refused empty; accepted up to 200 characters',

@@ -55,6 +55,17 @@ describe('the shortfall line', () => {
     );
   });
 
+  it('gives a scenario\u2019s own note, not the refusals of its operation\u2019s other cases, as its cause', () => {
+    const refusals = new Refusals();
+    const update: TestCase = { operation: 'updateFiatAccount', mode: 'valid', label: 'names', body: {} };
+    refusals.observe({ ...answered(update, 400), testCase: update });
+    const note = '2 of 5 sequences ran; none of their 9 steps was refused';
+    const own = coverageOf(getRule('fa.sequence.persisted'), { ...emptyTally(), scenarioNote: note }, { fixed: 3, random: 0 }, refusals).shortfall;
+    expect(own).toContain(note);
+    expect(own).not.toContain('should be accepted were refused');
+    expect(coverageOf(getRule('fa.update-reflected'), emptyTally(), { fixed: 3, random: 0 }, refusals).shortfall).toContain('should be accepted were refused');
+  });
+
   it('is absent when the minimum is met', () => {
     const tally = { ...emptyTally(), fixed: 2, random: 5 };
     expect(coverageOf(getRule('id.enums'), tally, { fixed: 1, random: 5 }, new Refusals()).shortfall).toBeUndefined();

@@ -66,6 +66,8 @@ describe('RuleLedger', () => {
     );
     const outcome = ledger.outcomeOf(getRule('fa.valid-accepted'));
     expect(outcome.findings).toHaveLength(MAX_FAILURES_PER_RULE);
+    // Every failing case counted, not only the kept ones (the shrunk one was counted when judged).
+    expect(outcome.failedCases).toBe(MAX_FAILURES_PER_RULE + 2);
     expect(outcome.findings[0]).toMatchObject({ problem: { message: 'minimal' }, path: '3:0' });
     expect(outcome.findings[1].problem.message).toBe('refused 0');
     expect(outcome.firstFailureAtRequest).toBe(7);

@@ -57,7 +57,7 @@ describe('summary.md', () => {
       '- `person_details.address.address1` (createIdentity), length: refuses over 35 characters (accepted up to 35) — 422: address1 is longer than 35 characters',
       '- `person_details.address.country` (createIdentity), code: refused XKX; accepted GBR, DEU — 400: country must be one of GBR \\| DEU \\| FRA &lt;script&gt;window.__pwned = 1&lt;/script&gt;',
       '- `person_details.date_of_birth` (createIdentity), date: refused 1899-12-31; accepted 1930-01-01 to 2005-06-30 — 400',
-      `- \`person_details.first_name\` (createIdentity), alphabet: refused cjk, astral; accepted latin — 400: ${ALPHABET_WORDS}`,
+      `- \`person_details.first_name\` (createIdentity), alphabet: refused cjk, astral; accepted accented latin (é, ñ, ß) — 400: ${ALPHABET_WORDS}`,
     ]);
     expect(section).not.toContain(HOSTILE.script);
   });
@@ -116,7 +116,7 @@ describe('the console', () => {
       '  person_details.address.address1, length: refuses over 35 characters (accepted up to 35) (422: address1 is longer than 35 characters)',
       '  person_details.address.country, code: refused XKX; accepted GBR, DEU (400: country must be one of GBR | DEU | FRA <script>window.__pwn…)',
       '  person_details.date_of_birth, date: refused 1899-12-31; accepted 1930-01-01 to 2005-06-30 (400)',
-      `  person_details.first_name, alphabet: refused cjk, astral; accepted latin (400: ${ALPHABET_WORDS})`,
+      `  person_details.first_name, alphabet: refused cjk, astral; accepted accented latin (é, ñ, ß) (400: ${ALPHABET_WORDS})`,
     ]);
     expect(lines[at + 5]).toBe('');
     expect(lines[at + 6]).toMatch(/^verdict: /);

@@ -173,7 +173,7 @@ export const SAMPLE_CONTRACT: ObservedContract = {
         { value: 'cjk', status: 400, said: ALPHABET_WORDS },
         { value: 'astral', status: 400, said: ALPHABET_WORDS },
       ],
-      summary: 'refused cjk, astral; accepted latin',
+      summary: 'refused cjk, astral; accepted accented latin (é, ñ, ß)',
     },
     {
       operation: 'createIdentity',
@@ -181,7 +181,7 @@ export const SAMPLE_CONTRACT: ObservedContract = {
       kind: 'alphabet',
       accepted: ['latin', 'cjk', 'rtl'],
       refused: [],
-      summary: 'accepted latin, cjk, rtl',
+      summary: 'accepted accented latin (é, ñ, ß), cjk, rtl',
     },
   ],
 };

@@ -13,15 +13,19 @@ export const scenarios: Phase = {
     for (const scenario of context.scenarios) {
       const rules = scenarioRules(scenario).map(getRule);
       for (const rule of rules) if (selectedIds.has(rule.id)) await ledger.begin(rule);
-      const { outcomes, notJudged, notJudgedRules, remedy, ruledOutBy } = await scenario.run(scenarioContext);
+      const { outcomes, notJudged, notJudgedRules, remedy, ruledOutBy, notes, remedies } = await scenario.run(scenarioContext);
       for (const outcome of outcomes) ledger.record(outcome.rule ?? scenario.rule, outcome.problems, outcome.exchange);
       await ledger.announceFailing();
       for (const rule of rules) {
         const tally = ledger.tally(rule.id);
-        if (tally && notJudged && (!notJudgedRules || notJudgedRules.includes(rule.id as RuleId))) {
-          tally.scenarioNote = notJudged;
-          if (remedy) tally.scenarioRemedy = remedy;
-          if (remedy && ruledOutBy) tally.ruledOutBy = { setting: ruledOutBy, fix: remedy };
+        // The scenario's word on the whole (one account only) comes before its word per rule.
+        const whole = notJudged !== undefined && (!notJudgedRules || notJudgedRules.includes(rule.id as RuleId));
+        const note = whole ? notJudged : notes?.[rule.id as RuleId];
+        const fix = whole ? remedy : remedies?.[rule.id as RuleId];
+        if (tally && note) {
+          tally.scenarioNote = note;
+          if (fix) tally.scenarioRemedy = fix;
+          if (whole && remedy && ruledOutBy) tally.ruledOutBy = { setting: ruledOutBy, fix: remedy };
         }
         if (selectedIds.has(rule.id) && !hasFamily(rule.id)) await ledger.finish(rule);
       }

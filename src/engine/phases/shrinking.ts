@@ -2,7 +2,8 @@
  * Shrinks what random cases found, documented rules first (the budget goes where it counts):
  * fast-check replays the failing case from its path (not sent again: it failed) and tries
  * smaller ones against the live target, within the shrink budget (shrink-budget.ts). The
- * smallest failing exchange goes in front of the rule's evidence.
+ * smallest failing exchange of each distinct problem goes in front of the rule's evidence, the
+ * smallest first (a shrink that met another problem on its way loses none).
  */
 import fc from 'fast-check';
 import type { RuleId } from '../../core/catalogue.ts';
@@ -36,7 +37,8 @@ async function shrink(context: RunContext, focus: RuleId, from: PlannedCase): Pr
   if (!family.arbitrary || !context.shrinkBudget.mayStart(focus)) return;
   const allowance = context.shrinkBudget.forFailure(focus);
   let replayed = false;
-  let smallest: { problems: Problem[]; exchange: Exchange } | undefined;
+  // Per distinct problem (its kind and field), the last candidate that showed it: shrinking goes smaller, so its smallest.
+  const smallest = new Map<string, { problem: Problem; exchange: Exchange }>();
   const predicate = async (raw: TestCase): Promise<boolean> => {
     context.control.checkGoOn();
     if (!replayed) {
@@ -47,12 +49,21 @@ async function shrink(context: RunContext, focus: RuleId, from: PlannedCase): Pr
     if (!allowance.take()) return true;
     const { exchange, focusProblems } = await context.exercise(context.prepare(raw), { focus, random: true });
     if (!focusProblems?.length) return true;
-    smallest = { problems: focusProblems, exchange };
+    for (const problem of focusProblems) smallest.set(`${problem.kind ?? ''} ${problem.instancePath ?? ''}`, { problem, exchange });
     return false;
   };
   const parameters = { ...propertyParameters(family, context.settings.seed, context.runsOf(family)), path: String(from.index) };
   const details = await fc.check(fc.asyncProperty(family.arbitrary, predicate), parameters);
   // A target that died mid-shrink, or an interruption: fast-check reports the throw as a failure.
   if (details.errorInstance instanceof RunStop) throw details.errorInstance;
-  if (smallest) context.ledger.keepFindings(focus, smallest.problems, smallest.exchange, details.counterexamplePath ?? undefined, true);
+  // Each goes in front, the largest first, so the smallest ends up first; the path replays fast-check's last counterexample.
+  const last = [...smallest.values()].at(-1)?.exchange;
+  const bySize = [...smallest.values()].sort((a, b) => sizeOf(a.exchange) - sizeOf(b.exchange));
+  for (const { problem, exchange } of bySize.reverse()) {
+    const path = exchange === last ? (details.counterexamplePath ?? undefined) : undefined;
+    context.ledger.keepFindings(focus, [problem], exchange, path, true);
+  }
 }
+
+/** How large a case is, to show the simplest first: its body as sent. */
+const sizeOf = (exchange: Exchange): number => JSON.stringify(exchange.testCase.body ?? '').length;

@@ -86,9 +86,21 @@ function mergeRule(rules: readonly ReportRule[], strict: boolean): ReportRule {
   const coverage = summedCoverage(rules);
   const cases = rules.reduce((total, r) => total + r.cases, 0);
   const failures = rules.flatMap((r) => r.failures).slice(0, MAX_FAILURES_PER_RULE);
-  const { status: _shard, blocking: _its, reason: _why, coverage: _part, cases: _some, failures: _found, ruledOutBy: _setting, ...identity } = first;
+  const {
+    status: _shard,
+    blocking: _its,
+    reason: _why,
+    coverage: _part,
+    cases: _some,
+    failures: _found,
+    ruledOutBy: _setting,
+    failedCases: _counted,
+    ...identity
+  } = first;
   // A shard whose configuration ruled the rule out (one account of its share): the merged rule still is, if short.
   const ruledOutBy = rules.find((r) => r.ruledOutBy)?.ruledOutBy;
+  // Each shard counted its own failing cases: the merge adds them up (a shard before 1.12.0 counted its kept ones).
+  const failedCases = rules.reduce((n, r) => n + (r.failedCases ?? r.failures.length), 0);
   // No shard judged it (none could start): skipped, as there.
   if (!coverage) return { ...identity, status: 'skipped', blocking: false, cases, ...(first.reason ? { reason: first.reason } : {}), failures };
   const definition: Pick<RuleDefinition, 'basis'> = { basis: first.basis };
@@ -106,7 +118,15 @@ function mergeRule(rules: readonly ReportRule[], strict: boolean): ReportRule {
     },
     strict,
   );
-  return { ...identity, ...judged, ...(judged.status === 'inconclusive' && ruledOutBy ? { ruledOutBy } : {}), cases, coverage, failures };
+  return {
+    ...identity,
+    ...judged,
+    ...(judged.status === 'inconclusive' && ruledOutBy ? { ruledOutBy } : {}),
+    cases,
+    coverage,
+    failures,
+    ...(failedCases ? { failedCases } : {}),
+  };
 }
 
 /** Undocumented fields of all shards: one entry per path and operation, counts summed, sorted by path as a run lists them. */

@@ -53,8 +53,15 @@ th, td { text-align: left; padding: 7px 10px; border-bottom: 1px solid var(--bor
 th { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 600; background: var(--panel); }
 tbody tr:hover { background: #fafbfc; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-.coverage .row { display: grid; grid-template-columns: 80px 1fr 300px; align-items: center; gap: 14px; padding: 2px 0; }
-.coverage .label { font-weight: 600; }
+.coverage .row { display: grid; grid-template-columns: 260px 1fr 300px; align-items: center; gap: 14px; padding: 2px 0; }
+.coverage .label { font-weight: 600; font-size: 13px; overflow-wrap: anywhere; }
+.answers .answers-row { display: grid; grid-template-columns: 160px 1fr 360px; align-items: center; gap: 4px 14px; padding: 4px 0; }
+.answers svg { width: 100%; height: 14px; display: block; border-radius: 4px; background: var(--skip-bg); }
+.answers .nums { color: var(--muted); font-size: 13px; font-variant-numeric: tabular-nums; }
+.answer-2xx { fill: var(--pass); background: var(--pass); } .answer-3xx { fill: var(--muted); background: var(--muted); }
+.answer-4xx { fill: var(--warn, #b7791f); background: var(--warn, #b7791f); } .answer-5xx { fill: var(--fail); background: var(--fail); }
+.answer-none { fill: var(--border); background: var(--border); }
+.latency-max { fill: var(--border); } .latency-p95 { fill: var(--muted); } .latency-median { fill: var(--accent, #2b6cb0); }
 .coverage svg { width: 100%; height: 14px; display: block; border-radius: 4px; background: var(--skip-bg); }
 .coverage .nums { color: var(--muted); font-size: 13px; font-variant-numeric: tabular-nums; }
 .legend { display: flex; gap: 16px; color: var(--muted); font-size: 13px; margin-bottom: 8px; }
@@ -72,7 +79,7 @@ i.bar-passed { background: var(--pass); } i.bar-failed { background: var(--fail)
 .reason { margin: 0 0 4px; overflow-wrap: anywhere; }
 .figures { font-size: 12px; font-variant-numeric: tabular-nums; margin: 0; }
 .exchange { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
-@media (max-width: 820px) { .exchange { grid-template-columns: 1fr; } .coverage .row { grid-template-columns: 60px 1fr; } .coverage .nums { grid-column: 2; } }
+@media (max-width: 820px) { .exchange { grid-template-columns: 1fr; } .coverage .row { grid-template-columns: 140px 1fr; } .coverage .nums { grid-column: 2; } }
 .pane { min-width: 0; }
 .pane h4 { margin: 0 0 4px; font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
 pre { margin: 0; padding: 10px 12px; background: var(--panel); border: 1px solid var(--border); border-radius: 6px;
@@ -122,6 +129,8 @@ details.more-cases ul { margin: 6px 0 0; padding-left: 20px; }
 tr.reason-group td { background: var(--panel); color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
 details.collapsed-rules { margin-top: 10px; }
 details.collapsed-rules > summary { padding: 6px 0; font-weight: 600; overflow-wrap: anywhere; }
+details.long-table { margin-top: 6px; }
+details.long-table > summary { padding: 6px 0; font-weight: 600; cursor: pointer; }
 ul.group-rules { list-style: none; margin: 0; padding: 0; }
 ul.group-rules li { padding: 8px 16px; border-top: 1px solid var(--border); }
 ul.group-rules li:first-child { border-top: 0; }

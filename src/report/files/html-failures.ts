@@ -13,6 +13,8 @@ import { escapeHtml as e } from './escape.ts';
 import { failureWords } from '../model/target-words.ts';
 import { caseModeText } from '../model/case-text.ts';
 import { kindGroups } from '../model/kind-groups.ts';
+import { failureCause } from '../model/simplest-first.ts';
+import { sectionWithTitle } from '../model/sections.ts';
 
 /** Findings (distinct messages) spelled out per rule; the rest are counted (conformance.json has them all). */
 const FINDINGS_SHOWN = 10;
@@ -80,6 +82,15 @@ function caseText(f: ReportFailure): string {
 /** What came back for a case, in a few words: `HTTP 500`, `no response: timeout`. */
 const answerText = (f: ReportFailure): string => (f.response ? `HTTP ${f.response.status}` : f.error ? `no response: ${f.error.kind}` : 'no response recorded');
 
+/**
+ * Another case of a finding, with its own reason: what it was, what came back and the target's
+ * words on it (two cases of one finding may be refused for different reasons).
+ */
+export function otherCaseText(f: ReportFailure, ruleId: string): string {
+  const words = failureWords(f, ruleId);
+  return `${caseText(f)} · ${answerText(f)}${words ? ` — target said: "${words}"` : ''}`;
+}
+
 /** One finding: the message, what the target said, the first case with its evidence, the other cases collapsed. */
 function findingBlock(cases: ReportFailure[], id: string, ruleId: string): string {
   const [f, ...others] = cases;
@@ -89,7 +100,7 @@ function findingBlock(cases: ReportFailure[], id: string, ruleId: string): strin
   const words = failureWords(f, ruleId);
   const said = words ? `<p class="said bidi">Target said: <q>${e(words)}</q></p>` : '';
   const count = cases.length > 1 ? `<p class="case-count muted">${cases.length} cases with this finding; the first one:</p>` : '';
-  const listed = others.slice(0, CASES_LISTED).map((o) => `<li class="bidi">${e(caseText(o))} · ${e(answerText(o))}</li>`);
+  const listed = others.slice(0, CASES_LISTED).map((o) => `<li class="bidi">${e(otherCaseText(o, ruleId))}</li>`);
   if (others.length > CASES_LISTED) listed.push(`<li class="muted">… and ${others.length - CASES_LISTED} more in conformance.json</li>`);
   const more = others.length
     ? `<details class="more-cases"><summary>${others.length} more ${others.length === 1 ? 'case' : 'cases'} with this finding</summary><ul>${listed.join('')}</ul></details>`
@@ -104,10 +115,7 @@ function findingBlock(cases: ReportFailure[], id: string, ruleId: string): strin
 }
 
 /** A message without the case's label it may open with (`<label>: <finding>`): the case line says which case it was. */
-function findingOf(f: ReportFailure): string {
-  const prefix = `${f.case.label}: `;
-  return f.message.startsWith(prefix) && f.message.length > prefix.length ? f.message.slice(prefix.length) : f.message;
-}
+const findingOf = failureCause;
 
 /** Failures by finding, in order of first sight: the same finding on many cases is one entry. */
 function findings(failures: readonly ReportFailure[]): ReportFailure[][] {
@@ -143,9 +151,17 @@ function shownFindings(rule: ReportRule, nextId: () => string): { html: string[]
   return { html, count };
 }
 
+/** `3 cases`, or `5 of 58 failing cases kept` when the run kept only some (MAX_FAILURES_PER_RULE): never the cap as if it were the count. */
+export function keptCases(r: Pick<ReportRule, 'failures' | 'failedCases'>): string {
+  const kept = r.failures.length;
+  const failed = Math.max(r.failedCases ?? kept, kept);
+  return failed > kept ? `${kept} of ${failed} failing cases kept` : `${kept} ${kept === 1 ? 'case' : 'cases'}`;
+}
+
 /** The failures section's body: one collapsible entry per failing rule. */
 export function failuresSection(report: ConformanceReport): string {
-  const failing = report.rules.filter((r) => r.status === 'failed' || r.status === 'error');
+  // Blocking failures first: a convention one (fatal only with --strict) waits below them.
+  const failing = report.rules.filter((r) => r.status === 'failed' || r.status === 'error').sort((a, b) => Number(b.blocking) - Number(a.blocking));
   if (!failing.length) return '<p class="empty">No rule failed.</p>';
   const open = failing.length <= OPEN_RULES_AT_MOST ? ' open' : '';
   let n = 0;
@@ -153,11 +169,12 @@ export function failuresSection(report: ConformanceReport): string {
     .map((r: ReportRule) => {
       const { html: shown, count } = shownFindings(r, () => `curl-${++n}`);
       if (!r.failures.length) shown.push(`<div class="failure muted">${e(r.reason ?? 'no failure recorded')}</div>`);
-      const tally = r.failures.length ? `${r.failures.length} ${r.failures.length === 1 ? 'case' : 'cases'}${count > 1 ? `, ${count} findings` : ''}` : '';
-      const first = r.failures[0]?.message;
+      const tally = r.failures.length ? `${keptCases(r)}${count > 1 ? `, ${count} findings` : ''}` : '';
+      // The headline names the cause; the random case that carried it is named under it.
+      const first = r.failures[0] ? failureCause(r.failures[0]) : undefined;
       return (
         // One line closed: the rule and its first finding; its title opens with the evidence.
-        `<details class="failure-rule" data-rule="${e(r.id)}"${open}><summary>${badge(r.status)}<strong class="mono rule-id">${e(r.id)}</strong><span class="basis">§${e(r.section)} · ${e(r.basis)}${tally ? ` · ${e(tally)}` : ''}</span>` +
+        `<details class="failure-rule" data-rule="${e(r.id)}"${open}><summary>${badge(r.status)}<strong class="mono rule-id">${e(r.id)}</strong><span class="basis">${e(sectionWithTitle(r.section))} · ${e(r.basis)}${tally ? ` · ${e(tally)}` : ''}</span>` +
         `${first ? `<span class="first-message bidi">${e(first)}</span>` : ''}</summary><p class="rule-title">${e(r.title)}</p>${shown.join('')}</details>`
       );
     })

@@ -11,12 +11,16 @@
  * screens long. Every piece of data is escaped; a Content-Security-Policy pinned to the script's
  * hash backs that up.
  */
+import { answersChart } from './html-answers-chart.ts';
+import { collapsedWhenLong } from './html-long-table.ts';
+import { shardNoVerdict } from '../model/shard-rules.ts';
+import { shardName } from '../../engine/shard.ts';
 import { createHash } from 'node:crypto';
 import type { ConformanceReport, ReportRule, RuleStatus } from '../model/model.ts';
 import { escapeHtml as e } from './escape.ts';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.ts';
 import { htmlHead } from './html-page.ts';
-import { compareSections } from '../model/sections.ts';
+import { compareSections, sectionWithTitle } from '../model/sections.ts';
 import { rerunCommand } from '../model/rerun-command.ts';
 import { inconclusiveForAnswers, reasonText, stoppedText } from '../model/rule-text.ts';
 import { failuresSection, reproduceSetupHtml } from './html-failures.ts';
@@ -76,7 +80,7 @@ function coverage(report: ConformanceReport): string {
     const nums = STATUS_ORDER.filter((st) => n(st) > 0 || (st !== 'error' && st !== 'inconclusive'))
       .map((st) => `${n(st)} ${st}`)
       .join(' · ');
-    return `<div class="row" data-section="${e(section)}"><span class="label">§${e(section)}</span><svg viewBox="0 0 100 10" preserveAspectRatio="none" role="img" aria-label="${e(`section ${section}: ${nums}`)}">${rects}</svg><span class="nums">${e(nums)}</span></div>`;
+    return `<div class="row" data-section="${e(section)}"><span class="label">${e(sectionWithTitle(section))}</span><svg viewBox="0 0 100 10" preserveAspectRatio="none" role="img" aria-label="${e(`section ${section}: ${nums}`)}">${rects}</svg><span class="nums">${e(nums)}</span></div>`;
   });
   const legend = STATUS_ORDER.map((st) => `<span><i class="bar-${st}"></i>${st}</span>`).join('');
   return `<div class="coverage"><div class="legend">${legend}</div>${rows.join('')}</div>`;
@@ -101,7 +105,8 @@ function observedContract(report: ConformanceReport): string {
         `<tr data-limit="${e(`${l.operation} ${l.field} ${l.kind}`)}"><td class="mono bidi">${e(l.field)}<div class="muted">${e(l.operation)}</div></td><td>${e(l.kind)}</td><td class="bidi">${e(l.summary)}</td><td class="said bidi">${e(firstRefusalText(l) ?? '')}</td></tr>`,
     )
     .join('');
-  return `${note}<table class="contract"><thead><tr><th>Field</th><th>Kind</th><th>Observed</th><th>First refusal</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const table = `<table class="contract"><thead><tr><th>Field</th><th>Kind</th><th>Observed</th><th>First refusal</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `${note}${collapsedWhenLong(table, refused.length, 'open points refused')}`;
 }
 
 function undocumented(report: ConformanceReport): string {
@@ -109,7 +114,9 @@ function undocumented(report: ConformanceReport): string {
   const rows = report.undocumentedFields
     .map((u) => `<tr><td class="mono bidi">${e(u.path)}</td><td>${e(u.operation)}</td><td class="num">${u.count}</td></tr>`)
     .join('');
-  return `<p class="muted">Response fields the document does not list. They are tolerated, not failures.</p><table><thead><tr><th>Path</th><th>Operation</th><th class="num">Seen</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const table = `<table><thead><tr><th>Path</th><th>Operation</th><th class="num">Seen</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const count = report.undocumentedFields.length;
+  return `<p class="muted">Response fields the document does not list. They are tolerated, not failures.</p>${collapsedWhenLong(table, count, 'undocumented fields')}`;
 }
 
 /** A section of the page: its anchor, its heading, and what the table of contents says of it. */
@@ -125,6 +132,7 @@ interface PageSection {
 function pageSections(report: ConformanceReport): PageSection[] {
   const n = (test: (r: ReportRule) => boolean) => report.rules.filter(test).length;
   const inconclusive = inconclusiveSection(report);
+  const chart = answersChart(report);
   return [
     {
       id: 'failures',
@@ -136,6 +144,7 @@ function pageSections(report: ConformanceReport): PageSection[] {
     { id: 'rules', title: 'Rules', count: report.rules.length, body: rulesSection(report) },
     { id: 'observed-contract', title: 'Observed contract (open points)', body: observedContract(report) },
     { id: 'coverage', title: 'Coverage of the document', body: coverage(report) },
+    ...(chart ? [{ id: 'answers', title: 'Answers per operation', body: chart }] : []),
     { id: 'undocumented', title: 'Undocumented fields', count: report.undocumentedFields.length, body: undocumented(report) },
     {
       id: 'run',
@@ -164,7 +173,12 @@ export function renderHtmlReport(report: ConformanceReport): string {
   const lead = `${s.rules} rules: ${s.passed} passed, ${s.failed} failed${inconclusiveCount ? `, ${inconclusiveCount} inconclusive` : ''}, ${s.skipped} skipped${s.errors ? `, ${s.errors} errors` : ''} · ${s.requests} requests · ${duration(report.durationMs)}`;
   const stopped = stoppedText(report, 500);
   const reason = reasonText(report, 500);
-  const title = inconclusiveForAnswers(report) ? 'Inconclusive: too many requests got no usable answer' : VERDICT_TITLE[s.verdict];
+  const none = shardNoVerdict(report);
+  const title = none
+    ? `No verdict: ${shardName(report.shard!)} judged one share of the cases`
+    : inconclusiveForAnswers(report)
+      ? 'Inconclusive: too many requests got no usable answer'
+      : VERDICT_TITLE[s.verdict];
   const count = (n: number, what: string, status: RuleStatus) => `<div class="count"><strong class="badge s-${status}">${n}</strong>${what}</div>`;
   const sections = pageSections(report);
   // Why the verdict is what it is comes first, under the title: an aborted run's reason is the news.

@@ -7,7 +7,7 @@
  */
 import type { ConformanceReport, ReportRule } from '../model/model.ts';
 import { escapeHtml as e } from './escape.ts';
-import { compareSections } from '../model/sections.ts';
+import { compareSections, sectionWithTitle } from '../model/sections.ts';
 import { coverageFigures } from '../model/rule-text.ts';
 import { groupByReason, groupShortfalls, reasonGroupText, type ReasonGroup } from '../model/reason-groups.ts';
 import { badge } from './html-failures.ts';
@@ -18,7 +18,7 @@ const bySection = (a: ReportRule, b: ReportRule) => compareSections(a.section, b
 
 /** A row of the table; `reason`: what the row says under the title (none when a group row above says it). */
 function ruleRow(r: ReportRule, reason: string | undefined): string {
-  return `<tr data-rule="${e(r.id)}" data-status="${r.status}"><td class="mono">${e(r.id)}</td><td>${e(r.title)}${reason ? `<div class="muted reason">${e(reason)}</div>` : ''}</td><td class="where">§${e(r.section)} <span class="basis">${e(r.basis)}</span></td><td class="status">${badge(r.status)}</td><td class="num">${r.cases}${r.coverage ? `<div class="muted figures">${e(coverageFigures(r.coverage))}</div>` : ''}</td></tr>`;
+  return `<tr data-rule="${e(r.id)}" data-status="${r.status}"><td class="mono">${e(r.id)}</td><td>${e(r.title)}${reason ? `<div class="muted reason">${e(reason)}</div>` : ''}</td><td class="where">${e(sectionWithTitle(r.section))} <span class="basis">${e(r.basis)}</span></td><td class="status">${badge(r.status)}</td><td class="num">${r.cases}${r.coverage ? `<div class="muted figures">${e(coverageFigures(r.coverage))}</div>` : ''}</td></tr>`;
 }
 
 /** The rows of a group: a shared reason once in a row of its own above its rules, a reason of one rule in its row. */

@@ -6,6 +6,7 @@
  * contract (what the target refused on open points), what the run left on the target (identities
  * created, the restore's line), and how to run the same cases again.
  */
+import { shardNoVerdict } from '../model/shard-rules.ts';
 import type { ConformanceReport, ReportRule } from '../model/model.ts';
 import { groupShortfalls, reasonGroupText } from '../model/reason-groups.ts';
 import { moreFailuresText } from '../model/kind-groups.ts';
@@ -89,9 +90,12 @@ export function renderMarkdownSummary(report: ConformanceReport): string {
   const failed = report.rules.filter((r) => r.status === 'failed' || r.status === 'error');
   const inconclusive = report.rules.filter((r) => r.status === 'inconclusive');
   const inconclusiveCount = s.inconclusive ?? inconclusive.length;
-  const verdictLine = inconclusiveForAnswers(report)
-    ? '❔ **Inconclusive**: nothing failed, but too many requests got no usable HTTP answer'
-    : VERDICT_LINE[s.verdict];
+  const none = shardNoVerdict(report);
+  const verdictLine = none
+    ? `**No verdict**: ${none}`
+    : inconclusiveForAnswers(report)
+      ? '❔ **Inconclusive**: nothing failed, but too many requests got no usable HTTP answer'
+      : VERDICT_LINE[s.verdict];
   // An account left changed is read before anything else, the verdict included.
   const lines = [...sandboxWarningMarkdown(report), `## Conformance: ${verdictLine}`, ''];
   // Why the verdict is what it is comes first: a run that could not judge the target says why here.

@@ -127,6 +127,16 @@ export interface ReportRule {
    */
   ruledOutBy?: RuledOutBy;
   failures: ReportFailure[];
+  /** How many cases showed a problem of this rule (since 1.12.0): `failures` keeps a few of them. */
+  failedCases?: number;
+}
+
+/** One operation's answers: requests, counts by status code (`none`: no usable answer), latency of the answers in ms. */
+export interface ReportOperation {
+  operation: Operation;
+  requests: number;
+  statuses: Record<string, number>;
+  latencyMs: { median: number; p95: number; max: number };
 }
 
 /**
@@ -220,6 +230,8 @@ export interface ConformanceReport {
   shrinking?: { perFailure: number; perRun: number; requests: number; cutShort: string[] };
   /** The requests judged and those without a usable answer, by kind (since 1.4.0). */
   transport?: ReportTransport;
+  /** How the target answered each operation: status codes and latency (since 1.12.0; operation-answers.ts). */
+  operations?: ReportOperation[];
   rules: ReportRule[];
   /**
    * What the target accepted and refused where the document leaves the choice open (since 1.7.0,

@@ -16,6 +16,8 @@ export function countRules(rules: readonly ReportRule[]): Omit<ConformanceReport
  * rule whether it blocks the verdict. Every reporter (JUnit, Markdown, HTML, console), the vitest
  * suites and the fault matrix read `blocking` instead of deciding again.
  */
+import { createOperationAnswers } from './operation-answers.ts';
+import { simplestFirst } from './simplest-first.ts';
 import { RULES, type RuleDefinition } from '../../core/catalogue.ts';
 import { caseIntent } from '../../core/case.ts';
 import { notifyAll } from '../../core/notify.ts';
@@ -131,7 +133,8 @@ export function toReportRule(outcome: RuleOutcome, facts: Pick<RunFacts, 'seed' 
     coverage: measured,
     ...(reason ? { reason } : {}),
     ...(status === 'inconclusive' && ruledOutBy ? { ruledOutBy } : {}),
-    failures: outcome.findings.map((f) => toFailure(f, facts.seed, creates)),
+    failures: simplestFirst(outcome.findings.map((f) => toFailure(f, facts.seed, creates))),
+    ...(outcome.failedCases ? { failedCases: outcome.failedCases } : {}),
   };
 }
 
@@ -269,6 +272,7 @@ export function createReportBuilder(
   if (facts.shard && !owners) throw new Error('a sharded run needs the shards of its rules (its plan) to build its report');
   const openCases = createOpenCaseTally();
   const creates = new CreateLog();
+  const answers = createOperationAnswers();
   const reportRule = (outcome: RuleOutcome): ReportRule => {
     const rule = toReportRule(outcome, facts, creates);
     return facts.shard && owners ? shardRule(rule, facts.shard, owners.get(rule.id)) : rule;
@@ -287,6 +291,7 @@ export function createReportBuilder(
       case 'exchange':
         openCases.count(event.exchange);
         creates.observe(event.exchange);
+        answers.count(event.exchange);
         return emit(event);
       case 'rule-start':
       case 'rule-failing':
@@ -299,6 +304,7 @@ export function createReportBuilder(
         });
       case 'run-end':
         finished = buildReport(facts, event.outcomes.map(reportRule), { ...event, openCases: openCases.counts() });
+        if (answers.summary().length) finished = { ...finished, operations: answers.summary() };
         return emit({ type: 'run-end', report: finished });
     }
   };

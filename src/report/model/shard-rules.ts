@@ -5,12 +5,24 @@
  * judges it, and keeps its cases and coverage for `conformance merge`, which sums every shard's.
  */
 import { shardName, type Shard } from '../../engine/shard.ts';
-import type { ReportRule } from './model.ts';
+import type { ConformanceReport, ReportRule } from './model.ts';
 import { coverageFigures } from './rule-text.ts';
 
 /** summary.reason of a shard's report: every renderer shows it beside the verdict. */
 export function shardReason(shard: Shard): string {
   return `${shardName(shard)}: this report judges one share of the cases; merge the shard reports (conformance merge) for the verdict`;
+}
+
+/**
+ * What a shard's report says in place of a verdict: nothing it did not see failing tells whether
+ * the API conforms (another shard may fail), so `conformant` and `inconclusive` are not claimed;
+ * a failure is one whichever shard saw it, and an error or interruption is this run's own. Undefined
+ * for a report that is not a shard's or whose verdict stands.
+ */
+export function shardNoVerdict(report: Pick<ConformanceReport, 'shard' | 'summary'>): string | undefined {
+  const { shard, summary } = report;
+  if (!shard || (summary.verdict !== 'conformant' && summary.verdict !== 'inconclusive')) return undefined;
+  return `none from ${shardName(shard)} alone (its share: ${summary.verdict}); merge the shard reports (conformance merge) for the verdict`;
 }
 
 /**

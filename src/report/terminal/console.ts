@@ -10,6 +10,7 @@
  * accounts the run left changed (or that restore was off), so a CI log ends with them. `quiet`:
  * the verdict line, and that notice in one line. In a log (no terminal) a `running N rules` line opens the run.
  */
+import { shardNoVerdict } from '../model/shard-rules.ts';
 import type { ReportListener } from '../model/report-events.ts';
 import type { ConformanceReport, ReportRule } from '../model/model.ts';
 import { oneLine } from '../../core/text.ts';
@@ -122,7 +123,11 @@ export function rulesTable(rules: ReportRule[], paint: Palette = PLAIN): string[
 /** `verdict: conformant (298 requests in 0.5 s)`, the verdict in its colour. */
 export function verdictLine(report: ConformanceReport, paint: Palette = PLAIN): string {
   const s = report.summary;
-  return `verdict: ${paintVerdict(paint, s.verdict)} (${s.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s)`;
+  const figures = `(${s.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s)`;
+  // One shard judged one share of the cases: it claims no verdict (shard-rules.ts).
+  const none = shardNoVerdict(report);
+  if (none) return `verdict: ${none} ${figures}`;
+  return `verdict: ${paintVerdict(paint, s.verdict)} ${figures}`;
 }
 
 /** Refused open points listed on the console; summary.md lists them all. */
@@ -146,26 +151,31 @@ export function contractLines(report: ConformanceReport): string[] {
   ];
 }
 
+/** The one line for every rule --fail-fast did not let the run judge. */
+export function failFastRestLine(rules: number): string {
+  return `  … ${rules} ${rules === 1 ? 'rule' : 'rules'} not judged: --fail-fast ended the run at the first failure (run without it to judge them)`;
+}
+
 /** Every line the console prints when a run ends. */
 export function endLines(report: ConformanceReport, redactor?: Redactor, paint: Palette = PLAIN, ledgerFile?: string): string[] {
   const stopped = stoppedText(report, MESSAGE_WIDTH);
   const reason = reasonText(report);
+  const inconclusive = report.rules.filter((r) => r.status === 'inconclusive');
+  // --fail-fast stopped the run on purpose: the rules it never reached are one line, not one each.
+  const failFast = report.stopped?.kind === 'fail-fast' && inconclusive.length > 0;
   // Worth a line of their own above the table: what failed or crashed, then what was not judged enough.
   const details = [
     ...report.rules.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => ruleLine(r, redactor, paint)),
-    ...inconclusiveLines(
-      report.rules.filter((r) => r.status === 'inconclusive'),
-      redactor,
-      paint,
-    ),
+    ...(failFast ? [failFastRestLine(inconclusive.length)] : inconclusiveLines(inconclusive, redactor, paint)),
   ];
+  const tableRules = failFast ? report.rules.filter((r) => r.status !== 'inconclusive') : report.rules;
   const contract = contractLines(report);
   const leftBehind = leftBehindLines(report, ledgerFile);
   const notice = sandboxNotice(report);
   return [
     ...(details.length ? ['', ...details] : []),
     '',
-    ...rulesTable(report.rules, paint),
+    ...rulesTable(tableRules, paint),
     '',
     ...(contract.length ? [...contract, ''] : []),
     ...(leftBehind.length ? [...leftBehind, ''] : []),

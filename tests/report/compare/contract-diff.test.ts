@@ -38,14 +38,14 @@ describe('diffContracts', () => {
     ]);
     expect(country.details).toEqual(['GBR now refused (was accepted; 400: country must be one of DEU | FRA)']);
     expect(dob.details).toEqual(['1899-12-31 refused with 422 (was 400)']);
-    expect(lastName).toMatchObject({ change: 'disappeared', before: 'accepted latin, cjk, rtl' });
+    expect(lastName).toMatchObject({ change: 'disappeared', before: 'accepted accented latin (é, ñ, ß), cjk, rtl' });
   });
 
   it('lists nothing for the same contract, nor for a target that accepted one more value where it refused nothing', () => {
     expect(diffContracts(sampleReport(), sampleReport()).changes).toEqual([]);
     const more = sampleReport();
     limit(more, 'person_details.last_name').accepted.push('arabic');
-    limit(more, 'person_details.last_name').summary = 'accepted latin, cjk, rtl, arabic';
+    limit(more, 'person_details.last_name').summary = 'accepted accented latin (é, ñ, ß), cjk, rtl, arabic';
     expect(diffContracts(sampleReport(), more).changes).toEqual([]);
   });
 

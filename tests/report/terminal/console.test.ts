@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createConsoleReporter } from '../../../src/report/terminal/console.ts';
+import { createConsoleReporter, endLines, failFastRestLine } from '../../../src/report/terminal/console.ts';
 import { RULES } from '../../../src/core/catalogue.ts';
 import type { ReportEvent } from '../../../src/report/model/report-events.ts';
 import type { ConformanceReport } from '../../../src/report/model/model.ts';
@@ -152,5 +152,23 @@ describe('console reporter', () => {
     expect(line).toContain('target said: "xxx');
     expect(lines.join('\n')).not.toContain('tok_');
     expect(line).toContain('[REDACT');
+  });
+});
+
+describe('a run --fail-fast ended', () => {
+  it('prints its failure and one line for the rules it never judged, not one line each', () => {
+    const report = inconclusiveReport();
+    const failing = sampleReport().rules.find((r) => r.status === 'failed')!;
+    report.rules = report.rules.map((r) =>
+      r.id === failing.id ? failing : r.status === 'passed' ? { ...r, status: 'inconclusive', blocking: true, reason: SHORTFALL } : r,
+    );
+    report.stopped = { kind: 'fail-fast', message: `${failing.id} failed, and --fail-fast ends the run`, requests: 40, rule: failing.id };
+    const notJudged = report.rules.filter((r) => r.status === 'inconclusive').length;
+    expect(notJudged).toBeGreaterThan(10);
+    const lines = endLines(report);
+    expect(lines.filter((l) => l.startsWith(`  ✗ ${failing.id}`))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes('not judged: --fail-fast ended the run'))).toEqual([failFastRestLine(notJudged)]);
+    // Neither an inconclusive line nor a table row per rule it never reached.
+    expect(lines.filter((l) => /inconclusive/.test(l) && !/verdict|passed, /.test(l))).toEqual([]);
   });
 });

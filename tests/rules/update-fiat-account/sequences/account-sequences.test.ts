@@ -35,6 +35,16 @@ describe('sequences of updates', () => {
     expect(rule?.failures[0].request?.method).toBe('PUT');
   });
 
+  it('say why a rule stayed inconclusive in their own terms: what ended them, not the refusals of other updates nor a larger profile', async () => {
+    const { report } = await runEmbedded({ runs: 50, seed: 3, ruleFilter: RULES, fault: 'fa-updated-at-frozen' });
+    const persisted = report.rules.find((r) => r.id === 'fa.sequence.persisted');
+    expect(persisted?.status).toBe('inconclusive');
+    expect(persisted?.reason).toMatch(
+      /: 1 of 5 sequences ran \(the first contradiction, fa\.sequence\.timestamps in sequence 1, ends them\); none of their 1 steps was refused; fix the fa\.sequence\.timestamps contradiction/,
+    );
+    expect(persisted?.reason).not.toMatch(/should be accepted were refused|--profile|--runs/);
+  });
+
   it('are told step by step, the first sequence only when shrinking shortened it', () => {
     expect(describeSequence(['account 1: a', 'account 2: b'], ['account 1: a', 'account 2: b'])).toBe(
       'Sequence of 2 steps: (1) account 1: a; (2) account 2: b',
