@@ -10,6 +10,7 @@
 import { restoreRequests } from './restore/restore-requests.ts';
 import type { RuleId } from '../core/catalogue.ts';
 import { isAround, type TestCase } from '../core/case.ts';
+import { OPERATIONS } from '../core/operations.ts';
 import { inputKey, randomRuns } from './coverage.ts';
 import { generatedCases } from './generated-cases.ts';
 import type { CaseFamily } from '../rules/cases/families.ts';
@@ -77,10 +78,16 @@ export interface FamilyCost {
   random: { twin: boolean; updates: number; creates: number }[];
 }
 
-/** An invalid case a faithful target refuses, whose twin is asked because its rule is judged. */
+/**
+ * A case a faithful target refuses, whose twin is asked because its rule is judged: an invalid
+ * case, or an open case of a null in an update (the default reading refuses it, as typed; its
+ * twin tells a limit from a refusal of everything, valid-twins.ts).
+ */
 const asksTwin = (c: TestCase, selectedIds: ReadonlySet<string>): boolean => {
+  if (c.control === undefined) return false;
+  if (c.open) return c.open.kind === 'null-or-empty' && c.open.value === 'null' && selectedIds.has(OPERATIONS[c.operation].validAcceptedRule);
   const own = c.violates ?? c.exercises;
-  return c.mode === 'invalid' && c.control !== undefined && own !== undefined && selectedIds.has(own);
+  return c.mode === 'invalid' && own !== undefined && selectedIds.has(own);
 };
 
 /** A create a faithful target takes under a ref_id of its own (CreatedIdentities counts the same). */
