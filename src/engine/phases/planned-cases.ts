@@ -15,7 +15,7 @@ import type { PlannedCase } from '../planned-case.ts';
 import { hasFamily, judgedOnEveryExchange } from '../plan.ts';
 import type { RunContext } from '../run-context.ts';
 import { twinOptions } from '../exchange-judge.ts';
-import { unrestorableSubject } from '../restore/put-back-fit.ts';
+import { fitToPutBack, unrestorableSubject } from '../restore/put-back-fit.ts';
 
 /** A case not sent, and why. */
 interface Unsent {
@@ -40,8 +40,11 @@ export function sendPlanned(context: RunContext, source: ItemSource<PlannedCase>
         if ('unsent' in placed) return placed;
         item.testCase = placed.testCase;
       }
-      const unrestorable = unrestorableSubject(item.testCase, context.restore?.startState(item.testCase.fiatAccountId ?? ''));
+      const start = context.restore?.startState(item.testCase.fiatAccountId ?? '');
+      const unrestorable = unrestorableSubject(item.testCase, start);
       if (unrestorable) return { unsent: unrestorable };
+      // Fitted here, not only on the wire: the case, its twin and their judging then agree on what was sent.
+      item.testCase = fitToPutBack(item.testCase, start);
       const exchange = await context.send(item.testCase);
       twins.startFor(item.testCase, exchange, item.account);
       return exchange;

@@ -34,7 +34,10 @@ function startValues(start: AccountState): Map<string, unknown> {
  * is not a valid update, or names no account. The open case's own field stays (its subject).
  */
 export function fitToPutBack(c: TestCase, start: AccountState | undefined): TestCase {
-  return fitBody(c, start, c.open?.field);
+  const fitted = fitBody(c, start, c.open?.field);
+  // The valid twin goes fitted too (it is sent through the same fitting): the case names the twin it will have, so exchanges.har's links hold.
+  const control = c.control && fitToPutBack(c.control, start);
+  return control === c.control ? fitted : { ...fitted, control };
 }
 
 /**

@@ -45,6 +45,15 @@ describe('fitToPutBack', () => {
     });
   });
 
+  it("fits an invalid case's valid twin as the twin will be sent, the invalid body as generated (exchanges.har links a case to its twin by what the twin sent)", () => {
+    const twin = update(addressUpdate('Suite 3'));
+    const invalid = update({ ...addressUpdate('Suite 3'), metadata: 'not an object' }, { mode: 'invalid', control: twin });
+    const fitted = fitToPutBack(invalid, nested());
+    expect(fitted.body).toEqual(invalid.body);
+    expect(fitted.control).toEqual(fitToPutBack(twin, nested()));
+    expect(fitted.control!.body).not.toEqual(twin.body);
+  });
+
   it('sends the value where the account showed one (the restore writes it back), and an empty value as it is', () => {
     const filled = update(addressUpdate('Suite 3'));
     expect(fitToPutBack(filled, nested('Apt 1'))).toBe(filled);
