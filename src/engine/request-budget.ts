@@ -8,9 +8,10 @@
  */
 import { UsageError } from '../core/errors.ts';
 import { RunStop } from './run-stop.ts';
+import { REACHABILITY_ASKS } from './transport/reachability.ts';
 
-/** The check that the target answers at all, before the probe (transport/reachability.ts). */
-export const REACHABILITY_REQUESTS = 1;
+/** The check that the target answers at all, then a round trip on the open connection, before the probe (transport/reachability.ts). */
+export const REACHABILITY_REQUESTS = REACHABILITY_ASKS;
 /** The probe's two one-pair updates that tell replace from merge (phases/probe.ts), beside a read of each account. */
 export const METADATA_PROBES = 2;
 

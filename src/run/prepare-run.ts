@@ -112,9 +112,7 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     plan,
     secrets: () => [...target.secrets, ...transport.secrets()],
     async connect() {
-      const started = performance.now();
-      await transport.checkReachable();
-      const roundTripMs = performance.now() - started;
+      const { roundTripMs } = await transport.checkReachable();
       await transport.authenticate();
       return { roundTripMs };
     },

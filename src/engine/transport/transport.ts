@@ -69,8 +69,8 @@ export interface Transport {
   sendCleanup(testCase: TestCase): Promise<Exchange>;
   /** Client credentials: fetches the first token (static/none: nothing). Throws AuthenticationError / UnreachableError. */
   authenticate(): Promise<void>;
-  /** Any HTTP answer from the base URL counts, a broken one too; no answer after the retries -> UnreachableError. */
-  checkReachable(): Promise<void>;
+  /** Any HTTP answer from the base URL counts, a broken one too; no answer after the retries -> UnreachableError. Gives the round trip of a warm request. */
+  checkReachable(): Promise<{ roundTripMs: number }>;
   /**
    * Hears every request that goes to the target from now on, judged or not (the reachability
    * check, each case, each attempt sent again): exchanges.har is written from it, so it holds as

@@ -21,18 +21,27 @@ describe('checkReachable', () => {
     expect(REACHABILITY_DELAYS_MS).toEqual([500, 1000]);
   });
 
-  it('resolves on the first answer, whatever its status', async () => {
+  it('resolves on the first answer, whatever its status, after one more ask on the open connection', async () => {
     const send = fakeSend(404);
     await checkReachable(send, BASE, [1, 1], noWait);
-    expect(send.calls).toHaveLength(1);
-    expect(send.calls[0].url).toBe(`${BASE}/`);
+    expect(send.calls.map((c) => c.url)).toEqual([`${BASE}/`, `${BASE}/`]);
+  });
+
+  it("gives the second ask's round trip, not the first's (which opened the connection); the first's when the second got no answer", async () => {
+    // The clock's readings, in turn: each ask reads it when it starts and when its answer is in.
+    const clock =
+      (...readings: number[]) =>
+      () =>
+        readings.shift()!;
+    expect(await checkReachable(fakeSend(200), BASE, [1, 1], noWait, undefined, clock(0, 90, 90, 120))).toEqual({ roundTripMs: 30 });
+    expect(await checkReachable(fakeSend(200, refused), BASE, [1, 1], noWait, undefined, clock(0, 90, 90, 120))).toEqual({ roundTripMs: 90 });
   });
 
   it('retries after a reset or a timeout, with the given pauses, and resolves once answered', async () => {
     const send = fakeSend(refused, timedOut, 200);
     const waited: number[] = [];
     await checkReachable(send, BASE, [7, 11], async (ms) => void waited.push(ms));
-    expect(send.calls).toHaveLength(3);
+    expect(send.calls).toHaveLength(4);
     expect(waited).toEqual([7, 11]);
   });
 
@@ -40,7 +49,7 @@ describe('checkReachable', () => {
     for (const code of ['HPE_HEADER_OVERFLOW', 'HPE_UNEXPECTED_CONTENT_LENGTH', 'HPE_INVALID_CONSTANT']) {
       const send = fakeSend({ ...overflow, code });
       await checkReachable(send, BASE, [1, 1], noWait);
-      expect(send.calls).toHaveLength(1);
+      expect(send.calls).toHaveLength(2);
     }
   });
 
@@ -88,8 +97,9 @@ describe('checkReachable on the wire', () => {
   it('survives a reset of the first connection', async () => {
     const server = await resettingServer(1);
     servers.push(server);
-    await expect(transportFor(server.url).checkReachable()).resolves.toBeUndefined();
-    expect(server.connections()).toBe(2);
+    await expect(transportFor(server.url).checkReachable()).resolves.toEqual({ roundTripMs: expect.any(Number) });
+    // The reset one, the answered one (it closes), and the warm ask's.
+    expect(server.connections()).toBe(3);
   });
 
   it('gives up when every attempt is reset', async () => {
@@ -110,6 +120,8 @@ describe('checkReachable on the wire', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-    await expect(transportFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`).checkReachable()).resolves.toBeUndefined();
+    await expect(transportFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`).checkReachable()).resolves.toEqual({
+      roundTripMs: expect.any(Number),
+    });
   });
 });
