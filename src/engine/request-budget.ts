@@ -49,7 +49,7 @@ export function checkBudget(budget: BudgetInput, accounts: number, name = '--max
   if (budget.maxRequests >= smallest) return;
   const kept = budget.reserved ? `, ${budget.reserved} kept for restoring the accounts at the end` : '';
   throw new UsageError(
-    `${name} ${budget.maxRequests} is too small: a run needs at least ${smallest} requests (1 to check the target answers, ${accounts + METADATA_PROBES} to read the ${accounts} fiat account${accounts === 1 ? '' : 's'} and tell replace from merge${kept}); give ${name} ${smallest} or more`,
+    `${name} ${budget.maxRequests} is too small: a run needs at least ${smallest} requests (${REACHABILITY_REQUESTS} to check the target answers and time a round trip, ${accounts + METADATA_PROBES} to read the ${accounts} fiat account${accounts === 1 ? '' : 's'} and tell replace from merge${kept}); give ${name} ${smallest} or more`,
   );
 }
 

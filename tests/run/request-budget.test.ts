@@ -127,23 +127,23 @@ describe('--max-requests', () => {
   it('too small for the probe is a usage error before anything is sent, naming the smallest budget', async () => {
     expect(() => resolveRunConfig(['--max-requests', '5'], {}, () => 1)).toThrow(
       new UsageError(
-        '--max-requests 5 is too small: a run needs at least 18 requests (1 to check the target answers, 5 to read the 3 fiat accounts and tell replace from merge, 12 kept for restoring the accounts at the end); give --max-requests 18 or more',
+        '--max-requests 5 is too small: a run needs at least 19 requests (2 to check the target answers and time a round trip, 5 to read the 3 fiat accounts and tell replace from merge, 12 kept for restoring the accounts at the end); give --max-requests 19 or more',
       ),
     );
     // Each caller hears the setting under the name it gave it: an environment variable, an option.
-    expect(() => resolveOptions({ env: { CONFORMANCE_MAX_REQUESTS: '5' } })).toThrow(/give CONFORMANCE_MAX_REQUESTS 18 or more/);
-    expect(() => resolveOptions({ maxRequests: 5 })).toThrow(/^maxRequests 5 is too small: .*; give maxRequests 18 or more$/);
-    expect(resolveOptions({ maxRequests: 6, noRestore: true }).maxRequests).toBe(6);
+    expect(() => resolveOptions({ env: { CONFORMANCE_MAX_REQUESTS: '5' } })).toThrow(/give CONFORMANCE_MAX_REQUESTS 19 or more/);
+    expect(() => resolveOptions({ maxRequests: 5 })).toThrow(/^maxRequests 5 is too small: .*; give maxRequests 19 or more$/);
+    expect(resolveOptions({ maxRequests: 7, noRestore: true }).maxRequests).toBe(7);
     const oneAccount = { baseUrl: 'http://127.0.0.1:9', token: 't', fiatAccountIds: ['0f8fad5b-d9cb-469f-a165-70867728950e'] };
-    expect(() => resolveOptions({ ...oneAccount, maxRequests: 7 })).toThrow(/give maxRequests 8 or more/);
-    expect(resolveOptions({ ...oneAccount, maxRequests: 8 }).maxRequests).toBe(8);
+    expect(() => resolveOptions({ ...oneAccount, maxRequests: 8 })).toThrow(/give maxRequests 9 or more/);
+    expect(resolveOptions({ ...oneAccount, maxRequests: 9 }).maxRequests).toBe(9);
     expect(() => resolveOptions({ maxRequests: 0 })).toThrow(/^maxRequests must be a whole number >= 1, got 0$/);
     expect(() => resolveRunConfig(['--max-requests', '0'], {}, () => 1)).toThrow(/^--max-requests must be a whole number >= 1/);
     const counter = await countingServer();
     for (const command of ['run', 'plan']) {
       const { io, err } = testIO();
       expect(await main([command, '--max-requests', '3', ...counter.flags], io)).toBe(2);
-      expect(err.join('\n')).toMatch(/too small: a run needs at least 8 requests.*give --max-requests 8 or more/);
+      expect(err.join('\n')).toMatch(/too small: a run needs at least 9 requests.*give --max-requests 9 or more/);
     }
     expect(counter.seen()).toEqual({ requests: 0, connections: 0 });
   });
