@@ -1,4 +1,5 @@
 /** Fitting a plan into --max-requests: what goes first, and that what is left always fits. */
+import { smallestBudget } from '../../src/engine/request-budget.ts';
 import { describe, expect, it } from 'vitest';
 import { getRule } from '../../src/core/catalogue.ts';
 import { planRequests, planRun, type PlanSettings } from '../../src/engine/plan.ts';
@@ -23,7 +24,7 @@ describe('a plan fitted into a request budget', () => {
   it('never plans past the budget less its reserve, from the smallest budget to the whole plan', async () => {
     const whole = await planRequests(settings());
     for (const reserved of [0, 12]) {
-      for (let maxRequests = 6 + reserved; maxRequests <= whole.total + reserved + 5; maxRequests += 17) {
+      for (let maxRequests = smallestBudget(3, reserved); maxRequests <= whole.total + reserved + 5; maxRequests += 17) {
         const plan = await planRequests(settings({ maxRequests, reserved }));
         expect(plan.total, `--max-requests ${maxRequests}, ${reserved} reserved`).toBeLessThanOrEqual(maxRequests - reserved);
         expect(plan.total + plan.shrinkAtMost).toBeLessThanOrEqual(maxRequests - reserved);
