@@ -5,7 +5,7 @@
  * a faithful target; shrinking (it follows failures) and 429 retries come on top.
  */
 import { formatDuration } from '../core/duration.ts';
-import { budgetName } from '../engine/request-budget.ts';
+import { budgetName, METADATA_PROBES } from '../engine/request-budget.ts';
 import { poolSize } from './request-reserve.ts';
 import type { RunConfig } from './run-config.ts';
 import { runPlanOf } from './run-plan.ts';
@@ -106,7 +106,7 @@ export function planLines(summary: PlanSummary): string[] {
     `plan: ${summary.target ?? 'the embedded reference server'}, seed ${summary.seed}, profile ${summary.profile}, ${summary.runs} random cases per rule${summary.shard ? `, shard ${summary.shard.index}/${summary.shard.count}` : ''}`,
     ...(summary.budget ? budgetLines(summary.budget) : []),
     'requests by phase (to a faithful target):',
-    row('probe', phases.probe, '1 reachability check, a read of each account, 2 metadata probes'),
+    row('probe', phases.probe, `a reachability check and a warm round trip, a read of each account, ${METADATA_PROBES} metadata probes`),
     row('fixed cases', phases.fixedCases, `${phases.fixedCases - twins.fixed} cases, ${twins.fixed} valid twins`),
     row('scenarios', phases.scenarios),
     row('random cases', phases.randomCases, `${phases.randomCases - twins.random} cases, ${twins.random} valid twins`),
