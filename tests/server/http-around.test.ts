@@ -3,19 +3,11 @@
  * empty or missing body is refused as no JSON (or taken as {} under `--reading empty-body=empty-object`),
  * and every 401 names the Bearer scheme.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../src/server/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startsReferenceServers } from './started-servers.ts';
 import { accountPath, call, create, IDENTITIES, identityBody, update } from './http-client.ts';
 
-const started: ReferenceServer[] = [];
-const start = async (options: ReferenceServerOptions = {}) => {
-  const server = await createReferenceServer(options);
-  started.push(server);
-  return server;
-};
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((s) => s.close()));
-});
+const start = startsReferenceServers();
 
 describe('other methods on the two paths', () => {
   it.each([

@@ -3,20 +3,12 @@
  * ignored"): a null or an empty string in an update leaves its field as it was; by default a null
  * is a wrong type (refused) and an empty string is text (stored).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../src/server/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startsReferenceServers } from './started-servers.ts';
 import { update } from './http-client.ts';
 import { withoutIgnoredValues } from '../../src/server/ignored-values.ts';
 
-const started: ReferenceServer[] = [];
-const start = async (options: ReferenceServerOptions = {}) => {
-  const server = await createReferenceServer(options);
-  started.push(server);
-  return server;
-};
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((s) => s.close()));
-});
+const start = startsReferenceServers();
 
 const owner = (first_name: unknown, last_name: unknown = 'Doe') => ({ fiat_account_owner: { person_details: { first_name, last_name } } });
 const names = (json: any) => json?.fiat_account_owner?.person_details;
