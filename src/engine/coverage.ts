@@ -20,8 +20,8 @@ export interface Minimum {
 }
 
 /**
- * The minimum of judged cases for a rule: half of its own examples (at least one case); for
- * the random part, a share of the profile's random cases. Ratios, not counts, so a deeper
+ * The minimum of judged cases for a rule: half of its own examples (at least one case), every
+ * example when it has no random cases; for the random part, a share of the profile's random cases. Ratios, not counts, so a deeper
  * profile asks for more; they sit well below what a faithful target gives (measured in every
  * reading of the embedded server), so only a target that refuses or omits shows below them.
  */
@@ -29,9 +29,12 @@ export function minimumFor(rule: RuleDefinition, runs: number, family?: Pick<Cas
   // A rule whose cases come from a scenario: the scenario's fixed number of rounds or requests, no random ones.
   const scenario = SCENARIOS.map((s) => s.minimums[rule.id as RuleId]).find((m) => m !== undefined);
   if (scenario !== undefined) return { fixed: scenario, random: 0 };
-  // A family of examples only (malformed ids, malformed JSON) has no random part to ask for.
-  const randomShare = family && !family.arbitrary ? 0 : rule.coverage?.sometimes ? 0.1 : 0.25;
-  return { fixed: Math.max(1, Math.ceil((family?.examples.length ?? 0) / 2)), random: Math.ceil(runs * randomShare) };
+  // A family of examples only (malformed ids, malformed JSON, empty bodies) has no random part to
+  // ask for, nor any to make up for an example left unjudged: each is its own request shape, so every one is asked.
+  const examples = family?.examples.length ?? 0;
+  if (family && !family.arbitrary) return { fixed: Math.max(1, examples), random: 0 };
+  const randomShare = rule.coverage?.sometimes ? 0.1 : 0.25;
+  return { fixed: Math.max(1, Math.ceil(examples / 2)), random: Math.ceil(runs * randomShare) };
 }
 
 /** The minimum of every selected rule, its family (if it has one) and scenario (if one judges it) read from the list. */

@@ -24,8 +24,10 @@ describe('minimums', () => {
     ).toEqual({ fixed: 2, random: 5 });
   });
 
-  it('asks no random case of a family without an arbitrary, and rounds of a scenario', () => {
+  it('asks no random case but every example of a family without an arbitrary, and rounds of a scenario', () => {
     expect(minimumFor(getRule('fa.malformed-id-4xx'), 50, { examples: [valid('a')] }).random).toBe(0);
+    // Without random cases nothing makes up for an unjudged example: every one is asked (an empty body and a missing one).
+    expect(minimumFor(getRule('fa.empty-body'), 50, { examples: [valid('no body'), valid('empty body')] })).toEqual({ fixed: 2, random: 0 });
     expect(minimumFor(getRule('id.ref-id.sequential-duplicate'), 50)).toEqual({ fixed: 3, random: 0 });
     expect(minimumFor(getRule('fa.auth-401'), 50)).toEqual({ fixed: 3, random: 0 });
   });
