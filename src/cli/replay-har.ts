@@ -21,7 +21,7 @@ import { readReport } from '../report/model/read-report.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
 import { isMarkedRedacted, manifestSaysRedacted } from '../report/files/bundle/redaction-mark.ts';
 import { MANIFEST_FILE } from '../report/files/bundle/manifest.ts';
-import { restoreLines } from '../report/terminal/left-behind.ts';
+import { replayIdentityLines, restoreLines } from '../report/terminal/left-behind.ts';
 import { checkCredentials, checkRedaction, embeddedServerOf, replayBaseUrl, replayTargetLine } from '../run/replay-target.ts';
 import type { AuthConfig } from '../core/auth-config.ts';
 import { namedAccounts } from '../run/replay-accounts.ts';
@@ -132,7 +132,7 @@ export async function replayHarFile(file: string, flags: HarReplayFlags, io: Cli
   } finally {
     interruption?.dispose();
   }
-  for (const line of [...lines(result), ...restoreLines(result.restore.summary)]) io.out(line);
+  for (const line of [...lines(result), ...replayIdentityLines(result.restore.identities), ...restoreLines(result.restore.summary)]) io.out(line);
   if (result.interrupted) {
     io.out(`interrupted: ${result.sent} requests sent before ${String(interruption?.signal.reason)}; the statuses above judge only those`);
     return exitCodeOfSignal(String(interruption?.signal.reason));

@@ -20,7 +20,7 @@ import { checkCredentials, checkRedaction, checkReportTarget, embeddedServerOf, 
 import type { AuthConfig } from '../core/auth-config.ts';
 import { MANIFEST_FILE } from '../report/files/bundle/manifest.ts';
 import { manifestSaysRedacted } from '../report/files/bundle/redaction-mark.ts';
-import { restoreLines } from '../report/terminal/left-behind.ts';
+import { replayIdentityLines, restoreLines } from '../report/terminal/left-behind.ts';
 import { namedAccounts } from '../run/replay-accounts.ts';
 import { MAX_TIMER_MS } from '../run/whole-number-flag.ts';
 import type { ConformanceReport, ReportRule } from '../report/model/model.ts';
@@ -178,7 +178,7 @@ async function replayOnTarget(
   } finally {
     restored = await restore.finish();
   }
-  for (const line of restoreLines(restored.summary)) out(line);
+  for (const line of [...replayIdentityLines(restored.identities), ...restoreLines(restored.summary)]) out(line);
   if (signal?.aborted) {
     io.out(`interrupted by ${String(signal.reason)}: the rules not printed above were not replayed`);
     return exitCodeOfSignal(String(signal.reason));

@@ -139,6 +139,7 @@ async function sendAll(
     const testCase = guard.restore.fit(recorded);
     if (testCase.fiatAccountId && guard.accounts.isTargetAccount(testCase.fiatAccountId)) guard.restore.wrote(testCase.fiatAccountId);
     const exchange = await transport.send(testCase, testCase.auth ? { auth: testCase.auth } : undefined);
+    guard.restore.sent(exchange);
     guard.metadata.observe(exchange);
     return { exchange, at, judged, links: twinLinksOf(entry) };
   };

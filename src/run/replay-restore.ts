@@ -6,15 +6,18 @@
  */
 import type { TestCase } from '../core/case.ts';
 import { AccountRestore } from '../engine/restore/account-restore.ts';
+import { IdentityLedger, type LedgerEntry } from '../engine/identity-ledger.ts';
+import type { Exchange } from '../core/exchange.ts';
 import { fitToPutBack } from '../engine/restore/put-back-fit.ts';
 import type { RestoreSummary } from '../engine/restore/restore-summary.ts';
 import type { MetadataSemantics } from '../rules/update-fiat-account/metadata-state.ts';
 import type { Transport } from '../engine/transport/transport.ts';
 
-/** What the restore did, and the accounts the replay wrote that are not as they were found. */
+/** What the restore did, the accounts the replay wrote that are not as they were found, and the identities it created (no delete exists). */
 export interface ReplayRestoreResult {
   summary: RestoreSummary;
   leftChanged: string[];
+  identities: LedgerEntry[];
 }
 
 /** Outcomes of an account that is as it was found. */
@@ -23,6 +26,8 @@ const AS_FOUND = new Set(['unchanged', 'restored']);
 export class ReplayRestore {
   private readonly restore: AccountRestore;
   private readonly written = new Set<string>();
+  /** What the replay's creates made, as a run's ledger keeps it (created-identities.json). */
+  private readonly identities = new IdentityLedger('');
 
   /** `journal`: the target and, for a live one, where the journal goes (a repair needs it on disk). */
   constructor(
@@ -63,10 +68,15 @@ export class ReplayRestore {
     this.written.add(id);
   }
 
+  /** Notes what an answer shows the replay created: an identity stays (the document has no delete). */
+  sent(exchange: Exchange): void {
+    this.identities.observe(exchange);
+  }
+
   /** Reads the accounts again and puts back what differs. */
   async finish(): Promise<ReplayRestoreResult> {
     const summary = await this.restore.finish();
     const leftChanged = summary.accounts.filter((a) => this.written.has(a.id) && !AS_FOUND.has(a.outcome)).map((a) => a.id);
-    return { summary, leftChanged };
+    return { summary, leftChanged, identities: this.identities.list() };
   }
 }

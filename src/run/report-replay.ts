@@ -87,6 +87,7 @@ export class Replayer {
     const c = this.guest.restore.fit(recorded);
     if (c.fiatAccountId && this.accountIds.includes(c.fiatAccountId)) this.guest.restore.wrote(c.fiatAccountId);
     const exchange = await this.send(c, c.auth ? { auth: c.auth } : undefined);
+    this.guest.restore.sent(exchange);
     this.guest.metadata.observe(exchange);
     return exchange;
   }

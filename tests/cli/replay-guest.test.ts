@@ -122,6 +122,10 @@ describe('replay <exchanges.har> against a live target', () => {
     expect(out.join('\n')).toMatch(/^ {2}left out \d+: the recorded run's restore: a replay reads and puts back the target's accounts itself/m);
     expect(out.join('\n')).toMatch(/not re-judged: .*fa\.other-methods-refused \(its requests were left out: PATCH\)/);
     expect(out.join('\n')).toMatch(/^restore: fiat accounts: .*restored/m);
+    // What cannot be undone is named: the identities its creates made (fresh ref_ids: each accepted create made one).
+    const made = /^created (\d+) identities \(they stay: the document has no delete\): [0-9a-f-]{36}/m.exec(out.join('\n'));
+    expect(made, out.join('\n')).not.toBeNull();
+    expect(Number(made![1])).toBeGreaterThan(0);
     expect(code, out.join('\n')).toBe(0);
     expect(await live.accounts()).toEqual(before);
   }, 60_000);

@@ -8,6 +8,7 @@ import { oneLine } from '../../core/text.ts';
 import type { ConformanceReport } from '../model/model.ts';
 import { identitiesSentence, identityCounts } from '../model/identity-counts.ts';
 import type { RestoredAccount, RestoreSummary } from '../../engine/restore/restore-summary.ts';
+import type { LedgerEntry } from '../../engine/identity-ledger.ts';
 import { leftChangedHeadline, NO_JOURNAL, outcomeWords, reasonGroups, restoreOffLine, type SandboxNotice } from '../model/left-changed.ts';
 import type { Palette } from './colour.ts';
 
@@ -30,6 +31,19 @@ export function leftBehindLines(report: ConformanceReport, ledgerFile?: string):
   // Restore off says so in the closing lines.
   if (report.restore?.enabled) lines.push(`restore: ${report.restore.note}`);
   return lines;
+}
+
+/** Identities a replay names (the rest counted): it writes no ledger file, so the console is where they are listed. */
+const IDS_SHOWN = 6;
+
+/** A replay's identities, which stay on the target (the document has no delete): `created 3 identities (no delete exists): id, id, id`. */
+export function replayIdentityLines(entries: readonly LedgerEntry[]): string[] {
+  if (!entries.length) return [];
+  const ids = entries.flatMap((e) => (e.outcome === 'created' ? [e.id] : e.refId !== undefined ? [`ref_id ${e.refId}?`] : []));
+  const more = ids.length > IDS_SHOWN ? `, +${ids.length - IDS_SHOWN} more` : '';
+  return [
+    oneLine(`${identitiesSentence(identityCounts(entries))} (they stay: the document has no delete): ${ids.slice(0, IDS_SHOWN).join(', ')}${more}`, LINE_WIDTH),
+  ];
 }
 
 /** A replay's restore: its note, then what was not put back, field by field (the rest in `more`, when written somewhere). */
