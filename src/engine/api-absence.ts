@@ -13,7 +13,7 @@ import { routeProbe } from '../rules/create-identity/route-probe.ts';
 import type { TestCase } from '../core/case.ts';
 
 /** Statuses by which a server says "no such route or method" (a JSON body may still be the API's). */
-const NO_ROUTE = new Set([404, 405, 501]);
+export const NO_ROUTE: ReadonlySet<number> = new Set([404, 405, 501]);
 
 const contentType = (r: RecordedResponse): string => (r.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 

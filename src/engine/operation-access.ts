@@ -8,12 +8,9 @@
  */
 import type { TestCase } from '../core/case.ts';
 import type { Exchange, RecordedResponse } from '../core/exchange.ts';
-import { OPERATIONS, type Operation } from '../core/operations.ts';
+import { describeOperation, type Operation } from '../core/operations.ts';
 import { RunStop } from './run-stop.ts';
 import { minimalIdentity } from '../rules/create-identity/minimal-identity.ts';
-
-/** The operation's method and path as the document writes them: "POST /v2/identity/identities". */
-export const operationLine = (operation: Operation): string => `${OPERATIONS[operation].method} ${OPERATIONS[operation].pathTemplate}`;
 
 /** The scope a 403 asks for (RFC 6750 section 3: `Bearer error="insufficient_scope", scope="..."`), when it names one. */
 export function scopeAskedFor(response: RecordedResponse | undefined): string | undefined {
@@ -27,7 +24,7 @@ export function scopeAskedFor(response: RecordedResponse | undefined): string | 
  */
 export function accessAdvice(operation: Operation, response: RecordedResponse | undefined): string {
   const scope = scopeAskedFor(response);
-  const line = operationLine(operation);
+  const line = describeOperation(operation);
   return scope
     ? `ask for a token with the scope "${scope}" the target names (with client credentials: --scope "${scope}")`
     : `ask for a token allowed to call ${line} (the document names no scopes, section 5; with client credentials, add the one that covers it to --scope)`;
@@ -43,7 +40,7 @@ export class OperationForbidden extends RunStop {
     // What to do first: a console cuts the line, the report keeps it whole.
     super(
       'authorization',
-      `HTTP 403 to every ${operationLine(operation)}: ${accessAdvice(operation, confirmation.response)}; 403 to "${first.testCase.label}", then to a minimal valid request sent to make sure`,
+      `HTTP 403 to every ${describeOperation(operation)}: ${accessAdvice(operation, confirmation.response)}; 403 to "${first.testCase.label}", then to a minimal valid request sent to make sure`,
     );
   }
 }

@@ -17,7 +17,7 @@
  * These requests are the run's housekeeping, no case of any rule: sent through the transport's
  * cleanup path (counted, recorded in exchanges.har, sent after an interrupt too), never judged.
  */
-import { checkServesApi } from '../api-absence.ts';
+import { checkServesApi, NO_ROUTE } from '../api-absence.ts';
 import type { RestoreStep, TestCase } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import { cutText } from '../../core/cut-text.ts';
@@ -75,8 +75,6 @@ function noHarmlessRead(ids: readonly string[], answers: readonly Answer[]): Con
   return new UsageError(`the target answers no GET of fiat accounts (${failed}), so there is no read that cannot write; ${hint}`);
 }
 
-/** Answers that say the route or the method is not there: no GET of fiat accounts. */
-const NO_ROUTE = new Set([404, 405, 501]);
 /** Answers worth waiting out: the target is busy or away for a moment. */
 const TRANSIENT = new Set([408, 425, 429, 500, 502, 503, 504]);
 /** Answers that refuse the credentials, not the account. */
