@@ -126,16 +126,27 @@ describe('the stack', () => {
   });
 
   it('sends a burst past the concurrency limit, but its 429 retries queue inside it', async () => {
-    let inFlight = 0;
+    // Counted per round: a retry may start while a late first send is still in flight.
+    const inFlight = { first: 0, retry: 0 };
     const mostFor = { first: 0, retry: 0 };
+    // The first sends are answered together once all four are in, so a slow machine cannot
+    // stagger them; a transport that held them back would never answer (the test times out).
+    const heldFirsts: (() => void)[] = [];
     const api = await serve((req, res) => {
       // Each case has its own body: a body seen before is a retry.
       const round = api.seen.filter((s) => s.body === req.body).length > 1 ? 'retry' : 'first';
-      mostFor[round] = Math.max(mostFor[round], ++inFlight);
+      mostFor[round] = Math.max(mostFor[round], ++inFlight[round]);
+      if (round === 'first') {
+        heldFirsts.push(() => {
+          inFlight.first--;
+          res.writeHead(429, { 'retry-after': '0' }).end();
+        });
+        if (heldFirsts.length === 4) for (const answer of heldFirsts) answer();
+        return;
+      }
       setTimeout(() => {
-        inFlight--;
-        if (round === 'first') res.writeHead(429, { 'retry-after': '0' }).end();
-        else json(res, 201, {});
+        inFlight.retry--;
+        json(res, 201, {});
       }, 40);
     });
     const transport = createTransport({ ...base, baseUrl: api.url, auth: { kind: 'none' }, concurrency: 1 });
