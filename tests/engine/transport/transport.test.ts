@@ -200,13 +200,20 @@ describe('limits', () => {
   it('never has more than `concurrency` requests in flight', async () => {
     let inFlight = 0;
     let most = 0;
+    // Two requests are answered together once both are in, so a loaded machine cannot finish the
+    // first before the second arrives; a transport that sent one at a time would never be answered.
+    let waiting: (() => void)[] = [];
     const server = await serve((_req, res) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      setTimeout(() => {
+      most = Math.max(most, ++inFlight);
+      waiting.push(() => {
         inFlight--;
         json(res, 200, {});
-      }, 40);
+      });
+      if (waiting.length === 2) {
+        const answers = waiting;
+        waiting = [];
+        for (const answer of answers) answer();
+      }
     });
     const transport = transportFor(server.url, { concurrency: 2 });
     await Promise.all(Array.from({ length: 8 }, () => transport.send(create({}))));
@@ -220,13 +227,19 @@ describe('sendTogether', () => {
     let inFlight = 0;
     let most = 0;
     const arrivals: number[] = [];
+    // The burst is answered together once all ten are in (a loaded machine cannot stagger them);
+    // the request after it is answered at once.
+    const held: (() => void)[] = [];
     const server = await serve((_req, res) => {
       arrivals.push(Date.now());
       most = Math.max(most, ++inFlight);
-      setTimeout(() => {
+      const answer = () => {
         inFlight--;
         json(res, 200, {});
-      }, 40);
+      };
+      if (arrivals.length > 10) return answer();
+      held.push(answer);
+      if (held.length === 10) for (const release of held) release();
     });
     const transport = transportFor(server.url, { rateLimitPerSecond: 20, concurrency: 2 }); // 50 ms apart
     const burst = await transport.sendTogether(Array.from({ length: 10 }, () => create({})));
