@@ -354,6 +354,16 @@ const FAULT_LIST = [
     ruleId: 'id.ref-id.sequential-duplicate',
     description: 'answers a repeat of a used ref_id with the same identity created anew (a fresh created_at and updated_at: an upsert)',
   },
+  {
+    name: 'id-repeat-upserts',
+    ruleId: 'id.ref-id.sequential-duplicate',
+    description: "writes a repeat's body over the identity of its ref_id (same id, same created_at) and answers with it: an upsert, whatever the reading",
+  },
+  {
+    name: 'id-ref-id-forgets-after-time',
+    ruleId: 'id.ref-id.sequential-duplicate',
+    description: 'keeps its ref_id index in a cache that forgets an entry 300 ms after storing it: a later repeat creates a second identity',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 /** What a run under a fault must end with (see FaultDefinition.expect). */

@@ -10,6 +10,8 @@ import { rulesOfAnswersAlone } from '../rule-facts.ts';
 import { withControl } from '../cases/twins.ts';
 import { createdId, idKey, sentRefId, shownId, type CreatedIdentity } from './created-identities.ts';
 import { minimalIdentity as identity } from './minimal-identity.ts';
+import { changedData } from './identity-data.ts';
+import { cutText } from '../../core/cut-text.ts';
 import type { RejudgeState, Scenario, ScenarioOutcome, ScenarioRejudge } from '../scenarios.ts';
 
 /** A repeat of a used ref_id: a rejection and the same identity back are both right. */
@@ -59,6 +61,12 @@ export const sequentialDuplicate: Scenario = {
     const earlier = context.created.list().filter((c) => !own.includes(c));
     const repeats = [own[0], own[own.length - 1], own[1], ...(earlier.length ? [context.pick(earlier)] : []), own[0]];
     const outcomes: ScenarioOutcome[] = [];
+    // The same ref_id with other details first: still one identity per ref_id, with its first data
+    // (a server keyed on the body creates another, an upsert writes them; the plain repeat of the
+    // same ref_id below shows an upsert that answered a refusal).
+    const otherBody: TestCase = { ...identity(`repeat of the ref_id of identity ${own[1].id} with other details`), body: OTHER_DETAILS };
+    const repeated = await context.exercise(context.stamp(duplicate(otherBody, 'id.ref-id.sequential-duplicate'), own[1].refId));
+    if (!is2xx(repeated) || createdId(repeated) !== undefined) outcomes.push(repeatOutcome(repeated, own[1]));
     for (const [i, original] of repeats.entries()) {
       // The same body again, as a client that retries sends it.
       const retry: TestCase = { ...identity(`repeat ${i + 1}/${repeats.length}: the create of identity ${original.id} again`), body: original.body };
@@ -67,10 +75,6 @@ export const sequentialDuplicate: Scenario = {
       if (is2xx(again) && id === undefined) continue; // no id to compare: judge nothing
       outcomes.push(repeatOutcome(again, original));
     }
-    // The same ref_id with other details: still one identity per ref_id (a server keyed on the body creates another).
-    const otherBody: TestCase = { ...identity(`repeat of the ref_id of identity ${own[1].id} with other details`), body: OTHER_DETAILS };
-    const repeated = await context.exercise(context.stamp(duplicate(otherBody, 'id.ref-id.sequential-duplicate'), own[1].refId));
-    if (!is2xx(repeated) || createdId(repeated) !== undefined) outcomes.push(repeatOutcome(repeated, own[1]));
     // Another ref_id that differs in letter case only: judged by id.distinct-identities, a refusal is the target's limit.
     const last = own[own.length - 1];
     await context.exercise(context.stamp(caseVariant(last.refId), otherCase(last.refId)));
@@ -80,7 +84,9 @@ export const sequentialDuplicate: Scenario = {
 
 /**
  * A repeat judged against the identity its ref_id made: another identity id is a second identity;
- * the same id created at another instant was created again (created_at is set once, 2.5).
+ * the same id created at another instant was created again (created_at is set once, 2.5); the same
+ * id showing other data than its first answer (names, date of birth, tax details, metadata ...)
+ * was updated by the repeat (identity-data.ts). One function for the live run and its rejudge.
  */
 export function repeatOutcome(again: Exchange, original: CreatedIdentity): ScenarioOutcome {
   const id = createdId(again);
@@ -110,8 +116,24 @@ export function repeatOutcome(again: Exchange, original: CreatedIdentity): Scena
         },
       ],
     };
+  const changed = id === undefined ? undefined : changedData(original.data, again.response?.body);
+  if (changed)
+    return {
+      exchange: again,
+      problems: [
+        {
+          message: `ref_id ${original.refId} was used again and identity ${original.id} came back with other data: ${changed.field} ${shown(changed.received)}, first ${shown(changed.first)} (a repeat gives the identity back, it does not update it)`,
+          instancePath: changed.field,
+          kind: 'mismatch',
+          params: { field: changed.field, expected: changed.first, received: changed.received },
+        },
+      ],
+    };
   return { exchange: again, problems: [] };
 }
+
+/** A value in a message: its JSON, cut. */
+const shown = (value: unknown): string => cutText(JSON.stringify(value) ?? 'undefined', 80);
 
 /** Other names and another date of birth than the minimal identity's, nothing more. */
 const OTHER_DETAILS = { person_details: { first_name: 'Grace', last_name: 'Hopper', date_of_birth: '1985-12-09' }, tax_details_not_required: true };
