@@ -35,6 +35,8 @@ export interface EngineOptions {
   readWithEmptyUpdate?: boolean;
   /** --restore-patience: how long a restore request waits for a target that is away, ms. */
   restorePatienceMs?: number;
+  /** --lifetime: the run also repeats its first ref_ids this long after their creation (waiting at its end if need be), ms. */
+  lifetimeMs?: number;
 }
 
 export interface RunSettings extends EngineOptions {

@@ -191,7 +191,10 @@ describe('conformance plan', () => {
       'fixed-cases': planned.phases.fixedCases,
       scenarios: planned.phases.scenarios,
       'random-cases': planned.phases.randomCases,
+      // The scenarios' later repeats: after the random cases and at the end.
+      'scenarios-after-random-cases': planned.phases.laterRepeats / 2,
       shrinking: 0,
+      'scenarios-at-end': planned.phases.laterRepeats / 2,
       total: planned.phases.total,
     });
   });
@@ -202,7 +205,16 @@ async function sentByPhase(config: RunConfig): Promise<Record<PhaseName | 'total
   const run = await prepareRun(config);
   closers.push(() => run.close());
   await run.connect();
-  const sent = { probe: 0, 'fixed-cases': 0, scenarios: 0, 'random-cases': 0, shrinking: 0, total: 0 };
+  const sent = {
+    probe: 0,
+    'fixed-cases': 0,
+    scenarios: 0,
+    'random-cases': 0,
+    'scenarios-after-random-cases': 0,
+    shrinking: 0,
+    'scenarios-at-end': 0,
+    total: 0,
+  };
   // The reachability check counts in the probe's phase; the restore of the accounts is planned apart.
   const beforeEngine = run.transport.requestCount;
   let start = 0;

@@ -27,6 +27,8 @@ export interface CreatedIdentity {
   createdAt?: string;
   /** What the first answer showed of the identity's data (identity-data.ts): a repeat must show the same. */
   data: Record<string, unknown>;
+  /** When the create was sent (ms since the epoch), when known: --lifetime repeats it that long after. */
+  seenAt?: number;
 }
 
 /** Identities kept whole from the start of the run, and the latest ones. */
@@ -74,7 +76,16 @@ export class CreatedIdentities {
     this.created += 1;
     const createdAt = isObject(e.response?.body) ? e.response.body.created_at : undefined;
     const data = identityData(e.response?.body);
-    this.keep({ refId, id: shownId(id), key: idKey(id), body: c.body, data, ...(typeof createdAt === 'string' ? { createdAt } : {}) });
+    const seenAt = Date.parse(e.startedAt);
+    this.keep({
+      refId,
+      id: shownId(id),
+      key: idKey(id),
+      body: c.body,
+      data,
+      ...(typeof createdAt === 'string' ? { createdAt } : {}),
+      ...(Number.isFinite(seenAt) ? { seenAt } : {}),
+    });
     const { id: number, added } = this.ids.add(id);
     if (!added)
       return [

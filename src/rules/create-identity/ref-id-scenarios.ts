@@ -5,17 +5,16 @@
 import type { TestCase } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { RuleId } from '../../core/catalogue.ts';
-import { is2xx, isObject, isRfc3339 } from '../checks/exchange-facts.ts';
+import { is2xx } from '../checks/exchange-facts.ts';
 import { rulesOfAnswersAlone } from '../rule-facts.ts';
 import { withControl } from '../cases/twins.ts';
-import { createdId, idKey, sentRefId, shownId, type CreatedIdentity } from './created-identities.ts';
+import { createdId, sentRefId, shownId, type CreatedIdentity } from './created-identities.ts';
 import { minimalIdentity as identity } from './minimal-identity.ts';
-import { changedData } from './identity-data.ts';
-import { cutText } from '../../core/cut-text.ts';
+import { duplicate, repeatOutcome } from './repeat-outcome.ts';
+import { laterRepeats } from './later-repeats.ts';
 import type { RejudgeState, Scenario, ScenarioOutcome, ScenarioRejudge } from '../scenarios.ts';
 
-/** A repeat of a used ref_id: a rejection and the same identity back are both right. */
-const duplicate = (c: TestCase, rule: RuleId): TestCase => ({ ...c, mode: 'duplicate', exercises: rule });
+export { repeatOutcome };
 
 /**
  * Without distinct identities for distinct ref_ids, a repeat that comes back with "the same"
@@ -39,11 +38,14 @@ export const sequentialDuplicate: Scenario = {
   feeds: ['id.distinct-identities', ...rulesOfAnswersAlone('createIdentity')],
   judgesItsRule: true,
   minimums: { 'id.ref-id.sequential-duplicate': 3 },
+  // Its first ref_ids again after the random cases and at the end (and under --lifetime).
+  later: laterRepeats,
   // The originals, 4 repeats of a body (5 when the run made an identity before), one repeat with
   // another body, a used ref_id in another letter case and its twin (asked when it is refused,
-  // which a faithful target need not do).
-  requests: ({ identitiesBefore }) =>
-    identitiesBefore === undefined ? SEQUENTIAL_ORIGINALS + 8 : SEQUENTIAL_ORIGINALS + 4 + Math.min(1, identitiesBefore) + 2,
+  // which a faithful target need not do); then its repeats later in the run.
+  requests: (planning) =>
+    (planning.identitiesBefore === undefined ? SEQUENTIAL_ORIGINALS + 8 : SEQUENTIAL_ORIGINALS + 4 + Math.min(1, planning.identitiesBefore) + 2) +
+    laterRepeats.requests(planning),
   // The originals and the ref_id in another letter case.
   creates: () => SEQUENTIAL_ORIGINALS + 1,
   async run(context) {
@@ -81,59 +83,6 @@ export const sequentialDuplicate: Scenario = {
     return { outcomes };
   },
 };
-
-/**
- * A repeat judged against the identity its ref_id made: another identity id is a second identity;
- * the same id created at another instant was created again (created_at is set once, 2.5); the same
- * id showing other data than its first answer (names, date of birth, tax details, metadata ...)
- * was updated by the repeat (identity-data.ts). One function for the live run and its rejudge.
- */
-export function repeatOutcome(again: Exchange, original: CreatedIdentity): ScenarioOutcome {
-  const id = createdId(again);
-  if (id !== undefined && idKey(id) !== original.key)
-    return {
-      exchange: again,
-      problems: [
-        {
-          message: `ref_id ${original.refId} was used again and a second identity ${shownId(id)} was created (first: ${original.id})`,
-          kind: 'identity-duplicated',
-          params: { refId: original.refId, ids: [original.id, shownId(id)] },
-        },
-      ],
-    };
-  const createdAt = isObject(again.response?.body) ? again.response.body.created_at : undefined;
-  // Only two RFC 3339 instants compare; a malformed one is id.timestamps.rfc3339's finding.
-  const comparable = isRfc3339(original.createdAt) && isRfc3339(createdAt);
-  if (id !== undefined && comparable && Date.parse(original.createdAt as string) !== Date.parse(createdAt as string))
-    return {
-      exchange: again,
-      problems: [
-        {
-          message: `ref_id ${original.refId} was used again and identity ${original.id} came back created anew: created_at ${String(createdAt)}, first ${original.createdAt}`,
-          instancePath: '/created_at',
-          kind: 'identity-recreated',
-          params: { field: '/created_at', refId: original.refId, id: original.id, expected: original.createdAt as string, received: createdAt as string },
-        },
-      ],
-    };
-  const changed = id === undefined ? undefined : changedData(original.data, again.response?.body);
-  if (changed)
-    return {
-      exchange: again,
-      problems: [
-        {
-          message: `ref_id ${original.refId} was used again and identity ${original.id} came back with other data: ${changed.field} ${shown(changed.received)}, first ${shown(changed.first)} (a repeat gives the identity back, it does not update it)`,
-          instancePath: changed.field,
-          kind: 'mismatch',
-          params: { field: changed.field, expected: changed.first, received: changed.received },
-        },
-      ],
-    };
-  return { exchange: again, problems: [] };
-}
-
-/** A value in a message: its JSON, cut. */
-const shown = (value: unknown): string => cutText(JSON.stringify(value) ?? 'undefined', 80);
 
 /** Other names and another date of birth than the minimal identity's, nothing more. */
 const OTHER_DETAILS = { person_details: { first_name: 'Grace', last_name: 'Hopper', date_of_birth: '1985-12-09' }, tax_details_not_required: true };
