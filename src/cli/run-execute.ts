@@ -177,6 +177,8 @@ function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHook
       if (written.length) output.human(`reports: ${written.join(', ')}`, true);
       if (config.bundle && written.includes(config.bundle.file)) output.human(bundleLine(config.bundle), true);
     },
+    // That the target forgot an earlier run is said even under --quiet.
+    noted: (line) => output.human(line, line.includes('forgot')),
     // A run whose reports could not all be written (a full disk) is no green gate, whatever it found.
     incomplete: () => output.err(`conformance run: exit ${EXIT.usage}: the run was conformant, but its reports are incomplete`),
   };

@@ -73,6 +73,8 @@ export interface CountSettings {
   runs: number;
   /** --lifetime, ms: the scenarios repeat once more that long after their creates. */
   lifetimeMs?: number;
+  /** --state: identities earlier runs created (a few of their ref_ids are repeated). */
+  remembered?: number;
 }
 
 /** What a family costs, case by case: counted once, then for any number of its cases. */

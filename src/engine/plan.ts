@@ -64,6 +64,8 @@ export type PlanSettings = Pick<EngineOptions, 'seed' | 'runs' | 'concurrency' |
   accounts: number;
   /** --max-requests: the plan shrinks to fit (budget-fit.ts). */
   budget?: BudgetInput;
+  /** --state: identities earlier runs created (a few of their ref_ids are repeated). */
+  remembered?: number;
 };
 
 /**

@@ -61,6 +61,8 @@ export async function runEngine(transport: Transport, settings: RunSettings, lis
   // A signal during the restore, after every case was sent, interrupted the run all the same.
   if (!context.control.stopReport && settings.signal?.aborted)
     context.control.stopped(new RunInterrupted(String(settings.signal.reason ?? 'a signal')), transport.requestCount, undefined);
+  // --state: this run's identities join the API user's memory (however the run ended: they exist).
+  settings.identityMemory?.keep(context.created.list());
   const stopped = context.control.stopReport;
   const result: EngineResult = {
     outcomes: selected.map((rule) => ledger.outcomeOf(rule)),

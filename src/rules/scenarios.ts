@@ -9,6 +9,7 @@ import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from './check.ts';
 import type { RuleId } from '../core/catalogue.ts';
 import type { CreatedIdentities } from './create-identity/created-identities.ts';
+import type { IdentityMemory } from './create-identity/remembered-identities.ts';
 import type { MetadataSemantics } from './update-fiat-account/metadata-state.ts';
 import { accountSequences } from './update-fiat-account/sequences/account-sequences.ts';
 import { concurrentDuplicate, sequentialDuplicate } from './create-identity/ref-id-scenarios.ts';
@@ -42,6 +43,8 @@ export interface ScenarioContext {
   wait?(ms: number): Promise<void>;
   /** The run's clock, ms since the epoch (absent: Date.now). */
   now?(): number;
+  /** --state: the identities earlier runs created for this API user on this target. */
+  memory?: IdentityMemory;
 }
 
 /**
@@ -72,6 +75,8 @@ export interface ScenarioPlanning {
   identitiesBefore?: number;
   /** --lifetime, ms: the run repeats its first ref_ids once more that long after their creation. */
   lifetimeMs?: number;
+  /** --state: identities earlier runs created (a few of their ref_ids are repeated). */
+  remembered?: number;
 }
 
 export interface ScenarioOutcome {

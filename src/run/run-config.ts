@@ -70,6 +70,8 @@ export interface RunConfig extends EngineOptions {
   reading: Partial<Reading>;
   /** Embedded server only: its strict variant, the open points restricted (set by self-test and the fault matrix). */
   strictServer?: boolean;
+  /** --state FILE: identities of earlier runs of this API user on this target, read before the run and written after it (identity-state.ts). */
+  stateFile?: string;
   /** --bundle FILE: the evidence bundle written after the reports, signed with --sign-key, personal values replaced under --redact-personal. */
   bundle?: BundleSettings;
 }
@@ -190,6 +192,7 @@ export function resolveSettings(settings: GivenSettings, randomSeed: () => numbe
     ...(switchOf(settings, 'read-with-empty-update') ? { readWithEmptyUpdate: true } : {}),
     ...(restorePatience !== undefined ? { restorePatienceMs: restorePatience * 1000 } : {}),
     ...(lifetimeMs ? { lifetimeMs } : {}),
+    ...stateFileOf(settings, target.baseUrl),
     timeoutMs: wholeNumberOf(settings, 'timeout', { min: 1, max: MAX_TIMER_MS }) ?? DEFAULTS.timeoutMs,
     rateLimitPerSecond: rate === 0 ? null : rate,
     concurrency: wholeNumberOf(settings, 'concurrency', { min: 1 }) ?? DEFAULTS.concurrency,
@@ -280,6 +283,18 @@ function lifetimeOf(settings: GivenSettings): number | undefined {
   if (ms === undefined || !Number.isFinite(ms) || ms < 0 || ms > MAX_LIFETIME_MS)
     throw new UsageError(`${raw.name} must be a duration of at most 24h such as 30s, 5m or 1h (a bare number is seconds), got ${JSON.stringify(raw.value)}`);
   return ms;
+}
+
+/** --state FILE, which means something only for a target that outlives the run. */
+function stateFileOf(settings: GivenSettings, baseUrl: string | undefined): { stateFile?: string } {
+  const file = textOf(settings, 'state');
+  if (file === undefined) return {};
+  if (!file.trim()) throw new UsageError(`${nameOf(settings, 'state')} is empty: give the file kept between runs, or leave it out`);
+  if (baseUrl === undefined)
+    throw new UsageError(
+      `${nameOf(settings, 'state')} needs ${callerName(settings.caller, 'base-url')}: the embedded server a run starts is new every time and remembers no earlier run`,
+    );
+  return { stateFile: file };
 }
 
 /** --bundle with its --sign-key and --redact-personal, which mean nothing without it. */

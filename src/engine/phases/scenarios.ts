@@ -57,6 +57,7 @@ export function scenarioContextOf(context: RunContext): ScenarioContext {
     fitMetadata: (c) => (c.fiatAccountId ? metadata.fitToAccount(c, c.fiatAccountId) : c),
     ...(context.settings.plan.budget ? { shrinkRequests: context.settings.plan.budget.shrinkAtMost } : {}),
     ...(context.settings.lifetimeMs ? { lifetimeMs: context.settings.lifetimeMs } : {}),
+    ...(context.settings.identityMemory ? { memory: context.settings.identityMemory } : {}),
     wait: (ms) => waitUnlessInterrupted(ms, context.settings.signal),
     now: () => Date.now(),
   };

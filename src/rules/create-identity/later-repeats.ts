@@ -4,6 +4,7 @@
  * repeats within milliseconds; an index kept in a cache forgets after a while. So the run's
  * oldest ref_ids are repeated again after the random cases and at the end (before the restore),
  * and under --lifetime once more when they are that old, waiting at the end if the run was shorter.
+ * After the random cases come a few ref_ids of earlier runs too (--state, remembered-identities.ts).
  */
 import type { RuleId } from '../../core/catalogue.ts';
 import type { TestCase } from '../../core/case.ts';
@@ -13,6 +14,7 @@ import { is2xx } from '../checks/exchange-facts.ts';
 import { createdId, type CreatedIdentity } from './created-identities.ts';
 import { minimalIdentity as identity } from './minimal-identity.ts';
 import { duplicate, repeatOutcome } from './repeat-outcome.ts';
+import { REMEMBERED_REPEATS, repeatRemembered } from './remembered-identities.ts';
 
 const RULE: RuleId = 'id.ref-id.sequential-duplicate';
 
@@ -24,12 +26,14 @@ const MOMENTS: Record<LaterMoment, string> = { 'after-random-cases': 'after the 
 
 /** What the run sends later; it repeats only when its scenario could tell identities apart (else it judged nothing). */
 export const laterRepeats: LaterPart = {
-  requests: ({ lifetimeMs }) => 2 * LATER_REPEATS + (lifetimeMs ? LIFETIME_REPEATS : 0),
+  requests: ({ lifetimeMs, remembered = 0 }) => 2 * LATER_REPEATS + (lifetimeMs ? LIFETIME_REPEATS : 0) + Math.min(REMEMBERED_REPEATS, remembered),
   async run(context, moment) {
-    const { created } = context;
+    const { created, memory } = context;
     if (created.size < 2 || created.distinctIds < created.size) return [];
     const oldest = created.list();
     const outcomes = await repeatEach(context, oldest.slice(0, LATER_REPEATS), (i, n) => `later repeat ${i}/${n} (${MOMENTS[moment]})`);
+    // Earlier runs' ref_ids (--state) midway: the oldest of all.
+    if (moment === 'after-random-cases' && memory?.earlier.length) outcomes.push(...(await repeatRemembered(context, memory)));
     if (moment !== 'at-end' || !context.lifetimeMs) return outcomes;
     const aged = oldest.slice(0, LIFETIME_REPEATS);
     const now = context.now ?? Date.now;
