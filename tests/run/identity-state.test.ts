@@ -15,6 +15,8 @@ import { apiUserKey, KEEP_PER_USER, STATE_KIND } from '../../src/run/identity-st
 import { UsageError } from '../../src/core/errors.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 import { listenOnLoopback, type Listening } from '../foreign/loopback-listen.ts';
+import { REMEMBERED_ELSEWHERE, rejudgeDisagreement, rejudgeHar } from '../../src/run/har-rejudge.ts';
+import type { HarEntry } from '../../src/report/files/har.ts';
 
 const TOKEN = 'state-test-token-0123456789';
 const closers: (() => Promise<void>)[] = [];
@@ -45,11 +47,11 @@ async function sandbox(first: ReferenceServer): Promise<Listening & { use(s: Ref
   return { ...listening, use: (s) => (backend = s), current: () => backend };
 }
 
-async function run(config: RunConfig) {
+async function run(config: RunConfig, reports = false) {
   const notes: string[] = [];
   const repeats: Exchange[] = [];
   const outcome = await orchestrateRun(config, {
-    reports: false,
+    reports,
     hooks: {
       noted: (line) => notes.push(line),
       listeners: () => ({
@@ -94,9 +96,15 @@ describe('--state', () => {
     expect(text).not.toContain(first.staticToken);
 
     // The same server kept up: three remembered ref_ids come back refused or as their identities.
-    const two = await run(config(first, 2));
+    const reportDir = await mkdtemp(path.join(tmpdir(), 'conformance-state-reports-'));
+    const two = await run({ ...config(first, 2), reportDir }, true);
     expect(two.rule?.status).toBe('passed');
     expect(two.repeats).toHaveLength(3);
+    // Its HAR holds no first identity of those ref_ids: the rule is not re-judged, and says why.
+    const har = JSON.parse(await readFile(path.join(reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: HarEntry[] } };
+    const rejudged = rejudgeHar(har.log.entries);
+    expect(rejudged.notRejudged).toContainEqual({ id: 'id.ref-id.sequential-duplicate', why: REMEMBERED_ELSEWHERE });
+    expect(rejudgeDisagreement(two.outcome.report, rejudged)).toBeUndefined();
     expect(two.notes.filter((n) => n.includes('forgot'))).toEqual([]);
     expect(JSON.parse(await readFile(file, 'utf8')).users[0].identities.length).toBe(Math.min(KEEP_PER_USER, 2 * kept));
 

@@ -37,6 +37,12 @@ export interface IdentityMemory {
   keep(created: readonly CreatedIdentity[]): void;
 }
 
+/** What the label of a repeat of a remembered ref_id says: a HAR of the run holds no first identity to judge it against. */
+const REMEMBERED_MARK = 'of a ref_id an earlier run created';
+
+/** Whether a recorded case repeats a remembered ref_id (its first identity is in the state file, not in the run's exchanges). */
+export const isRememberedRepeat = (c: { mode?: string; label: string }): boolean => c.mode === 'duplicate' && c.label.includes(REMEMBERED_MARK);
+
 /** The remembered identities a run with `seed` repeats: the same few for the same seed and file. */
 export function rememberedPicks(earlier: readonly RememberedIdentity[], seed: number): RememberedIdentity[] {
   const rank = (r: RememberedIdentity) => createHash('sha1').update(`${seed}\u0000${r.refId}`).digest('hex');
@@ -48,7 +54,7 @@ export async function repeatRemembered(context: ScenarioContext, memory: Identit
   const picks = rememberedPicks(memory.earlier, context.seed);
   const answers: { original: RememberedIdentity; again: Exchange }[] = [];
   for (const [i, original] of picks.entries()) {
-    const label = `repeat ${i + 1}/${picks.length} of a ref_id an earlier run created (${original.runStartedAt}, --state): the create of identity ${original.id} again`;
+    const label = `repeat ${i + 1}/${picks.length} ${REMEMBERED_MARK} (${original.runStartedAt}, --state): the create of identity ${original.id} again`;
     const retry: TestCase = { ...identity(label), body: original.body };
     answers.push({ original, again: await context.exercise(context.stamp(duplicate(retry, RULE), original.refId)) });
   }
