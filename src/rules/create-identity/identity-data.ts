@@ -58,17 +58,28 @@ export function changedData(first: Readonly<Record<string, unknown>>, again: unk
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
-  if (typeof a === 'string' && typeof b === 'string' && a !== b && isRfc3339(a) && isRfc3339(b)) return Date.parse(a) === Date.parse(b);
-  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+  if (typeof a === 'string' && typeof b === 'string' && a !== b) {
+    if (isRfc3339(a) && isRfc3339(b)) return Date.parse(a) === Date.parse(b);
+    if (maskedFrom(b, a)) return true;
+  }
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  if (isObject(a) && isObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => k in b && sameValue(a[k], b[k]));
+  }
+  // Scalars as JSON: 1 is not "1".
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Objects with their keys in order: a repeat may list the same keys in another order. */
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (!isObject(value)) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((k) => [k, sorted(value[k])]),
-  );
+/**
+ * A value shown in part later (`*****6789`, `••••6789`, `XXXXX6789`: a target may mask a tax or
+ * government id once stored) whose visible end is the first value's end: the same value.
+ */
+function maskedFrom(shown: string, first: string): boolean {
+  // ****6789: the end shows.
+  const leading = /^(?:[*•●]{2,}|[xX#]{3,})([^*•●]*)$/.exec(shown);
+  if (leading) return first.endsWith(leading[1]);
+  // 12****: the start shows.
+  const trailing = /^([^*•●]*)[*•●]{2,}$/.exec(shown);
+  return trailing !== null && first.startsWith(trailing[1]);
 }

@@ -40,6 +40,17 @@ describe('repeatOutcome', () => {
     expect(repeatOutcome(answer(200, { id: 'id-1' }), original).problems).toEqual([]);
   });
 
+  it('takes a value the target shows masked once stored, and its keys in another order', () => {
+    const withIds = { ...FIRST, tax_details: [{ tax_payer_country: 'USA', tax_payer_id: '123456789' }], metadata: { a: '1', b: '2' } };
+    const first: CreatedIdentity = { ...original, data: identityData(withIds) };
+    const masked = { ...withIds, tax_details: [{ tax_payer_id: '*****6789', tax_payer_country: 'USA' }], metadata: { b: '2', a: '1' } };
+    expect(repeatOutcome(answer(200, masked), first).problems).toEqual([]);
+    const otherId = { ...withIds, tax_details: [{ tax_payer_country: 'USA', tax_payer_id: '*****0000' }] };
+    expect(repeatOutcome(answer(200, otherId), first).problems[0]).toMatchObject({ kind: 'mismatch', instancePath: '/tax_details' });
+    const otherMetadata = { ...withIds, metadata: { a: '1', b: '3' } };
+    expect(repeatOutcome(answer(200, otherMetadata), first).problems[0]).toMatchObject({ kind: 'mismatch', instancePath: '/metadata' });
+  });
+
   it('fails a second identity, the identity created anew, and the identity updated by the repeat', () => {
     expect(repeatOutcome(answer(201, { ...FIRST, id: 'id-2' }), original).problems[0]).toMatchObject({ kind: 'identity-duplicated' });
     expect(repeatOutcome(answer(201, { ...FIRST, created_at: '2026-01-01T00:00:05Z' }), original).problems[0]).toMatchObject({ kind: 'identity-recreated' });
