@@ -71,7 +71,7 @@ export const RUN_OPTIONS = {
     type: 'string',
     option: 'lifetime',
     env: 'CONFORMANCE_LIFETIME',
-    help: "also repeat the run's first ref_ids this long after their creation (e.g. 30s, 5m, 1h; a ref_id has no time window, sections 4.2 and 8): the run waits at its end until they are that old, so it lasts at least that long, and sends 2 more creates (`conformance plan` shows them) (default: off)",
+    help: "also repeat the run's first ref_ids this long after their creation (e.g. 30s, 5m, 1h; a ref_id has no time window, sections 4.2 and 8): the run waits at its end until they are that old, so it lasts at least that long, and sends 2 more requests (`conformance plan` shows them) (default: off)",
   },
   state: {
     type: 'string',
