@@ -44,6 +44,10 @@ export interface ConformanceOptions {
   readWithEmptyUpdate?: boolean;
   /** Seconds each request of the restore waits for a target that is away (default 60). */
   restorePatience?: number;
+  /** Also repeat the run's first ref_ids this long after their creation, waiting at the end if need be: '30s', '5m', or seconds (default off). */
+  lifetime?: string | number;
+  /** A file kept between runs with the identities earlier runs created for this API user on this target (needs baseUrl). */
+  state?: string;
   /** `i/n`: only the i-th of n shares of the cases (needs `seed`); `mergeShardReports` of the n reports gives the verdict. */
   shard?: string;
   /**

@@ -81,7 +81,7 @@ export interface RuleOutcome {
 }
 
 /** The phases of a run, in order (runner.ts). */
-export type PhaseName = 'probe' | 'fixed-cases' | 'scenarios' | 'random-cases' | 'shrinking';
+export type PhaseName = 'probe' | 'fixed-cases' | 'scenarios' | 'random-cases' | 'scenarios-after-random-cases' | 'shrinking' | 'scenarios-at-end';
 
 export type RunEvent =
   | { type: 'run-start'; rules: readonly RuleDefinition[]; fiatAccountIds: readonly string[] }

@@ -47,6 +47,8 @@ export interface RequestPlan {
   /** fixedTwins + randomTwins. */
   twins: number;
   scenarios: number;
+  /** Of `scenarios`, what they send later in the run (after the random cases, at the end; rules/scenarios.ts LaterPart). */
+  later: number;
   /** Of the total, the updates of pool accounts: they go one at a time per account. */
   updates: number;
   /** Identities a faithful target creates (valid creates under a ref_id of their own). */
@@ -69,6 +71,10 @@ export interface CountSettings {
   seed: number;
   concurrentDuplicates: number;
   runs: number;
+  /** --lifetime, ms: the scenarios repeat once more that long after their creates. */
+  lifetimeMs?: number;
+  /** --state: identities earlier runs created (a few of their ref_ids are repeated). */
+  remembered?: number;
 }
 
 /** What a family costs, case by case: counted once, then for any number of its cases. */
@@ -124,7 +130,7 @@ export function countRequests(settings: CountSettings, selection: PlanSelection)
   const twinKeys = new Set<string>();
   const plan: RequestPlan = {
     probes: REACHABILITY_REQUESTS + settings.accounts + METADATA_PROBES,
-    ...{ fixed: 0, fixedTwins: 0, random: 0, randomTwins: 0, twins: 0, scenarios: 0, creates: 0, total: 0 },
+    ...{ fixed: 0, fixedTwins: 0, random: 0, randomTwins: 0, twins: 0, scenarios: 0, later: 0, creates: 0, total: 0 },
     updates: settings.accounts + METADATA_PROBES,
     shrinkAtMost: SHRINK_REQUESTS.perRun,
     restoreAtMost: restoreRequests(settings.accounts),
@@ -150,6 +156,7 @@ export function countRequests(settings: CountSettings, selection: PlanSelection)
   for (const scenario of selection.scenarios) {
     const planning = { ...settings, identitiesBefore };
     plan.byScenario.push({ rule: scenario.rule, requests: scenario.requests(planning) });
+    plan.later += scenario.later?.requests(planning) ?? 0;
     identitiesBefore += scenario.creates?.(planning) ?? 0;
   }
   plan.creates = identitiesBefore;

@@ -9,6 +9,7 @@ import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from './check.ts';
 import type { RuleId } from '../core/catalogue.ts';
 import type { CreatedIdentities } from './create-identity/created-identities.ts';
+import type { IdentityMemory } from './create-identity/remembered-identities.ts';
 import type { MetadataSemantics } from './update-fiat-account/metadata-state.ts';
 import { accountSequences } from './update-fiat-account/sequences/account-sequences.ts';
 import { concurrentDuplicate, sequentialDuplicate } from './create-identity/ref-id-scenarios.ts';
@@ -36,6 +37,28 @@ export interface ScenarioContext {
   fitMetadata(c: TestCase): TestCase;
   /** Under --max-requests, what the budget leaves for shrinking a failing sequence (else its own 50). */
   shrinkRequests?: number;
+  /** --lifetime: how long after their creation the run repeats its first ref_ids once more (at its end), ms. */
+  lifetimeMs?: number;
+  /** Waits `ms` (the run's clock: a test gives its own; absent: a timer); ends early, and the run stops, on an interrupt. */
+  wait?(ms: number): Promise<void>;
+  /** The run's clock, ms since the epoch (absent: Date.now). */
+  now?(): number;
+  /** --state: the identities earlier runs created for this API user on this target. */
+  memory?: IdentityMemory;
+}
+
+/**
+ * Moments after the scenarios phase when a scenario comes back (repeats spread over the run's
+ * length, docs/design.md "Guarantees over an API user's lifetime"): after the random cases, and at
+ * the end, after shrinking and before the restore.
+ */
+export type LaterMoment = 'after-random-cases' | 'at-end';
+
+/** What a scenario sends later in the run: its rules end after the last moment. */
+export interface LaterPart {
+  /** The requests it sends at the moments together, to a faithful target (part of the scenario's `requests`). */
+  requests(planning: ScenarioPlanning): number;
+  run(context: ScenarioContext, moment: LaterMoment): Promise<ScenarioOutcome[]>;
 }
 
 /** What the requests of a scenario depend on. */
@@ -50,6 +73,10 @@ export interface ScenarioPlanning {
    * scenarios'): what it sends is then exact. Absent: the most it may send.
    */
   identitiesBefore?: number;
+  /** --lifetime, ms: the run repeats its first ref_ids once more that long after their creation. */
+  lifetimeMs?: number;
+  /** --state: identities earlier runs created (a few of their ref_ids are repeated). */
+  remembered?: number;
 }
 
 export interface ScenarioOutcome {
@@ -122,6 +149,8 @@ interface ScenarioShape {
    */
   accountNeeds?: { rules: RuleId[]; accounts: number; fix: string };
   run(context: ScenarioContext): Promise<ScenarioResult>;
+  /** What it sends later in the run (LaterMoment), judging its rule again: counted in `requests`. */
+  later?: LaterPart;
 }
 
 /**

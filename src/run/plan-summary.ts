@@ -9,6 +9,8 @@ import { budgetName, METADATA_PROBES } from '../engine/request-budget.ts';
 import { poolSize } from './request-reserve.ts';
 import type { RunConfig } from './run-config.ts';
 import { runPlanOf } from './run-plan.ts';
+import { rememberedCount } from './identity-state.ts';
+import { REMEMBERED_REPEATS } from '../rules/create-identity/remembered-identities.ts';
 import { RULES } from '../core/catalogue.ts';
 import { ruledOutRules, type RuledOutRule } from '../engine/ruled-out.ts';
 
@@ -24,7 +26,21 @@ export interface PlanSummary {
    * Requests by phase, in the run's order; `shrinkingAtMost` only if something fails; `restoreAtMost`
    * reads the accounts before the run and puts them back after (0 under --no-restore).
    */
-  phases: { probe: number; fixedCases: number; scenarios: number; randomCases: number; total: number; shrinkingAtMost: number; restoreAtMost: number };
+  phases: {
+    probe: number;
+    fixedCases: number;
+    scenarios: number;
+    randomCases: number;
+    /** The scenarios' repeats after the random cases and at the end (and under --lifetime). */
+    laterRepeats: number;
+    total: number;
+    shrinkingAtMost: number;
+    restoreAtMost: number;
+  };
+  /** --lifetime, ms: the run waits at its end until its first ref_ids are that old, then repeats them. */
+  lifetimeMs?: number;
+  /** --state: identities earlier runs left for this API user on this target (a few are repeated). */
+  remembered?: number;
   /** Of the phases: valid twins of invalid cases (a faithful target refuses each invalid case). */
   twins: { fixed: number; random: number };
   rules: { rule: string; fixed: number; fixedTwins: number; random: number; randomTwins: number }[];
@@ -53,7 +69,9 @@ export interface PlanSummary {
 
 export async function planSummary(config: RunConfig): Promise<PlanSummary> {
   const accounts = poolSize(config);
-  const plan = await runPlanOf(config, accounts);
+  // --state: a few ref_ids of earlier runs are repeated (the file is read, never written, by a plan).
+  const remembered = config.stateFile && config.baseUrl ? await rememberedCount(config.stateFile, config.baseUrl, config.auth) : 0;
+  const plan = await runPlanOf(config, accounts, remembered);
   const requests = await plan.requests();
   const { budget } = plan;
   const ruledOut = await ruledOutRules(plan, accounts, config.runs);
@@ -66,8 +84,9 @@ export async function planSummary(config: RunConfig): Promise<PlanSummary> {
     phases: {
       probe: requests.probes,
       fixedCases: requests.fixed + requests.fixedTwins,
-      scenarios: requests.scenarios,
+      scenarios: requests.scenarios - requests.later,
       randomCases: requests.random + requests.randomTwins,
+      laterRepeats: requests.later,
       total: requests.total,
       shrinkingAtMost: requests.shrinkAtMost,
       restoreAtMost: config.noRestore ? 0 : requests.restoreAtMost,
@@ -82,6 +101,8 @@ export async function planSummary(config: RunConfig): Promise<PlanSummary> {
     },
     ...(config.shard ? { shard: { ...config.shard } } : {}),
     identities: requests.creates,
+    ...(config.lifetimeMs ? { lifetimeMs: config.lifetimeMs } : {}),
+    ...(config.stateFile ? { remembered } : {}),
     ...(config.rateLimitPerSecond ? { atRateLimitMs: (requests.total / config.rateLimitPerSecond) * 1000 } : {}),
     ...(budget
       ? { budget: { maxRequests: budget.maxRequests, reserved: budget.reserved, runs: budget.runs, trimmed: [...budget.trimmed], concludes: budget.concludes } }
@@ -110,6 +131,7 @@ export function planLines(summary: PlanSummary): string[] {
     row('fixed cases', phases.fixedCases, `${phases.fixedCases - twins.fixed} cases, ${twins.fixed} valid twins`),
     row('scenarios', phases.scenarios),
     row('random cases', phases.randomCases, `${phases.randomCases - twins.random} cases, ${twins.random} valid twins`),
+    row('later repeats', phases.laterRepeats, laterNote(summary)),
     row('total', phases.total),
     row('shrinking', `<= ${phases.shrinkingAtMost}`, 'at most, only if something fails; 429 retries come on top'),
     phases.restoreAtMost
@@ -124,6 +146,17 @@ export function planLines(summary: PlanSummary): string[] {
     ...ruledOutLines(summary),
     'nothing was sent.',
   ];
+}
+
+/** When the scenarios' later repeats go, and what --lifetime adds to the run's time. */
+function laterNote(summary: PlanSummary): string {
+  const spread = 'the first ref_ids again after the random cases and at the end';
+  const earlier =
+    summary.remembered === undefined
+      ? ''
+      : `; ${Math.min(REMEMBERED_REPEATS, summary.remembered)} of the ${summary.remembered} ref_ids earlier runs left (--state)`;
+  if (!summary.lifetimeMs) return `${spread}${earlier}`;
+  return `${spread}, and ${formatDuration(summary.lifetimeMs)} after their creates (--lifetime: the run waits at its end if it was shorter)${earlier}`;
 }
 
 /** ` (shard 2/3's own 2 of the 5 given ids; ...)`: a shard's accounts are its share of the list every shard was given. */

@@ -13,9 +13,12 @@ export function budgetOf(config: Pick<RunConfig, 'maxRequests' | 'noRestore'>, a
   return config.maxRequests === undefined ? undefined : { maxRequests: config.maxRequests, reserved: reservedRequests(accounts, !config.noRestore) };
 }
 
-/** The run's plan over `accounts` fiat accounts; under --max-requests, fitted into the budget. */
-export function runPlanOf(config: RunConfig, accounts: number): Promise<RunPlan> {
+/**
+ * The run's plan over `accounts` fiat accounts; under --max-requests, fitted into the budget.
+ * `remembered`: the identities earlier runs created (--state), a few of whose ref_ids it repeats.
+ */
+export function runPlanOf(config: RunConfig, accounts: number, remembered = 0): Promise<RunPlan> {
   const budget = budgetOf(config, accounts);
   // The config is the plan's settings as it is (seed, runs, concurrency, rule filter, shard).
-  return planRun({ ...config, accounts, ...(budget ? { budget } : {}) });
+  return planRun({ ...config, accounts, ...(budget ? { budget } : {}), ...(remembered ? { remembered } : {}) });
 }

@@ -87,6 +87,12 @@ export interface ServerBehaviour {
    * included); a fault folds its case, or adds the rest of the body.
    */
   refIdKey(refId: string, body: Record<string, unknown>): string;
+  /**
+   * How the ref_id index remembers: in the document, every ref_id for ever, and a repeat writes
+   * nothing. A fault's index forgets a ref_id `forgetsAfterMs` after storing it (a cache), or
+   * `upserts`: a repeat writes its body over the identity (keeping its id and created_at).
+   */
+  refIdIndex: { forgetsAfterMs?: number; upserts?: boolean };
   /** The body a repeat of a used ref_id gets (with the created status) instead of the reading's answer; undefined: the reading decides. */
   duplicateResponse(identity: Record<string, unknown>): Record<string, unknown> | undefined;
   /** Content-Type of successful answers. */
@@ -124,6 +130,7 @@ export const FAITHFUL: ServerBehaviour = {
   unknownAccountStatus: 404,
   refIdUniqueness: 'atomic',
   refIdKey: (refId) => refId,
+  refIdIndex: {},
   duplicateResponse: () => undefined,
   successContentType: () => 'application/json',
   fiatAccountResponse: (body) => body,

@@ -57,6 +57,12 @@ function missingMembers(part: Part<Record<string, unknown>>, members: string[]):
 /** Members the vendor's OpenAPI marks required in an identity's address (IdentityMailingAddress). */
 const VENDOR_ADDRESS_MEMBERS = ['country', 'address1', 'city', 'province'];
 
+/**
+ * How long the forgetting index keeps a ref_id: longer than the sequential scenario's own repeats
+ * take on loopback, shorter than the time from them to the repeats after the random cases.
+ */
+export const REF_ID_CACHE_MS = 300;
+
 /** The members each fault overrides. */
 export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour> } = {
   'metadata-over-pairs-accepted': {
@@ -322,6 +328,9 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
       return { ...identity, created_at: now, updated_at: now };
     },
   },
+  // Answers the identity the repeat wrote, under every reading (a 409 would hide the write).
+  'id-repeat-upserts': { refIdIndex: { upserts: true }, duplicateResponse: (identity) => identity },
+  'id-ref-id-forgets-after-time': { refIdIndex: { forgetsAfterMs: REF_ID_CACHE_MS } },
 };
 
 /** The identity without govt_id and govt_id_type in its person_details. */

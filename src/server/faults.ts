@@ -354,6 +354,19 @@ const FAULT_LIST = [
     ruleId: 'id.ref-id.sequential-duplicate',
     description: 'answers a repeat of a used ref_id with the same identity created anew (a fresh created_at and updated_at: an upsert)',
   },
+  {
+    name: 'id-repeat-upserts',
+    ruleId: 'id.ref-id.sequential-duplicate',
+    description: "writes a repeat's body over the identity of its ref_id (same id, same created_at) and answers with it: an upsert, whatever the reading",
+  },
+  {
+    name: 'id-ref-id-forgets-after-time',
+    ruleId: 'id.ref-id.sequential-duplicate',
+    description: 'keeps its ref_id index in a cache that forgets an entry 300 ms after storing it: a later repeat creates a second identity',
+    // A default run shows it by its repeats of identities made long enough before; a short one
+    // (--rule, few random cases on a fast machine) only by waiting.
+    runSettings: { lifetimeMs: 1000, why: 'a run shorter than the cache time repeats nothing old enough: --lifetime 1s makes it wait' },
+  },
 ] as const satisfies readonly FaultEntry[];
 
 /** What a run under a fault must end with (see FaultDefinition.expect). */
@@ -367,6 +380,7 @@ interface FaultEntry {
   notBlamed?: readonly RuleId[];
   alsoFails?: readonly RuleId[];
   hiddenByStrict?: string;
+  runSettings?: { lifetimeMs: number; why: string };
 }
 
 /** The name of one injectable fault. */
@@ -395,6 +409,11 @@ export interface FaultDefinition {
    * as a correct server may), so there is nothing to catch there. Undefined: it shows on both.
    */
   hiddenByStrict?: string;
+  /**
+   * A setting every run under the fault is given (the self-test, the fault matrix): what it takes
+   * to show the defect whatever the machine's speed, and why.
+   */
+  runSettings?: { lifetimeMs: number; why: string };
 }
 
 /** Every fault, in the order `--list-faults` prints them. */

@@ -32,8 +32,18 @@ export class IdentityStore {
   private readonly govtIds = new Map<string, { holder: string | undefined; id: unknown }>();
   private count = 0;
 
-  /** `keepsWhole`: a repeat gets the first identity back (the "same" reading, or a fault that answers with it). */
-  constructor(private readonly keepsWhole = true) {}
+  /** When each owner's ref_id was stored, for an index that forgets (a fault's `forgetsAfterMs`). */
+  private readonly storedAt = new Map<string, number>();
+
+  /**
+   * `keepsWhole`: a repeat gets the first identity back (the "same" reading, or a fault that
+   * answers with it). The faults' ways of remembering: `forgetsAfterMs`, how long a ref_id stays
+   * in the index (forever in the document); `upserts`, a repeat writes its body over the identity.
+   */
+  constructor(
+    private readonly keepsWhole = true,
+    private readonly memory: { forgetsAfterMs?: number; upserts?: boolean; now?: () => number } = {},
+  ) {}
 
   /** Number of identities created (repeats that returned an existing one not counted). */
   get size(): number {
@@ -68,12 +78,31 @@ export class IdentityStore {
       this.lastKey.set(owner, key);
       return this.insert(identities, key, build(), claim);
     }
-    const existing = identities.get(key);
-    if (existing) return { created: false, identity: JSON.parse(existing) as Identity };
+    const existing = this.remembered(identities, owner, key);
+    if (existing)
+      return {
+        created: false,
+        identity: this.memory.upserts ? this.upsert(identities, key, JSON.parse(existing) as Identity, build) : (JSON.parse(existing) as Identity),
+      };
     const taken = this.govtIdTaken(claim);
     if (taken) return taken;
     if (uniqueness === 'racy') await new Promise((resolve) => setTimeout(resolve, RACE_WINDOW_MS));
     return this.insert(identities, key, build(), claim);
+  }
+
+  /** The identity stored under a ref_id, unless the index forgot it (a fault: it is then stored anew). */
+  private remembered(identities: Map<string, string>, owner: string, key: string): string | undefined {
+    const { forgetsAfterMs, now = Date.now } = this.memory;
+    const at = forgetsAfterMs === undefined ? undefined : this.storedAt.get(`${owner}\u0000${key}`);
+    if (at !== undefined && now() - at >= forgetsAfterMs!) return undefined;
+    return identities.get(key);
+  }
+
+  /** A fault's upsert: the repeat's body over the identity, its id and created_at kept. */
+  private upsert(identities: Map<string, string>, key: string, existing: Identity, build: () => Identity): Identity {
+    const updated = { ...build(), id: existing.id, created_at: existing.created_at };
+    identities.set(key, JSON.stringify(updated));
+    return updated;
   }
 
   /** The refusal when another create holds the government id. */
@@ -84,6 +113,7 @@ export class IdentityStore {
 
   private insert(identities: Map<string, string> | undefined, key: string | undefined, identity: Identity, claim: Claim): CreateOutcome {
     if (identities && key !== undefined) identities.set(key, JSON.stringify(this.keepsWhole ? identity : { id: identity.id }));
+    if (this.memory.forgetsAfterMs !== undefined && claim.holder !== undefined) this.storedAt.set(claim.holder, (this.memory.now ?? Date.now)());
     if (claim.govtId !== undefined && !this.govtIds.has(claim.govtId)) this.govtIds.set(claim.govtId, { holder: claim.holder, id: identity.id });
     this.count += 1;
     return { created: true, identity };

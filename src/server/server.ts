@@ -103,7 +103,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     auth: createAuthenticator(),
     accounts: new Map(seeded.map((a) => [a.id, a])),
     // A 409 for a repeated ref_id names only the first identity's id: no need to keep the rest.
-    identities: new IdentityStore(reading.duplicateRefId === 'same' || behaviour.duplicateResponse !== FAITHFUL.duplicateResponse),
+    identities: new IdentityStore(reading.duplicateRefId === 'same' || behaviour.duplicateResponse !== FAITHFUL.duplicateResponse, behaviour.refIdIndex),
     accountReads: options.accountReads ?? true,
   };
 

@@ -19,6 +19,7 @@ import { orchestrateRun } from '../../src/run/orchestrate-run.ts';
 import { prepareRun } from '../../src/run/prepare-run.ts';
 import { planSummary } from '../../src/run/plan-summary.ts';
 import { resolveRunConfig, resolveSettings, type RunConfig } from '../../src/run/run-config.ts';
+import { LATER_REPEATS } from '../../src/rules/create-identity/later-repeats.ts';
 import { settingsOfOptions } from '../../src/run/given-settings.ts';
 import type { ConformanceOptions } from '../../src/api/run-conformance.ts';
 import { registry } from '../../src/schema/registry.ts';
@@ -181,6 +182,8 @@ describe('conformance plan', () => {
     [{ profile: 'quick', seed: 2, maxRequests: 300 }],
     [{ profile: 'standard', seed: 3, rules: ['fa.sequence', 'fa.auth'], maxRequests: 40 }],
     [{ profile: 'quick', seed: 4, maxRequests: 120 }],
+    // --lifetime adds its repeats at the end (1 ms: no wait worth the name).
+    [{ profile: 'quick', seed: 6, rules: ['id.ref-id'], lifetime: '1ms' }],
   ] as ConformanceOptions[][])('counts per phase what run sends to the faithful embedded server (%o)', async (options) => {
     const config = resolveOptions(options);
     const planned = await planSummary(config);
@@ -191,7 +194,10 @@ describe('conformance plan', () => {
       'fixed-cases': planned.phases.fixedCases,
       scenarios: planned.phases.scenarios,
       'random-cases': planned.phases.randomCases,
+      // The scenarios' later repeats: after the random cases, and at the end (with the --lifetime ones).
+      'scenarios-after-random-cases': planned.phases.laterRepeats && LATER_REPEATS,
       shrinking: 0,
+      'scenarios-at-end': planned.phases.laterRepeats - (planned.phases.laterRepeats && LATER_REPEATS),
       total: planned.phases.total,
     });
   });
@@ -202,7 +208,16 @@ async function sentByPhase(config: RunConfig): Promise<Record<PhaseName | 'total
   const run = await prepareRun(config);
   closers.push(() => run.close());
   await run.connect();
-  const sent = { probe: 0, 'fixed-cases': 0, scenarios: 0, 'random-cases': 0, shrinking: 0, total: 0 };
+  const sent = {
+    probe: 0,
+    'fixed-cases': 0,
+    scenarios: 0,
+    'random-cases': 0,
+    'scenarios-after-random-cases': 0,
+    shrinking: 0,
+    'scenarios-at-end': 0,
+    total: 0,
+  };
   // The reachability check counts in the probe's phase; the restore of the accounts is planned apart.
   const beforeEngine = run.transport.requestCount;
   let start = 0;

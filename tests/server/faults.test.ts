@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
 import { FAULTS, type FaultName } from '../../src/server/faults.ts';
+import { REF_ID_CACHE_MS } from '../../src/server/deviations.ts';
 import { accountPath, call, create, IDENTITIES, identityBody, nested, pairs, update } from './http-client.ts';
 
 type Probe = (server: ReferenceServer) => Promise<unknown>;
@@ -447,6 +448,28 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     },
     false,
     true,
+  ],
+  'id-repeat-upserts': [
+    async (s) => {
+      const body = identityBody();
+      const first = (await create(s, body)).json;
+      const again = await create(s, { ...body, person_details: { first_name: 'Grace', last_name: 'Hopper', date_of_birth: '1985-12-09' } });
+      return [again.status < 300, again.json?.id === first.id, again.json?.created_at === first.created_at, again.json?.person_details?.first_name];
+    },
+    [false, false, false, undefined],
+    [true, true, true, 'Grace'],
+  ],
+  'id-ref-id-forgets-after-time': [
+    async (s) => {
+      const body = identityBody();
+      const first = status(await create(s, body));
+      const soon = status(await create(s, body));
+      // The fault's cache time is its setting: waited out once, not a bound on speed.
+      await new Promise((resolve) => setTimeout(resolve, REF_ID_CACHE_MS + 20));
+      return [first, soon, status(await create(s, body))];
+    },
+    [201, 409, 409],
+    [201, 409, 201],
   ],
 };
 

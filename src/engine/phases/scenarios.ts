@@ -27,14 +27,15 @@ export const scenarios: Phase = {
           if (fix) tally.scenarioRemedy = fix;
           if (whole && remedy && ruledOutBy) tally.ruledOutBy = { setting: ruledOutBy, fix: remedy };
         }
-        if (selectedIds.has(rule.id) && !hasFamily(rule.id)) await ledger.finish(rule);
+        // A scenario that comes back later (phases/later-scenarios.ts) ends its rules there.
+        if (selectedIds.has(rule.id) && !hasFamily(rule.id) && !scenario.later) await ledger.finish(rule);
       }
     }
   },
 };
 
 /** What a scenario may do: its cases are fixed cases, and it chooses their ref_ids (no fresh one is stamped over them). */
-function scenarioContextOf(context: RunContext): ScenarioContext {
+export function scenarioContextOf(context: RunContext): ScenarioContext {
   const { pool, refIds, metadata } = context;
   return {
     exercise: async (c) => (await context.exercise(pool.assign(c))).exchange,
@@ -55,5 +56,23 @@ function scenarioContextOf(context: RunContext): ScenarioContext {
     metadataSemantics: () => metadata.semantics,
     fitMetadata: (c) => (c.fiatAccountId ? metadata.fitToAccount(c, c.fiatAccountId) : c),
     ...(context.settings.plan.budget ? { shrinkRequests: context.settings.plan.budget.shrinkAtMost } : {}),
+    ...(context.settings.lifetimeMs ? { lifetimeMs: context.settings.lifetimeMs } : {}),
+    ...(context.settings.identityMemory ? { memory: context.settings.identityMemory } : {}),
+    wait: (ms) => waitUnlessInterrupted(ms, context.settings.signal),
+    now: () => Date.now(),
   };
+}
+
+/** A timer that an interrupt ends at once (the next request then stops the run). */
+function waitUnlessInterrupted(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms <= 0 || signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
