@@ -100,6 +100,13 @@ export const RULES = [
   rule('id.no-5xx', ID, '7', 'convention', 'No generated input, malformed JSON or wrong type yields a 5xx'),
   rule('id.answers', ID, '1', 'convention', 'Every request gets an HTTP answer in time (no dropped connection, no timeout, no endless 429)'),
   rule('id.auth-401', ID, '5', 'convention', 'A request without Authorization or with a wrong token gets 401'),
+  rule(
+    'id.ref-id.across-tokens',
+    ID,
+    '8',
+    'documented',
+    'A used ref_id never yields a second identity when repeated on a renewed access token (section 5: one API user)',
+  ),
 
   // HTTP around the two operations (docs/design.md section 2): conventions, each on cases of its own
   rule('fa.other-methods-refused', FA, '4.1', 'convention', 'Another method on the fiat account path is refused with a 4xx (GET and OPTIONS: never a 5xx)'),

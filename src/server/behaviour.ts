@@ -87,6 +87,8 @@ export interface ServerBehaviour {
    * included); a fault folds its case, or adds the rest of the body.
    */
   refIdKey(refId: string, body: Record<string, unknown>): string;
+  /** Whose ref_ids are one index: the API user's (section 8), or each access token's (a fault). */
+  refIdScope: 'api-user' | 'access-token';
   /** The body a repeat of a used ref_id gets (with the created status) instead of the reading's answer; undefined: the reading decides. */
   duplicateResponse(identity: Record<string, unknown>): Record<string, unknown> | undefined;
   /** Content-Type of successful answers. */
@@ -124,6 +126,7 @@ export const FAITHFUL: ServerBehaviour = {
   unknownAccountStatus: 404,
   refIdUniqueness: 'atomic',
   refIdKey: (refId) => refId,
+  refIdScope: 'api-user',
   duplicateResponse: () => undefined,
   successContentType: () => 'application/json',
   fiatAccountResponse: (body) => body,

@@ -322,6 +322,7 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
       return { ...identity, created_at: now, updated_at: now };
     },
   },
+  'id-ref-id-scoped-by-token': { refIdScope: 'access-token' },
 };
 
 /** The identity without govt_id and govt_id_type in its person_details. */

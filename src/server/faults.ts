@@ -354,6 +354,11 @@ const FAULT_LIST = [
     ruleId: 'id.ref-id.sequential-duplicate',
     description: 'answers a repeat of a used ref_id with the same identity created anew (a fresh created_at and updated_at: an upsert)',
   },
+  {
+    name: 'id-ref-id-scoped-by-token',
+    ruleId: 'id.ref-id.across-tokens',
+    description: 'keeps its ref_id index per access token, not per API user: a used ref_id repeated on a renewed token creates a second identity',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 /** What a run under a fault must end with (see FaultDefinition.expect). */
