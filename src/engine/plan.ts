@@ -64,6 +64,8 @@ export type PlanSettings = Pick<EngineOptions, 'seed' | 'runs' | 'concurrency' |
   accounts: number;
   /** --max-requests: the plan shrinks to fit (budget-fit.ts). */
   budget?: BudgetInput;
+  /** false: the run's token is static and cannot be renewed (a scenario that needs a renewal sends nothing). Default true. */
+  fetchesTokens?: boolean;
 };
 
 /**

@@ -57,6 +57,8 @@ export interface ScenarioPlanning {
    * scenarios'): what it sends is then exact. Absent: the most it may send.
    */
   identitiesBefore?: number;
+  /** false: the run's token is static (no renewal); absent: it is fetched (client credentials, the embedded server's). */
+  fetchesTokens?: boolean;
 }
 
 export interface ScenarioOutcome {

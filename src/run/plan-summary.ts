@@ -6,10 +6,9 @@
  */
 import { formatDuration } from '../core/duration.ts';
 import { budgetName, METADATA_PROBES } from '../engine/request-budget.ts';
-import { fetchesTokens } from './planned-run.ts';
 import { poolSize } from './request-reserve.ts';
 import type { RunConfig } from './run-config.ts';
-import { runPlanOf } from './run-plan.ts';
+import { fetchesTokens, runPlanOf } from './run-plan.ts';
 import { RULES } from '../core/catalogue.ts';
 import { ruledOutRules, type RuledOutRule } from '../engine/ruled-out.ts';
 

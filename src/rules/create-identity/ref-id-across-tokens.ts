@@ -42,8 +42,9 @@ export const acrossTokens: Scenario = {
   judgesItsRule: true,
   minimums: { [RULE]: REPEATS },
   // Creates of its own until the run made two identities, then the repeats on the new token; and one token request (not to the base URL).
-  requests: ({ identitiesBefore }) => ownCreates(identitiesBefore) + REPEATS,
-  creates: ({ identitiesBefore }) => ownCreates(identitiesBefore),
+  // Nothing with a static token: it cannot be renewed.
+  requests: ({ identitiesBefore, fetchesTokens }) => (fetchesTokens === false ? 0 : ownCreates(identitiesBefore) + REPEATS),
+  creates: ({ identitiesBefore, fetchesTokens }) => (fetchesTokens === false ? 0 : ownCreates(identitiesBefore)),
   tokenRequests: 1,
   credentialNeeds: TOKEN_NEEDS,
   async run(context) {
