@@ -130,7 +130,9 @@ describe('a used ref_id repeated on a renewed token', () => {
         const rule = report.rules.find((r) => r.id === RULE)!;
         expect(rule.status).toBe('inconclusive');
         expect(rule.ruledOutBy).toBeUndefined();
-        expect(rule.reason).toMatch(/the token endpoint issued no new token when asked \(the token endpoint .* refused the client credentials: HTTP 400 invalid_client/);
+        expect(rule.reason).toMatch(
+          /the token endpoint issued no new token when asked \(the token endpoint .* refused the client credentials: HTTP 400 invalid_client/,
+        );
         expect(report.stopped).toBeUndefined();
         // The scenarios before it were judged on the one token.
         expect(report.rules.find((r) => r.id === 'id.ref-id.sequential-duplicate')?.status).toBe('passed');
