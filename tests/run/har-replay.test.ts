@@ -41,7 +41,12 @@ describe('replaying the repeats across tokens', () => {
     const { entries, rules } = await recordedRun();
     const server = await createReferenceServer({ fault: FAULT });
     try {
-      const config = runConfig({ seed: 0, baseUrl: server.baseUrl, auth: { kind: 'static', token: server.staticToken }, fiatAccountIds: server.fiatAccountIds });
+      const config = runConfig({
+        seed: 0,
+        baseUrl: server.baseUrl,
+        auth: { kind: 'static', token: server.staticToken },
+        fiatAccountIds: server.fiatAccountIds,
+      });
       const replayed = await replayHar(entries, config);
       expect(replayed.notRejudged).toContainEqual({ id: RULE, why: "the recorded run renewed its token; the replay's static token cannot be renewed" });
       expect(replayed.rules.find((r) => r.id === RULE)?.status ?? 'not judged').not.toBe('failed');
