@@ -64,6 +64,10 @@ describe('a used ref_id repeated on a renewed token', () => {
     expect(rule.status).toBe('failed');
     expect(rule.failures[0].message).toMatch(/was used again and a second identity .* was created \(first: /);
     expect(exitCode).toBe(1);
+    // Its reproduction says the repeat needs a new token, never which one.
+    expect(rule.failures[0].curl).toContain(
+      '2/2 the repeat with the same ref_id, on another access token (the run sent it on its token 2, the first on token 1): put a new token from the token endpoint in CONFORMANCE_TOKEN first:',
+    );
     const entries = harOf(dir);
     // The creates went on the first token, the repeats on the second; one renewal in between.
     const repeats = entries.filter((e) => e._case?.mode === 'duplicate' && e._case.exercises === RULE);
