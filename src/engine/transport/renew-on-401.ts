@@ -1,8 +1,9 @@
 /**
  * A 401 to the run's own token may mean it was revoked or expired early: renew it once and send
  * once more, unless its Bearer challenge names another error than invalid_token (RFC 6750 3.1:
- * invalid_request, insufficient_scope): a new token would be refused alike. Sits below bearerAuth, which redacts whichever token was sent last. A token endpoint
- * that fails at that moment stops the run (tokenFailureMidRun).
+ * invalid_request, insufficient_scope): a new token would be refused alike. Sits below
+ * bearerAuth, which redacts whichever token was sent last. A token endpoint that fails at that
+ * moment stops the run (tokenFailureMidRun).
  */
 import { bearerToken, tokenFailureMidRun, withBearer } from './auth.ts';
 import { renewalMayHelp } from './bearer-error.ts';

@@ -107,7 +107,7 @@ export class TokenSource {
 
   /**
    * A new token now, whatever the cache holds (a scenario that must see requests on two tokens,
-   * docs/design.md "Guarantees over an API user's lifetime"): one token request. The endpoint may
+   * docs/design.md "ref_ids across access tokens"): one token request. The endpoint may
    * hand back the token the run holds (`same-token`); a failure leaves the current token serving.
    */
   async forceRenewal(): Promise<TokenRenewal> {

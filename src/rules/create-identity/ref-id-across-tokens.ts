@@ -23,7 +23,7 @@ const REPEATS = 2;
 const ownCreates = (identitiesBefore = 0): number => Math.max(0, REPEATS - identitiesBefore);
 
 /** What rules the rule out when the run's token is not fetched: the setting and the change that judges it. */
-export const TOKEN_NEEDS = {
+const TOKEN_NEEDS = {
   rules: [RULE],
   setting: '--token',
   fix: 'give OAuth client credentials (--auth-url, --client-id, --client-secret) instead of a static --token: the run then renews its token',
@@ -41,8 +41,8 @@ export const acrossTokens: Scenario = {
   feeds: [],
   judgesItsRule: true,
   minimums: { [RULE]: REPEATS },
-  // Creates of its own until the run made two identities, then the repeats on the new token; and one token request (not to the base URL).
-  // Nothing with a static token: it cannot be renewed.
+  // Creates of its own until the run made two identities, then the repeats on the new token (and
+  // one token request, not to the base URL); nothing with a static token, which cannot be renewed.
   requests: ({ identitiesBefore, fetchesTokens }) => (fetchesTokens === false ? 0 : ownCreates(identitiesBefore) + REPEATS),
   creates: ({ identitiesBefore, fetchesTokens }) => (fetchesTokens === false ? 0 : ownCreates(identitiesBefore)),
   tokenRequests: 1,
