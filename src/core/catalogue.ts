@@ -69,7 +69,7 @@ export const RULES = [
   rule('fa.rejection-4xx', FA, '7', 'convention', 'An invalid update is rejected with a 4xx'),
   rule('fa.no-5xx', FA, '7', 'convention', 'No generated input, malformed JSON or wrong type yields a 5xx'),
   rule('fa.answers', FA, '1', 'convention', 'Every request gets an HTTP answer in time (no dropped connection, no timeout, no endless 429)'),
-  rule('fa.auth-401', FA, '5', 'convention', 'A request without Authorization or with a wrong token gets 401'),
+  rule('fa.auth-401', FA, '5', 'convention', 'A request without Authorization or with a wrong token gets 401 (RFC 6750 section 3 and 3.1)'),
   rule('fa.sequence.timestamps', FA, '2.1', 'documented', 'Across updates created_at stays one instant and updated_at moves forward, never back'),
   rule('fa.sequence.persisted', FA, '4.1', 'documented', 'What an update stored shows in the next answers about the account (replace and merge)'),
   rule('fa.sequence.isolation', FA, '4.1', 'documented', 'An update of one fiat account changes no other account'),
@@ -99,7 +99,14 @@ export const RULES = [
   rule('id.rejection-4xx', ID, '7', 'convention', 'An invalid create is rejected with a 4xx'),
   rule('id.no-5xx', ID, '7', 'convention', 'No generated input, malformed JSON or wrong type yields a 5xx'),
   rule('id.answers', ID, '1', 'convention', 'Every request gets an HTTP answer in time (no dropped connection, no timeout, no endless 429)'),
-  rule('id.auth-401', ID, '5', 'convention', 'A request without Authorization or with a wrong token gets 401'),
+  rule('id.auth-401', ID, '5', 'convention', 'A request without Authorization or with a wrong token gets 401 (RFC 6750 section 3 and 3.1)'),
+  rule(
+    'id.ref-id.across-tokens',
+    ID,
+    '8',
+    'documented',
+    'A used ref_id never yields a second identity when repeated on a renewed access token (section 5: one API user)',
+  ),
 
   // HTTP around the two operations (docs/design.md section 2): conventions, each on cases of its own
   rule('fa.other-methods-refused', FA, '4.1', 'convention', 'Another method on the fiat account path is refused with a 4xx (GET and OPTIONS: never a 5xx)'),

@@ -66,6 +66,8 @@ export type PlanSettings = Pick<EngineOptions, 'seed' | 'runs' | 'concurrency' |
   budget?: BudgetInput;
   /** --state: identities earlier runs created (a few of their ref_ids are repeated). */
   remembered?: number;
+  /** false: the run's token is static and cannot be renewed (a scenario that needs a renewal sends nothing). Default true. */
+  fetchesTokens?: boolean;
 };
 
 /**

@@ -8,11 +8,13 @@ import type { TestCase } from '../core/case.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Problem } from './check.ts';
 import type { RuleId } from '../core/catalogue.ts';
+import type { TokenRenewal } from '../core/token-renewal.ts';
 import type { CreatedIdentities } from './create-identity/created-identities.ts';
 import type { IdentityMemory } from './create-identity/remembered-identities.ts';
 import type { MetadataSemantics } from './update-fiat-account/metadata-state.ts';
 import { accountSequences } from './update-fiat-account/sequences/account-sequences.ts';
 import { concurrentDuplicate, sequentialDuplicate } from './create-identity/ref-id-scenarios.ts';
+import { acrossTokens } from './create-identity/ref-id-across-tokens.ts';
 import { authentication } from './http-around/auth-scenario.ts';
 
 export interface ScenarioContext {
@@ -35,6 +37,11 @@ export interface ScenarioContext {
   metadataSemantics(): MetadataSemantics;
   /** An update with its metadata fitted to its account (under merge: the keys it holds, when it is full). */
   fitMetadata(c: TestCase): TestCase;
+  /**
+   * Asks the token endpoint for a new access token now (one token request); the requests after
+   * it carry it. Absent when the run's token is not fetched (a static --token, or none).
+   */
+  renewToken?(): Promise<TokenRenewal>;
   /** Under --max-requests, what the budget leaves for shrinking a failing sequence (else its own 50). */
   shrinkRequests?: number;
   /** --lifetime: how long after their creation the run repeats its first ref_ids once more (at its end), ms. */
@@ -77,6 +84,8 @@ export interface ScenarioPlanning {
   lifetimeMs?: number;
   /** --state: identities earlier runs created (a few of their ref_ids are repeated). */
   remembered?: number;
+  /** false: the run's token is static (no renewal); absent: it is fetched (client credentials, the embedded server's). */
+  fetchesTokens?: boolean;
 }
 
 export interface ScenarioOutcome {
@@ -148,6 +157,13 @@ interface ScenarioShape {
    * the fix: a plan names them before the run (engine/ruled-out.ts), the run reports them as ruled out.
    */
   accountNeeds?: { rules: RuleId[]; accounts: number; fix: string };
+  /**
+   * Rules it cannot judge unless the run fetches its tokens (OAuth client credentials), whatever
+   * the target does: with a static token a plan names them, the run reports them as ruled out.
+   */
+  credentialNeeds?: { rules: RuleId[]; setting: string; fix: string };
+  /** Requests it sends to the token endpoint, not to the base URL (not in `requests`), with client credentials. */
+  tokenRequests?: number;
   run(context: ScenarioContext): Promise<ScenarioResult>;
   /** What it sends later in the run (LaterMoment), judging its rule again: counted in `requests`. */
   later?: LaterPart;
@@ -160,7 +176,7 @@ interface ScenarioShape {
  */
 export type Scenario = ScenarioShape & ({ judgesItsRule: false } | { judgesItsRule: true; rejudge(state: RejudgeState): ScenarioRejudge });
 
-export const SCENARIOS: readonly Scenario[] = [sequentialDuplicate, concurrentDuplicate, authentication, accountSequences];
+export const SCENARIOS: readonly Scenario[] = [sequentialDuplicate, concurrentDuplicate, acrossTokens, authentication, accountSequences];
 
 /** The rules a scenario's outcomes judge. */
 export const scenarioRules = (s: Scenario): RuleId[] => [s.rule, ...(s.alsoJudges ?? [])];

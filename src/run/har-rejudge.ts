@@ -52,7 +52,13 @@ function recordedResponse(response: HarEntry['response']): RecordedResponse {
 /** The exchange the run judged, rebuilt from one entry whose case rebuilds. */
 function recordedExchange(entry: HarEntry, testCase: Exchange['testCase']): Exchange {
   const request = { method: entry.request.method, url: entry.request.url, headers: record(entry.request.headers), ...bodyOf(entry.request.postData?.text) };
-  const base = { testCase, request, startedAt: entry.startedDateTime, durationMs: entry.time };
+  const base = {
+    testCase,
+    request,
+    startedAt: entry.startedDateTime,
+    durationMs: entry.time,
+    ...(typeof entry._tokenGeneration === 'number' ? { tokenGeneration: entry._tokenGeneration } : {}),
+  };
   if (entry._error) return { ...base, error: { kind: entry._error.kind as TransportError['kind'], message: entry._error.message } };
   return { ...base, response: recordedResponse(entry.response) };
 }

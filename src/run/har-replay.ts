@@ -30,6 +30,7 @@ import { targetTransport } from './prepare-run.ts';
 import type { Transport } from '../engine/transport/transport.ts';
 import { startTarget } from './target.ts';
 import { isRaceCreate } from '../rules/create-identity/ref-id-scenarios.ts';
+import { SCENARIOS } from '../rules/scenarios.ts';
 import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
 import { type EntryExchange, judgeEntryExchanges, type ReplayedRule, statusAgrees } from './har-judge.ts';
 import { ReplayAccounts } from './replay-accounts.ts';
@@ -145,8 +146,10 @@ async function sendAll(
   };
   const unread = (r: Ready) =>
     r.testCase.fiatAccountId !== undefined && guard.accounts.isTargetAccount(r.testCase.fiatAccountId) && !guard.restore.mayWrite(r.testCase.fiatAccountId);
+  const tokens = new TokenGenerations(transport);
   for (let i = 0; i < ready.length; ) {
     if (guard.signal?.aborted) return { sent, leftOut, interrupted: true };
+    await tokens.before(ready[i].entry);
     const refId = raceRefId(ready[i].entry);
     let end = i + 1;
     while (refId !== undefined && end < ready.length && raceRefId(ready[end].entry) === refId) end++;
@@ -157,6 +160,32 @@ async function sendAll(
     i = end;
   }
   return { sent, leftOut, interrupted: guard.signal?.aborted === true };
+}
+
+/**
+ * The run's token renewals, replayed: an entry the recorded run sent on a later token than the
+ * entries before it goes on a new token of the replay too (a scenario repeats ref_ids across
+ * tokens), when the replay fetches its tokens; one token request each.
+ */
+class TokenGenerations {
+  private last: number | undefined;
+  constructor(private readonly transport: Pick<Transport, 'renewToken'>) {}
+
+  async before(entry: HarEntry): Promise<void> {
+    const generation = entry._tokenGeneration;
+    if (generation === undefined) return;
+    if (this.last !== undefined && generation > this.last) await this.transport.renewToken?.();
+    this.last = Math.max(this.last ?? generation, generation);
+  }
+}
+
+/** The rules a replay cannot judge when the recorded run renewed its token and the replay's token cannot be renewed (a static --token). */
+function unrenewable(entries: readonly HarEntry[], transport: Pick<Transport, 'renewToken'>): HarReplay['notRejudged'] {
+  if (transport.renewToken || new Set(entries.map((e) => e._tokenGeneration).filter((g) => g !== undefined)).size < 2) return [];
+  return SCENARIOS.flatMap((s) => s.credentialNeeds?.rules ?? []).map((id) => ({
+    id,
+    why: "the recorded run renewed its token; the replay's static token cannot be renewed",
+  }));
 }
 
 /** Runs `send`, then puts the accounts back however it ended (an error is thrown again after the restore). */
@@ -212,7 +241,7 @@ export async function replayHar(entries: readonly HarEntry[], config: RunConfig,
     const rules = judgeEntryExchanges(outcome.sent, target.fiatAccountIds);
     return {
       rules,
-      notRejudged: leftWithoutRequests(entries, leftOut, rules),
+      notRejudged: [...leftWithoutRequests(entries, leftOut, rules), ...unrenewable(entries, transport)],
       sent: outcome.sent.length,
       leftOut,
       restore: restored,

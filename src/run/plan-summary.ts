@@ -8,7 +8,7 @@ import { formatDuration } from '../core/duration.ts';
 import { budgetName, METADATA_PROBES } from '../engine/request-budget.ts';
 import { poolSize } from './request-reserve.ts';
 import type { RunConfig } from './run-config.ts';
-import { runPlanOf } from './run-plan.ts';
+import { fetchesTokens, runPlanOf } from './run-plan.ts';
 import { rememberedCount } from './identity-state.ts';
 import { REMEMBERED_REPEATS } from '../rules/create-identity/remembered-identities.ts';
 import { RULES } from '../core/catalogue.ts';
@@ -65,6 +65,12 @@ export interface PlanSummary {
   ruledOut: RuledOutRule[];
   /** Rules left out by --rule: the run judges none of them. */
   notSelected: number;
+  /**
+   * With a fetched token (client credentials, the embedded server): requests to the token
+   * endpoint, not in `phases` (they do not go to the base URL): the first token and the scenarios'
+   * forced renewals, by rule. A token that expires or a 401 renews it once more.
+   */
+  tokenRequests?: { first: number; renewals: { rule: string; requests: number }[] };
 }
 
 export async function planSummary(config: RunConfig): Promise<PlanSummary> {
@@ -74,7 +80,7 @@ export async function planSummary(config: RunConfig): Promise<PlanSummary> {
   const plan = await runPlanOf(config, accounts, remembered);
   const requests = await plan.requests();
   const { budget } = plan;
-  const ruledOut = await ruledOutRules(plan, accounts, config.runs);
+  const ruledOut = await ruledOutRules(plan, accounts, config.runs, fetchesTokens(config));
   return {
     seed: config.seed,
     profile: config.profile,
@@ -109,6 +115,9 @@ export async function planSummary(config: RunConfig): Promise<PlanSummary> {
       : {}),
     ruledOut,
     notSelected: RULES.length - plan.selected.length,
+    ...(fetchesTokens(config)
+      ? { tokenRequests: { first: 1, renewals: plan.share.scenarios.flatMap((s) => (s.tokenRequests ? [{ rule: s.rule, requests: s.tokenRequests }] : [])) } }
+      : {}),
   };
 }
 
@@ -142,6 +151,7 @@ export function planLines(summary: PlanSummary): string[] {
     ...summary.scenarios.map((s) => `  ${`${s.rule} (scenario)`.padEnd(44)} ${s.requests}`),
     `fiat accounts it would change: ${accounts}`,
     `identities it would create: ${summary.identities}`,
+    ...(summary.tokenRequests ? [tokenRequestLine(summary.tokenRequests)] : []),
     `time: ${time}`,
     ...ruledOutLines(summary),
     'nothing was sent.',
@@ -157,6 +167,13 @@ function laterNote(summary: PlanSummary): string {
       : `; ${Math.min(REMEMBERED_REPEATS, summary.remembered)} of the ${summary.remembered} ref_ids earlier runs left (--state)`;
   if (!summary.lifetimeMs) return `${spread}${earlier}`;
   return `${spread}, and ${formatDuration(summary.lifetimeMs)} after their creates (--lifetime: the run waits at its end if it was shorter)${earlier}`;
+}
+
+/** The requests to the token endpoint: not in the total, which counts the base URL's. */
+function tokenRequestLine({ first, renewals }: NonNullable<PlanSummary['tokenRequests']>): string {
+  const forced = renewals.map((r) => `${r.requests} forced renewal for ${r.rule}`);
+  const total = first + renewals.reduce((n, r) => n + r.requests, 0);
+  return `token requests: ${total} to the token endpoint (the first token${forced.map((f) => `, ${f}`).join('')}), not in the total; a token that expires or a 401 renews it once more`;
 }
 
 /** ` (shard 2/3's own 2 of the 5 given ids; ...)`: a shard's accounts are its share of the list every shard was given. */

@@ -9,6 +9,7 @@ import { RULES } from '../core/catalogue.ts';
 import { formatDuration } from '../core/duration.ts';
 import { budgetName } from '../engine/request-budget.ts';
 import type { RunConfig } from './run-config.ts';
+import { fetchesTokens } from './run-plan.ts';
 
 export interface Pace {
   rateLimitPerSecond: number | null;
@@ -44,10 +45,10 @@ export function budgetCutLine(budget: Pick<BudgetedPlan, 'maxRequests' | 'trimme
 
 /**
  * The rules this configuration cannot judge whatever the target does (too few fiat accounts, a
- * budget below their minimum) and the smallest change that would, as one line; undefined when none.
+ * static token, a budget below their minimum) and the smallest change that would, as one line; undefined when none.
  */
-export async function ruledOutRunLine(config: Pick<RunConfig, 'runs'>, plan: RunPlan, accounts: number): Promise<string | undefined> {
-  return ruledOutLine(await ruledOutRules(plan, accounts, config.runs));
+export async function ruledOutRunLine(config: Pick<RunConfig, 'runs' | 'baseUrl' | 'auth'>, plan: RunPlan, accounts: number): Promise<string | undefined> {
+  return ruledOutLine(await ruledOutRules(plan, accounts, config.runs, fetchesTokens(config)));
 }
 
 /** What --rule leaves out, one line: the verdict speaks for the selected rules only. Undefined without a filter. */

@@ -93,6 +93,8 @@ export interface ServerBehaviour {
    * `upserts`: a repeat writes its body over the identity (keeping its id and created_at).
    */
   refIdIndex: { forgetsAfterMs?: number; upserts?: boolean };
+  /** Whose ref_ids are one index: the API user's (section 8), or each access token's (a fault). */
+  refIdScope: 'api-user' | 'access-token';
   /** The body a repeat of a used ref_id gets (with the created status) instead of the reading's answer; undefined: the reading decides. */
   duplicateResponse(identity: Record<string, unknown>): Record<string, unknown> | undefined;
   /** Content-Type of successful answers. */
@@ -131,6 +133,7 @@ export const FAITHFUL: ServerBehaviour = {
   refIdUniqueness: 'atomic',
   refIdKey: (refId) => refId,
   refIdIndex: {},
+  refIdScope: 'api-user',
   duplicateResponse: () => undefined,
   successContentType: () => 'application/json',
   fiatAccountResponse: (body) => body,

@@ -331,6 +331,7 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
   // Answers the identity the repeat wrote, under every reading (a 409 would hide the write).
   'id-repeat-upserts': { refIdIndex: { upserts: true }, duplicateResponse: (identity) => identity },
   'id-ref-id-forgets-after-time': { refIdIndex: { forgetsAfterMs: REF_ID_CACHE_MS } },
+  'id-ref-id-scoped-by-token': { refIdScope: 'access-token' },
 };
 
 /** The identity without govt_id and govt_id_type in its person_details. */

@@ -84,8 +84,8 @@ const FAULT_LIST = [
   {
     name: 'id-ref-id-not-unique',
     ruleId: 'id.ref-id.sequential-duplicate',
-    // No uniqueness at all: concurrent repeats create identities too.
-    alsoFails: ['id.ref-id.concurrent-duplicate'],
+    // No uniqueness at all: concurrent repeats and repeats on a renewed token create identities too.
+    alsoFails: ['id.ref-id.concurrent-duplicate', 'id.ref-id.across-tokens'],
     description: 'does not keep ref_id unique (a repeat creates a second identity)',
   },
   {
@@ -199,6 +199,8 @@ const FAULT_LIST = [
   {
     name: 'id-ref-id-remembers-last',
     ruleId: 'id.ref-id.sequential-duplicate',
+    // The repeats on a renewed token are of older ref_ids too.
+    alsoFails: ['id.ref-id.across-tokens'],
     description: 'remembers only the last ref_id used (a repeat of an older one creates a new identity)',
   },
   {
@@ -352,6 +354,8 @@ const FAULT_LIST = [
   {
     name: 'id-repeat-created-anew',
     ruleId: 'id.ref-id.sequential-duplicate',
+    // A repeat on a renewed token is created anew as well.
+    alsoFails: ['id.ref-id.across-tokens'],
     description: 'answers a repeat of a used ref_id with the same identity created anew (a fresh created_at and updated_at: an upsert)',
   },
   {
@@ -366,6 +370,11 @@ const FAULT_LIST = [
     // A default run shows it by its repeats of identities made long enough before; a short one
     // (--rule, few random cases on a fast machine) only by waiting.
     runSettings: { lifetimeMs: 1000, why: 'a run shorter than the cache time repeats nothing old enough: --lifetime 1s makes it wait' },
+  },
+  {
+    name: 'id-ref-id-scoped-by-token',
+    ruleId: 'id.ref-id.across-tokens',
+    description: 'keeps its ref_id index per access token, not per API user: a used ref_id repeated on a renewed token creates a second identity',
   },
 ] as const satisfies readonly FaultEntry[];
 

@@ -198,7 +198,8 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   const header = req.headers.authorization;
   const bearer = state.auth.checkBearer(header);
   let owner = state.auth.clientId;
-  if (bearer.kind === 'valid') owner = bearer.owner;
+  // ref_ids are unique per API user (the client); a fault keys them by the access token instead.
+  if (bearer.kind === 'valid') owner = state.behaviour.refIdScope === 'access-token' ? `${bearer.owner}\u0000${bearer.grant}` : bearer.owner;
   else if (operation && header !== undefined && state.behaviour.acceptsAuthorization(operation, header)) {
     // A fault lets these credentials through: the request counts as the one client's.
   } else if (bearer.kind === 'invalid' || !operation || state.behaviour.requiresAuthorization(operation)) {

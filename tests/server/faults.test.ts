@@ -471,7 +471,24 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     [201, 409, 409],
     [201, 409, 201],
   ],
+  // The first create on the static token, its repeat on a token from the token endpoint.
+  'id-ref-id-scoped-by-token': [
+    async (s) => {
+      const body = identityBody();
+      await create(s, body);
+      return status(await create(s, body, { token: await issuedToken(s) }));
+    },
+    409,
+    201,
+  ],
 };
+
+/** A token from the server's token endpoint (client credentials in the form body). */
+async function issuedToken(s: ReferenceServer): Promise<string> {
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: s.clientId, client_secret: s.clientSecret });
+  const reply = await fetch(s.tokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+  return ((await reply.json()) as { access_token: string }).access_token;
+}
 
 describe('faults', () => {
   it('every fault has a probe, a unique name and a rule', () => {

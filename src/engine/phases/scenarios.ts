@@ -54,6 +54,7 @@ export function scenarioContextOf(context: RunContext): ScenarioContext {
     seed: context.settings.seed,
     runs: context.settings.runs,
     metadataSemantics: () => metadata.semantics,
+    ...(context.transport.renewToken ? { renewToken: () => context.transport.renewToken!() } : {}),
     fitMetadata: (c) => (c.fiatAccountId ? metadata.fitToAccount(c, c.fiatAccountId) : c),
     ...(context.settings.plan.budget ? { shrinkRequests: context.settings.plan.budget.shrinkAtMost } : {}),
     ...(context.settings.lifetimeMs ? { lifetimeMs: context.settings.lifetimeMs } : {}),

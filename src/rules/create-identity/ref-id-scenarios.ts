@@ -20,7 +20,7 @@ export { repeatOutcome };
  * Without distinct identities for distinct ref_ids, a repeat that comes back with "the same"
  * identity proves nothing: the ref_id scenarios then judge nothing (id.distinct-identities says why).
  */
-function cannotTellIdentitiesApart(created: { size: number; distinctIds: number }): string | undefined {
+export function cannotTellIdentitiesApart(created: { size: number; distinctIds: number }): string | undefined {
   if (created.size < 2)
     return `the run created ${created.size} identit${created.size === 1 ? 'y' : 'ies'} with a readable id; a repeat cannot be told from a new identity`;
   if (created.distinctIds < created.size)
