@@ -58,10 +58,11 @@ function missingMembers(part: Part<Record<string, unknown>>, members: string[]):
 const VENDOR_ADDRESS_MEMBERS = ['country', 'address1', 'city', 'province'];
 
 /**
- * How long the forgetting index keeps a ref_id: longer than the sequential scenario's own repeats
- * take on loopback, shorter than the time from them to the repeats after the random cases.
+ * How long the forgetting index keeps a ref_id: far longer than a repeat right after its create
+ * takes, even on a loaded machine (the scenarios' repeats of the identities they just made, the
+ * repeats on a renewed token), shorter than the --lifetime its fault's runs get (faults.ts).
  */
-export const REF_ID_CACHE_MS = 300;
+export const REF_ID_CACHE_MS = 2000;
 
 /** The members each fault overrides. */
 export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour> } = {

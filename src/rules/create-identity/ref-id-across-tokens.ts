@@ -16,7 +16,10 @@ import type { RejudgeState, Scenario, ScenarioContext, ScenarioOutcome, Scenario
 
 const RULE: RuleId = 'id.ref-id.across-tokens';
 
-/** ref_ids repeated on the new token: the oldest and the newest identity the run made before it. */
+/**
+ * ref_ids repeated on the new token: the two newest identities the run made before it, so that
+ * only the token differs from a repeat right after the create (time is the later repeats' part).
+ */
 const REPEATS = 2;
 
 /** The creates of its own before the renewal: up to two, fewer when the run made identities before (at most two when unknown). */
@@ -55,7 +58,7 @@ export const acrossTokens: Scenario = {
     const why = cannotTellIdentitiesApart(context.created);
     if (why) return { outcomes: [], notJudged: why };
     const made = context.created.list();
-    const originals = [made[0], made[made.length - 1]];
+    const originals = made.slice(-REPEATS);
     const renewal = await context.renewToken();
     if (renewal.kind === 'failed')
       return { outcomes: [], notJudged: `the token endpoint issued no new token when asked (${renewal.what}): no repeat on another token` };
