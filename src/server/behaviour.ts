@@ -75,6 +75,11 @@ export interface ServerBehaviour {
   keepsOwnerNames: boolean;
   /** Whether an update's owner names are written into every account, not only the one in the path. */
   ownerNamesOnEveryAccount: boolean;
+  /**
+   * Whether an update refused for its metadata (a limit of section 8) has written its owner names
+   * first (a server that stores the owner record, then validates the metadata). The document: never.
+   */
+  writesNamesOfRefusedUpdate: boolean;
   /** Status for a well-formed id that matches no fiat account. */
   unknownAccountStatus: number;
   /**
@@ -87,6 +92,8 @@ export interface ServerBehaviour {
    * included); a fault folds its case, or adds the rest of the body.
    */
   refIdKey(refId: string, body: Record<string, unknown>): string;
+  /** Whether a refused create keeps its ref_id as used (reserved before validating, never released). The document: never. */
+  reservesRefusedRefIds: boolean;
   /** The body a repeat of a used ref_id gets (with the created status) instead of the reading's answer; undefined: the reading decides. */
   duplicateResponse(identity: Record<string, unknown>): Record<string, unknown> | undefined;
   /** Content-Type of successful answers. */
@@ -121,9 +128,11 @@ export const FAITHFUL: ServerBehaviour = {
   writesNulls: false,
   keepsOwnerNames: true,
   ownerNamesOnEveryAccount: false,
+  writesNamesOfRefusedUpdate: false,
   unknownAccountStatus: 404,
   refIdUniqueness: 'atomic',
   refIdKey: (refId) => refId,
+  reservesRefusedRefIds: false,
   duplicateResponse: () => undefined,
   successContentType: () => 'application/json',
   fiatAccountResponse: (body) => body,

@@ -322,6 +322,8 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
       return { ...identity, created_at: now, updated_at: now };
     },
   },
+  'id-refused-create-reserves-ref-id': { reservesRefusedRefIds: true },
+  'fa-refused-update-writes-part': { writesNamesOfRefusedUpdate: true },
 };
 
 /** The identity without govt_id and govt_id_type in its person_details. */

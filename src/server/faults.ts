@@ -354,6 +354,19 @@ const FAULT_LIST = [
     ruleId: 'id.ref-id.sequential-duplicate',
     description: 'answers a repeat of a used ref_id with the same identity created anew (a fresh created_at and updated_at: an upsert)',
   },
+  // A refusal changes nothing (issue 32): what a refused request leaves behind
+  {
+    name: 'id-refused-create-reserves-ref-id',
+    ruleId: 'id.refused-create.ref-id-free',
+    // The create it refuses is valid, its ref_id held by no identity.
+    alsoFails: ['id.valid-accepted'],
+    description: 'keeps the ref_id of a refused create as used: a later valid create with it gets 409, though no identity holds it',
+  },
+  {
+    name: 'fa-refused-update-writes-part',
+    ruleId: 'fa.refused-update.writes-nothing',
+    description: 'writes the owner names of an update, then refuses it for its metadata (7 pairs, 101 characters): the names stay',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 /** What a run under a fault must end with (see FaultDefinition.expect). */

@@ -1,0 +1,87 @@
+/**
+ * A refused update writes nothing (fa.refused-update.writes-nothing): on one pool account, an
+ * update of the owner names shows what the account holds; then, twice, an update the document's
+ * own limits refuse (section 8: 7 metadata pairs, a 101-character key) that also carries
+ * distinctive valid parts (other owner names, a metadata pair), and an empty update that shows
+ * what the account holds after it (refused-update-watch.ts judges). Like every update of the run
+ * it is journaled before and restored after (engine/restore/): a partial write is put back too.
+ */
+import type { TestCase } from '../../core/case.ts';
+import type { RuleId } from '../../core/catalogue.ts';
+import type { Scenario, ScenarioOutcome, ScenarioRejudge } from '../scenarios.ts';
+import { METADATA_LIMITS, plainPairs } from './metadata-cases.ts';
+import { REFUSED_UPDATE_RULE, RefusedUpdateWatch } from './refused-update-watch.ts';
+
+const rule: RuleId = REFUSED_UPDATE_RULE;
+
+/** Owner names no other case sends: one that shows after a refusal came from the refused update. */
+const BEFORE = { first_name: 'Marie', last_name: 'Curie' };
+const REFUSALS: { violates: RuleId; names: { first_name: string; last_name: string }; metadata: Record<string, string>; what: string }[] = [
+  {
+    violates: 'fa.metadata.over-pairs-rejected',
+    names: { first_name: 'Lise', last_name: 'Meitner' },
+    metadata: Object.fromEntries(Object.entries(plainPairs(METADATA_LIMITS.maxPairs + 1)).map(([k, v]) => [`refused-${k}`, `refused-${v}`])),
+    what: `${METADATA_LIMITS.maxPairs + 1} metadata pairs`,
+  },
+  {
+    violates: 'fa.metadata.over-length-rejected',
+    names: { first_name: 'Rosalind', last_name: 'Franklin' },
+    metadata: { 'refused-pair': 'refused-value', ['k'.repeat(METADATA_LIMITS.maxLength + 1)]: 'v' },
+    what: `a metadata key of ${METADATA_LIMITS.maxLength + 1} characters`,
+  },
+];
+
+/** The scenario's steps: the first shows the account, each refusal is followed by an empty update that shows it again. */
+const STEPS = 1 + 2 * REFUSALS.length;
+
+const step = (label: string, body: Record<string, unknown>, violates?: RuleId): TestCase => ({
+  operation: 'updateFiatAccount',
+  mode: violates ? 'invalid' : 'valid',
+  ...(violates ? { violates } : {}),
+  exercises: rule,
+  label,
+  body,
+});
+
+const owner = (names: object) => ({ fiat_account_owner: { person_details: names } });
+
+export const refusedUpdate: Scenario = {
+  rule,
+  rejudge: refusedUpdateRejudge,
+  feeds: [],
+  judgesItsRule: true,
+  minimums: { [rule]: REFUSALS.length },
+  requests: () => STEPS,
+  fiatAccounts: 1,
+  async run(context) {
+    const account = context.fiatAccountIds[0];
+    if (account === undefined) return { outcomes: [], notJudged: 'no fiat account to update' };
+    const watch = new RefusedUpdateWatch();
+    const outcomes: ScenarioOutcome[] = [];
+    const notes: string[] = [];
+    const send = async (c: TestCase) => {
+      for (const seen of watch.observe(await context.exercise({ ...c, fiatAccountId: account }))) {
+        if ('notJudged' in seen) notes.push(seen.notJudged);
+        else outcomes.push(seen);
+      }
+    };
+    await send(step(`owner names ${BEFORE.first_name} ${BEFORE.last_name} (shows what the account holds before the refusals)`, owner(BEFORE)));
+    for (const [i, refusal] of REFUSALS.entries()) {
+      const { first_name, last_name } = refusal.names;
+      await send(step(`refused update ${i + 1}/${REFUSALS.length}: ${refusal.what}, owner names ${first_name} ${last_name}`, { ...owner(refusal.names), metadata: refusal.metadata }, refusal.violates));
+      await send(step(`an empty update after refused update ${i + 1} (shows what the account holds)`, {}));
+    }
+    const why = notes.join('; ');
+    if (!outcomes.length) return { outcomes, notJudged: why || 'no refusal could be looked behind' };
+    return { outcomes, ...(outcomes.length < REFUSALS.length && why ? { notes: { [rule]: why } } : {}) };
+  },
+};
+
+/** The scenario judged again: its exchanges, in order, through the same watch. */
+function refusedUpdateRejudge(): ScenarioRejudge {
+  const watch = new RefusedUpdateWatch();
+  return {
+    observe: (exchange, at) => watch.observe(exchange).flatMap((seen) => ('problems' in seen ? [{ rule, problems: seen.problems, at }] : [])),
+    finish: () => [],
+  };
+}
