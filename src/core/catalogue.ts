@@ -105,7 +105,7 @@ export const RULES = [
   rule('id.auth-401', ID, '5', 'convention', 'A request without Authorization or with a wrong token gets 401'),
   // Documented: a valid create is accepted (4.2), and the one refusal a ref_id earns is a used one, "unique among
   // identities created" (8); a refused create created none, so its ref_id is free.
-  rule('id.refused-create.ref-id-free', ID, '8', 'documented', "A refused create leaves its ref_id free: a valid create with it is accepted"),
+  rule('id.refused-create.ref-id-free', ID, '8', 'documented', 'A refused create leaves its ref_id free: a valid create with it is accepted'),
 
   // HTTP around the two operations (docs/design.md section 2): conventions, each on cases of its own
   rule('fa.other-methods-refused', FA, '4.1', 'convention', 'Another method on the fiat account path is refused with a 4xx (GET and OPTIONS: never a 5xx)'),

@@ -54,7 +54,8 @@ export function handleFiatAccountUpdate(
   const ownerBefore = { ...record.owner };
   const applied = found.length ? found : applyUpdate(record, body, context.reading, context.behaviour);
   if (applied.length) {
-    if (context.behaviour.writesNamesOfRefusedUpdate && applied.every((v) => METADATA_CONCERNS.has(v.concern))) writeOwnerNames(record, body, context.behaviour);
+    if (context.behaviour.writesNamesOfRefusedUpdate && applied.every((v) => METADATA_CONCERNS.has(v.concern)))
+      writeOwnerNames(record, body, context.behaviour);
     refuseInvalid(res, applied, context, OPERATION);
     return;
   }

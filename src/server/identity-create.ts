@@ -18,7 +18,8 @@ export async function handleIdentityCreate(identities: IdentityStore, bytes: Buf
     return;
   }
   const { behaviour, reading } = context;
-  const refIdKey = typeof body.ref_id === 'string' ? behaviour.refIdKey(reading.refIdCase === 'insensitive' ? body.ref_id.toLowerCase() : body.ref_id, body) : body.ref_id;
+  const refIdKey =
+    typeof body.ref_id === 'string' ? behaviour.refIdKey(reading.refIdCase === 'insensitive' ? body.ref_id.toLowerCase() : body.ref_id, body) : body.ref_id;
   const found = takenUnchecked(bytes, OPERATION, context) ? [] : violations(OPERATION, body, behaviour, reading);
   const openPoint = !found.length && context.strict ? strictRefusal(OPERATION, body) : undefined;
   // A fault reserves the ref_id before it validates, and never releases it.

@@ -18,19 +18,22 @@ import type { Scenario, ScenarioContext, ScenarioOutcome, ScenarioRejudge } from
 const rule: RuleId = 'id.refused-create.ref-id-free';
 
 /** The document's refusals used: tax_details absent, with tax_details_not_required absent, then false (4.2). */
-const REFUSALS: { violates: RuleId; notRequired?: false; what: string }[] = [
-  { violates: 'id.tax.absent-rejected', what: 'without tax_details and tax_details_not_required' },
-  { violates: 'id.tax.absent-false-rejected', notRequired: false, what: 'without tax_details, tax_details_not_required false' },
+const REFUSALS: { limit: RuleId; notRequired?: false; what: string }[] = [
+  { limit: 'id.tax.absent-rejected', what: 'without tax_details and tax_details_not_required' },
+  { limit: 'id.tax.absent-false-rejected', notRequired: false, what: 'without tax_details, tax_details_not_required false' },
 ];
+
+/** What lets the rounds judge: the document's refusal first, then a valid create accepted. */
+const REMEDY = 'make the target refuse a create without tax details (4.2) and accept a valid one: the rule looks behind that refusal';
 
 const marked = (c: TestCase): TestCase => ({ ...c, exercises: rule });
 
 function refusedRequest(refusal: (typeof REFUSALS)[number], round: number): TestCase {
   const { tax_details_not_required: _dropped, ...body } = minimalIdentity('').body as Record<string, unknown>;
+  // Invalid without `violates`: no valid twin is asked, and the tax rules, which judge a refusal only with its twin accepted, leave it to their own cases.
   return marked({
     operation: 'createIdentity',
     mode: 'invalid',
-    violates: refusal.violates,
     label: `refused create ${round}/${REFUSALS.length}: ${refusal.what}`,
     body: { ...body, ...(refusal.notRequired === false ? { tax_details_not_required: false } : {}) },
   });
@@ -60,21 +63,23 @@ export function refusedRefIdOutcome(refusal: Exchange, reuse: Exchange, twin?: E
 }
 
 /** Why the refused create leaves nothing to follow, or undefined when it was refused. */
-function noRefusal(refusal: Exchange): string | undefined {
+function noRefusal(refusal: Exchange, limit: RuleId): string | undefined {
   if (is4xx(refusal)) return undefined;
-  if (is2xx(refusal)) return `${refusal.testCase.label} was accepted (${refusal.testCase.violates} judges that): its ref_id is used, not free`;
+  if (is2xx(refusal)) return `${refusal.testCase.label} was accepted, though 4.2 refuses it (${limit} judges that): its ref_id is used, not free`;
   return `${refusal.testCase.label} got ${describeStatus(refusal)}, not a refusal: whether it created an identity cannot be told`;
 }
 
 async function round(context: ScenarioContext, refusal: (typeof REFUSALS)[number], index: number): Promise<RoundResult> {
   const refId = context.freshRefId();
   const refused = await context.exercise(context.stamp(refusedRequest(refusal, index + 1), refId));
-  const why = noRefusal(refused);
+  const why = noRefusal(refused, refusal.limit);
   if (why) return { notJudged: why };
   const reuse = await context.exercise(context.stamp(marked(minimalIdentity(`a valid create with the ref_id of refused create ${index + 1}`)), refId));
   const decided = refusedRefIdOutcome(refused, reuse);
   if (decided) return decided;
-  const twin = await context.exercise(context.stamp(marked(minimalIdentity(`the same valid create with a fresh ref_id (twin of round ${index + 1})`)), context.freshRefId()));
+  const twin = await context.exercise(
+    context.stamp(marked(minimalIdentity(`the same valid create with a fresh ref_id (twin of round ${index + 1})`)), context.freshRefId()),
+  );
   return refusedRefIdOutcome(refused, reuse, twin)!;
 }
 
@@ -96,8 +101,8 @@ export const refusedCreate: Scenario = {
       else outcomes.push(result);
     }
     const why = notes.join('; ');
-    if (!outcomes.length) return { outcomes, notJudged: why };
-    return { outcomes, ...(why ? { notes: { [rule]: why } } : {}) };
+    if (!outcomes.length) return { outcomes, notJudged: why, remedy: REMEDY };
+    return { outcomes, ...(why ? { notes: { [rule]: why }, remedies: { [rule]: REMEDY } } : {}) };
   },
 };
 

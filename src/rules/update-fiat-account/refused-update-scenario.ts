@@ -16,28 +16,36 @@ const rule: RuleId = REFUSED_UPDATE_RULE;
 
 /** Owner names no other case sends: one that shows after a refusal came from the refused update. */
 const BEFORE = { first_name: 'Marie', last_name: 'Curie' };
-const REFUSALS: { violates: RuleId; names: { first_name: string; last_name: string }; metadata: Record<string, string>; what: string }[] = [
+/** The refusals of section 8 it looks behind, each with the rule of its limit (the documentation of the step). */
+const REFUSALS: { limit: RuleId; names: { first_name: string; last_name: string }; metadata: Record<string, string>; what: string }[] = [
   {
-    violates: 'fa.metadata.over-pairs-rejected',
+    limit: 'fa.metadata.over-pairs-rejected',
     names: { first_name: 'Lise', last_name: 'Meitner' },
     metadata: Object.fromEntries(Object.entries(plainPairs(METADATA_LIMITS.maxPairs + 1)).map(([k, v]) => [`refused-${k}`, `refused-${v}`])),
     what: `${METADATA_LIMITS.maxPairs + 1} metadata pairs`,
   },
   {
-    violates: 'fa.metadata.over-length-rejected',
+    limit: 'fa.metadata.over-length-rejected',
     names: { first_name: 'Rosalind', last_name: 'Franklin' },
     metadata: { 'refused-pair': 'refused-value', ['k'.repeat(METADATA_LIMITS.maxLength + 1)]: 'v' },
     what: `a metadata key of ${METADATA_LIMITS.maxLength + 1} characters`,
   },
 ];
 
+/** What lets the scenario judge: the document's refusals first, then an empty update accepted. */
+const REMEDY = 'make the target refuse updates past the metadata limits (section 8) and accept an empty update: the rule looks behind those refusals';
+
 /** The scenario's steps: the first shows the account, each refusal is followed by an empty update that shows it again. */
 const STEPS = 1 + 2 * REFUSALS.length;
 
-const step = (label: string, body: Record<string, unknown>, violates?: RuleId): TestCase => ({
+/**
+ * A step of the scenario. A refused one is invalid without `violates`: it asks no valid twin (a
+ * twin would write the very names it carries), so its limit rule, which judges a refusal only
+ * with a twin accepted, leaves it to the limit's own cases.
+ */
+const step = (label: string, body: Record<string, unknown>, refused = false): TestCase => ({
   operation: 'updateFiatAccount',
-  mode: violates ? 'invalid' : 'valid',
-  ...(violates ? { violates } : {}),
+  mode: refused ? 'invalid' : 'valid',
   exercises: rule,
   label,
   body,
@@ -68,12 +76,18 @@ export const refusedUpdate: Scenario = {
     await send(step(`owner names ${BEFORE.first_name} ${BEFORE.last_name} (shows what the account holds before the refusals)`, owner(BEFORE)));
     for (const [i, refusal] of REFUSALS.entries()) {
       const { first_name, last_name } = refusal.names;
-      await send(step(`refused update ${i + 1}/${REFUSALS.length}: ${refusal.what}, owner names ${first_name} ${last_name}`, { ...owner(refusal.names), metadata: refusal.metadata }, refusal.violates));
+      await send(
+        step(
+          `refused update ${i + 1}/${REFUSALS.length}: ${refusal.what}, owner names ${first_name} ${last_name}`,
+          { ...owner(refusal.names), metadata: refusal.metadata },
+          true,
+        ),
+      );
       await send(step(`an empty update after refused update ${i + 1} (shows what the account holds)`, {}));
     }
     const why = notes.join('; ');
-    if (!outcomes.length) return { outcomes, notJudged: why || 'no refusal could be looked behind' };
-    return { outcomes, ...(outcomes.length < REFUSALS.length && why ? { notes: { [rule]: why } } : {}) };
+    if (!outcomes.length) return { outcomes, notJudged: why || 'no refusal could be looked behind', remedy: REMEDY };
+    return { outcomes, ...(outcomes.length < REFUSALS.length && why ? { notes: { [rule]: why }, remedies: { [rule]: REMEDY } } : {}) };
   },
 };
 

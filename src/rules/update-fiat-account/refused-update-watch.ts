@@ -66,7 +66,7 @@ export class RefusedUpdateWatch {
     const body = answered(e);
     if (body) {
       account.before = shownBy(body);
-      return [{ notJudged: `${e.testCase.label} was accepted (${e.testCase.violates ?? 'its limit rule'} judges that): no refusal to look behind` }];
+      return [{ notJudged: `${e.testCase.label} was accepted, though section 8 refuses it (the limit's own rule judges that): no refusal to look behind` }];
     }
     if (is4xx(e)) {
       account.refused.push(e);
