@@ -2,8 +2,8 @@
  * A refused create leaves its ref_id free (id.refused-create.ref-id-free; sections 4.2 and 8): a
  * create the tax rule refuses (4.2) under a fresh ref_id, then a valid create with that ref_id,
  * which must be accepted: ref_id is "unique among identities created", and the refusal created
- * none. When that create is refused too, a valid create with a fresh ref_id (its twin) tells a
- * ref_id kept as used (the twin accepted) from a target that refuses the create for another
+ * none. A valid create with a fresh ref_id (its twin), sent in every round, tells a refusal of
+ * the ref_id kept as used (the twin accepted) from a target that refuses the create for another
  * reason (the twin refused: nothing is judged, and the run says why).
  */
 import type { TestCase } from '../../core/case.ts';
@@ -42,15 +42,11 @@ function refusedRequest(refusal: (typeof REFUSALS)[number], round: number): Test
 /** What one round decided: an outcome of the rule, or why it judged nothing. */
 type RoundResult = ScenarioOutcome | { notJudged: string };
 
-/**
- * The create with the refused ref_id against its refusal and, when it was refused, its twin's
- * answer (a valid create with a fresh ref_id). Undefined: the twin is needed first.
- */
-export function refusedRefIdOutcome(refusal: Exchange, reuse: Exchange, twin?: Exchange): RoundResult | undefined {
+/** The create with the refused ref_id against its refusal and, when it was refused, its twin's answer (a valid create with a fresh ref_id). */
+export function refusedRefIdOutcome(refusal: Exchange, reuse: Exchange, twin: Exchange): RoundResult {
   const refId = sentRefId(reuse) ?? '';
   if (is2xx(reuse)) return { exchange: reuse, problems: [] };
   if (!is4xx(reuse)) return { notJudged: `the valid create with the ref_id of a refused create got ${describeStatus(reuse)}, not an answer to judge` };
-  if (!twin) return undefined;
   if (!is2xx(twin))
     return {
       notJudged: `the valid create with the ref_id of a refused create was refused (${describeStatus(reuse)}), and so was one with a fresh ref_id (${describeStatus(twin)}): the target refuses it for another reason`,
@@ -75,12 +71,11 @@ async function round(context: ScenarioContext, refusal: (typeof REFUSALS)[number
   const why = noRefusal(refused, refusal.limit);
   if (why) return { notJudged: why };
   const reuse = await context.exercise(context.stamp(marked(minimalIdentity(`a valid create with the ref_id of refused create ${index + 1}`)), refId));
-  const decided = refusedRefIdOutcome(refused, reuse);
-  if (decided) return decided;
+  // Sent whatever the answer, so that a HAR of the run holds it: sent again, the round is judged on the target it goes to.
   const twin = await context.exercise(
     context.stamp(marked(minimalIdentity(`the same valid create with a fresh ref_id (twin of round ${index + 1})`)), context.freshRefId()),
   );
-  return refusedRefIdOutcome(refused, reuse, twin)!;
+  return refusedRefIdOutcome(refused, reuse, twin);
 }
 
 export const refusedCreate: Scenario = {
@@ -89,9 +84,9 @@ export const refusedCreate: Scenario = {
   feeds: [],
   judgesItsRule: true,
   minimums: { [rule]: REFUSALS.length },
-  // Each round: the refused create and the valid one with its ref_id (a twin only when that is refused).
-  requests: () => 2 * REFUSALS.length,
-  creates: () => REFUSALS.length,
+  // Each round: the refused create, the valid one with its ref_id and its twin with a fresh ref_id.
+  requests: () => 3 * REFUSALS.length,
+  creates: () => 2 * REFUSALS.length,
   async run(context) {
     const outcomes: ScenarioOutcome[] = [];
     const notes: string[] = [];
@@ -106,7 +101,7 @@ export const refusedCreate: Scenario = {
   },
 };
 
-/** The scenario judged again: a refused create opens a round by its ref_id; the create with that ref_id, and its twin when refused, close it. */
+/** The scenario judged again: a refused create opens a round by its ref_id, the create with that ref_id and then its twin close it. */
 function refusedCreateRejudge(): ScenarioRejudge {
   const refusals = new Map<string, Exchange>();
   let waiting: { refusal: Exchange; reuse: Exchange } | undefined;
@@ -120,9 +115,14 @@ function refusedCreateRejudge(): ScenarioRejudge {
         return [];
       }
       const refusal = refId === undefined ? undefined : refusals.get(refId);
-      const decided = refusal ? refusedRefIdOutcome(refusal, exchange) : waiting && refusedRefIdOutcome(waiting.refusal, waiting.reuse, exchange);
-      if (refusal) refusals.delete(refId!);
-      waiting = refusal && !decided ? { refusal, reuse: exchange } : undefined;
+      if (refusal) {
+        refusals.delete(refId!);
+        waiting = { refusal, reuse: exchange };
+        return [];
+      }
+      const round = waiting;
+      waiting = undefined;
+      const decided = round && refusedRefIdOutcome(round.refusal, round.reuse, exchange);
       return decided && 'problems' in decided ? [{ rule, problems: decided.problems, at }] : [];
     },
     finish: () => [],

@@ -14,6 +14,7 @@ import type { Exchange } from '../../../src/core/exchange.ts';
 import type { HarEntry } from '../../../src/report/files/har.ts';
 import { orchestrateRun } from '../../../src/run/orchestrate-run.ts';
 import { rejudgeHar } from '../../../src/run/har-rejudge.ts';
+import { replayHar } from '../../../src/run/har-replay.ts';
 import { runConfig } from '../../../src/run/run-config.ts';
 import type { FaultName } from '../../../src/server/faults.ts';
 import { createReferenceServer, type ReferenceServer } from '../../../src/server/server.ts';
@@ -38,14 +39,13 @@ const create = (refId: string, status: number, refused = false): Exchange => {
 };
 
 describe('a refused create leaves its ref_id free', () => {
-  it('passes when the valid create with the ref_id is accepted', () => {
-    expect(refusedRefIdOutcome(create('r1', 400, true), create('r1', 201))).toMatchObject({ problems: [] });
+  it('passes when the valid create with the ref_id is accepted, whatever its twin got', () => {
+    expect(refusedRefIdOutcome(create('r1', 400, true), create('r1', 201), create('r2', 422))).toMatchObject({ problems: [] });
   });
 
-  it('asks the twin when it is refused, and fails when the twin with a fresh ref_id is accepted', () => {
+  it('fails when it is refused and the twin with a fresh ref_id is accepted', () => {
     const refusal = create('r1', 400, true);
     const reuse = create('r1', 409);
-    expect(refusedRefIdOutcome(refusal, reuse)).toBeUndefined();
     const outcome = refusedRefIdOutcome(refusal, reuse, create('r2', 201));
     expect(outcome).toMatchObject({ exchange: reuse, problems: [{ kind: 'status', params: { expected: '2xx', received: 409 } }] });
     expect(outcome && 'problems' in outcome && outcome.problems[0].message).toMatch(
@@ -57,18 +57,18 @@ describe('a refused create leaves its ref_id free', () => {
     expect(refusedRefIdOutcome(create('r1', 400, true), create('r1', 422), create('r2', 422))).toEqual({
       notJudged: expect.stringMatching(/and so was one with a fresh ref_id \(HTTP 422\): the target refuses it for another reason/),
     });
-    expect(refusedRefIdOutcome(create('r1', 400, true), create('r1', 503))).toEqual({
+    expect(refusedRefIdOutcome(create('r1', 400, true), create('r1', 503), create('r2', 201))).toEqual({
       notJudged: expect.stringMatching(/got HTTP 503, not an answer to judge/),
     });
   });
 
   it('is judged again from recorded exchanges: a round by its ref_id, the twin after a refused create', () => {
     const rejudge = refusedCreate.judgesItsRule ? refusedCreate.rejudge({ ...freshJudgeState(), metadataSemantics: () => 'replace' }) : undefined;
-    const entries = [create('r1', 400, true), create('r1', 201), create('r3', 400, true), create('r3', 409), create('r4', 201)];
+    const entries = [create('r1', 400, true), create('r1', 201), create('r2', 201), create('r3', 400, true), create('r3', 409), create('r4', 201)];
     const outcomes = entries.flatMap((e, at) => rejudge!.observe(e, at));
     expect(outcomes.map((o) => [o.at, o.problems.length])).toEqual([
-      [1, 0],
-      [4, 1],
+      [2, 0],
+      [5, 1],
     ]);
   });
 });
@@ -101,15 +101,26 @@ describe('the refused-create scenario against the embedded server', () => {
       /was refused \(HTTP 409\) to a valid create, though its only use was a create refused with HTTP 400 \(refused create 1\/2/,
     );
     // Only the twins were created: each is in the ledger.
-    expect(report.createdIdentities?.map((i) => i.outcome)).toEqual(['created', 'created']);
+    const refused = entries.filter((e) => e._case?.mode === 'invalid').map((e) => JSON.parse(e.request.postData!.text!).ref_id);
+    expect(refused).toHaveLength(2);
+    expect(report.createdIdentities?.map((i) => [i.outcome, refused.includes(i.refId)])).toEqual([
+      ['created', false],
+      ['created', false],
+    ]);
     expect(rejudgeHar(entries).rules.find((r) => r.id === RULE)).toMatchObject({ status: 'failed', cases: 2 });
   });
 
   it('passes on the faithful strict server: the ref_ids refused are then created, each in the ledger', async () => {
     const { rule, entries, report } = await run({ strict: true });
     expect([rule.status, rule.cases]).toEqual(['passed', 2]);
-    const reused = entries.filter((e) => e._case?.label.startsWith('a valid create with the ref_id of refused create'));
-    const refIds = reused.map((e) => JSON.parse(e.request.postData!.text!).ref_id);
+    const accepted = entries.filter((e) => e._case?.operation === 'createIdentity' && e._case.mode === 'valid' && !e._case.restore);
+    const refIds = accepted.map((e) => JSON.parse(e.request.postData!.text!).ref_id);
+    expect(accepted.map((e) => e._case?.label.replace(/ \d.*$/, ''))).toEqual([
+      'a valid create with the ref_id of refused create',
+      'the same valid create with a fresh ref_id (twin of round',
+      'a valid create with the ref_id of refused create',
+      'the same valid create with a fresh ref_id (twin of round',
+    ]);
     expect(report.createdIdentities?.map((i) => i.refId)).toEqual(refIds);
     expect(rejudgeHar(entries).rules.find((r) => r.id === RULE)).toMatchObject({ status: 'passed', cases: 2 });
   });
@@ -120,5 +131,24 @@ describe('the refused-create scenario against the embedded server', () => {
     expect(rule.reason).toMatch(
       /refused create 1\/2: without tax_details and tax_details_not_required was accepted, though 4.2 refuses it \(id.tax.absent-rejected judges that\)/,
     );
+  });
+});
+
+describe('a HAR of the scenario sent again', () => {
+  it('re-judges the rule on the target it is sent to: passed where it was recorded, failed on a server with id-refused-create-reserves-ref-id', async () => {
+    const recorded = await run({});
+    expect(recorded.rule.status).toBe('passed');
+    const faulty = await createReferenceServer({ fault: 'id-refused-create-reserves-ref-id' });
+    servers.push(faulty);
+    const config = runConfig({
+      seed: 3,
+      profile: 'custom',
+      runs: 3,
+      baseUrl: faulty.baseUrl,
+      auth: { kind: 'static', token: faulty.staticToken },
+      fiatAccountIds: faulty.fiatAccountIds,
+    });
+    const replayed = await replayHar(recorded.entries, config);
+    expect(replayed.rules.find((r) => r.id === RULE)).toMatchObject({ status: 'failed', cases: 2 });
   });
 });

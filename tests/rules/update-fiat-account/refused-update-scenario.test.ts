@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HarEntry } from '../../../src/report/files/har.ts';
 import { orchestrateRun } from '../../../src/run/orchestrate-run.ts';
 import { rejudgeHar } from '../../../src/run/har-rejudge.ts';
+import { replayHar } from '../../../src/run/har-replay.ts';
 import { runConfig } from '../../../src/run/run-config.ts';
 import type { FaultName } from '../../../src/server/faults.ts';
 import { createReferenceServer, type ReferenceServer } from '../../../src/server/server.ts';
@@ -94,5 +95,24 @@ describe('a refused update writes nothing', () => {
     const { rule, entries } = await run(s);
     expect([rule.status, rule.cases]).toEqual(['passed', 2]);
     expect(rejudgeHar(entries).rules.find((r) => r.id === RULE)).toMatchObject({ status: 'passed', cases: 2 });
+  });
+});
+
+describe('a HAR of the scenario sent again', () => {
+  it('re-judges the rule on the target it is sent to: passed where it was recorded, failed on a server with fa-refused-update-writes-part', async () => {
+    const recorded = await run(await server());
+    expect(recorded.rule.status).toBe('passed');
+    const faulty = await createReferenceServer({ fault: 'fa-refused-update-writes-part' });
+    servers.push(faulty);
+    const config = runConfig({
+      seed: 3,
+      profile: 'custom',
+      runs: 3,
+      baseUrl: faulty.baseUrl,
+      auth: { kind: 'static', token: faulty.staticToken },
+      fiatAccountIds: faulty.fiatAccountIds,
+    });
+    const replayed = await replayHar(recorded.entries, config);
+    expect(replayed.rules.find((r) => r.id === RULE)).toMatchObject({ status: 'failed', cases: 2 });
   });
 });
