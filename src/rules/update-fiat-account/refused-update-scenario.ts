@@ -2,12 +2,14 @@
  * A refused update writes nothing (fa.refused-update.writes-nothing): on one pool account, an
  * update of the owner names shows what the account holds; then, twice, an update the document's
  * own limits refuse (section 8: 7 metadata pairs, a 101-character key) that also carries
- * distinctive valid parts (other owner names, a metadata pair), and an empty update that shows
- * what the account holds after it (refused-update-watch.ts judges). Like every update of the run
+ * distinctive valid parts (other owner names, a metadata pair), and a read of the account after
+ * it: a GET, or where the target has none an empty update (refused-update-watch.ts judges). Like every update of the run
  * it is journaled before and restored after (engine/restore/): a partial write is put back too.
  */
 import type { TestCase } from '../../core/case.ts';
 import type { RuleId } from '../../core/catalogue.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import { is2xx, isObject } from '../checks/exchange-facts.ts';
 import type { Scenario, ScenarioOutcome, ScenarioRejudge } from '../scenarios.ts';
 import { METADATA_LIMITS, plainPairs } from './metadata-cases.ts';
 import { REFUSED_UPDATE_RULE, RefusedUpdateWatch } from './refused-update-watch.ts';
@@ -32,10 +34,11 @@ const REFUSALS: { limit: RuleId; names: { first_name: string; last_name: string 
   },
 ];
 
-/** What lets the scenario judge: the document's refusals first, then an empty update accepted. */
-const REMEDY = 'make the target refuse updates past the metadata limits (section 8) and accept an empty update: the rule looks behind those refusals';
+/** What lets the scenario judge: the document's refusals first, then a read of the account. */
+const REMEDY =
+  'make the target refuse updates past the metadata limits (section 8) and show the account after them (a GET, or an empty update): the rule looks behind those refusals';
 
-/** The scenario's steps: the first shows the account, each refusal is followed by an empty update that shows it again. */
+/** The scenario's steps to a faithful target: the first shows the account, each refusal is followed by a read (a GET; an empty update where the target has none). */
 const STEPS = 1 + 2 * REFUSALS.length;
 
 /**
@@ -50,6 +53,22 @@ const step = (label: string, body: Record<string, unknown>, refused = false): Te
   label,
   body,
 });
+
+/**
+ * A GET of the account after refused update `n`: the "get" operation the document names (section
+ * 1), a case about HTTP around the update (its rule judges only that it is no 5xx).
+ */
+const readAfter = (n: number): TestCase => ({
+  operation: 'updateFiatAccount',
+  mode: 'valid',
+  around: 'fa.other-methods-refused',
+  method: 'GET',
+  exercises: rule,
+  label: `a GET of the account after refused update ${n} (shows what it holds)`,
+});
+
+/** Whether an answer is a FiatAccount: a target without GET answers 404 or 405. */
+const isAccount = (e: Exchange): boolean => is2xx(e) && e.response?.json === true && isObject(e.response.body);
 
 const owner = (names: object) => ({ fiat_account_owner: { person_details: names } });
 
@@ -67,23 +86,23 @@ export const refusedUpdate: Scenario = {
     const watch = new RefusedUpdateWatch();
     const outcomes: ScenarioOutcome[] = [];
     const notes: string[] = [];
-    const send = async (c: TestCase) => {
-      for (const seen of watch.observe(await context.exercise({ ...c, fiatAccountId: account }))) {
+    const send = async (c: TestCase): Promise<Exchange> => {
+      const exchange = await context.exercise({ ...c, fiatAccountId: account });
+      for (const seen of watch.observe(exchange)) {
         if ('notJudged' in seen) notes.push(seen.notJudged);
         else outcomes.push(seen);
       }
+      return exchange;
     };
     await send(step(`owner names ${BEFORE.first_name} ${BEFORE.last_name} (shows what the account holds before the refusals)`, owner(BEFORE)));
+    let reads = true;
     for (const [i, refusal] of REFUSALS.entries()) {
       const { first_name, last_name } = refusal.names;
-      await send(
-        step(
-          `refused update ${i + 1}/${REFUSALS.length}: ${refusal.what}, owner names ${first_name} ${last_name}`,
-          { ...owner(refusal.names), metadata: refusal.metadata },
-          true,
-        ),
-      );
-      await send(step(`an empty update after refused update ${i + 1} (shows what the account holds)`, {}));
+      const what = `refused update ${i + 1}/${REFUSALS.length}: ${refusal.what}, owner names ${first_name} ${last_name}`;
+      await send(step(what, { ...owner(refusal.names), metadata: refusal.metadata }, true));
+      // A GET writes nothing; where the target has none, an empty update shows the account (it wipes it where PUT replaces the record).
+      if (reads) reads = isAccount(await send(readAfter(i + 1)));
+      if (!reads) await send(step(`an empty update after refused update ${i + 1} (shows what the account holds)`, {}));
     }
     const why = notes.join('; ');
     if (!outcomes.length) return { outcomes, notJudged: why || 'no refusal could be looked behind', remedy: REMEDY };

@@ -1,10 +1,11 @@
 /**
  * What a refused update left behind (fa.refused-update.writes-nothing): the exchanges of the
  * refused-update scenario, in order, judged live and from recorded exchanges alike. An answer of
- * the scenario about an account is what the account held; an update refused after it (a 4xx) must
- * have written nothing, so the next accepted answer about that account shows none of the refused
- * body's values that differ from what it held before (owner names, metadata pairs). A field the
- * next answer does not show judges nothing; a field the observing update sent itself neither.
+ * the scenario about an account (an accepted update's, a GET's) is what the account held; an
+ * update refused after it (a 4xx) must have written nothing, so the next such answer shows none of
+ * the refused body's values that differ from what it held before (owner names, metadata pairs). A
+ * field the next answer does not show judges nothing; a field the observing update sent itself
+ * neither; a GET the target does not answer with an account is no answer about it.
  */
 import type { RuleId } from '../../core/catalogue.ts';
 import type { Exchange } from '../../core/exchange.ts';
@@ -58,6 +59,8 @@ export class RefusedUpdateWatch {
     const account = this.accounts.get(id) ?? { refused: [] };
     this.accounts.set(id, account);
     if (e.testCase.mode === 'invalid') return this.afterRefusal(account, e);
+    // A read the target does not answer with an account shows nothing: the next answer will.
+    if (e.testCase.method === 'GET' && !answered(e)) return [];
     return this.afterUpdate(account, e);
   }
 

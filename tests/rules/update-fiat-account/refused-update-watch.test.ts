@@ -74,6 +74,20 @@ describe('a refused update writes nothing', () => {
     ]);
   });
 
+  it('takes a GET answered with the account as the next answer, and passes over one the target does not answer', () => {
+    const get = (status: number, response: unknown) =>
+      exchange(
+        { operation: 'updateFiatAccount', mode: 'valid', around: 'fa.other-methods-refused', method: 'GET', exercises: REFUSED_UPDATE_RULE, label: 'GET' },
+        status,
+        response,
+      );
+    const [seen] = watched(step(names('Marie'), 200, answer('Marie')), step(REFUSED_BODY, 400, {}, true), get(200, answer('Lise')));
+    expect('problems' in seen && seen.problems.map((p) => p.instancePath)).toEqual(['/fiat_account_owner/person_details/first_name']);
+    // No GET on the target (405): the empty update after it judges.
+    const later = watched(step(names('Marie'), 200, answer('Marie')), step(REFUSED_BODY, 400, {}, true), get(405, {}), step({}, 200, answer('Marie')));
+    expect(later).toEqual([{ problems: [], exchange: expect.anything() }]);
+  });
+
   it('leaves alone exchanges of other cases', () => {
     const other = exchange({ operation: 'updateFiatAccount', mode: 'invalid', label: 'x', body: REFUSED_BODY }, 400, {});
     expect(watched(step(names('Marie'), 200, answer('Marie')), other, step({}, 200, answer('Lise')))).toEqual([]);
