@@ -39,16 +39,21 @@ function refusedRequest(refusal: (typeof REFUSALS)[number], round: number): Test
   });
 }
 
-/** What one round decided: an outcome of the rule, or why it judged nothing. */
-type RoundResult = ScenarioOutcome | { notJudged: string };
+/**
+ * What one round decided: an outcome of the rule, or why it judged nothing (`validRefused`: its
+ * valid creates were refused, a cause the run states once for every rule it starves).
+ */
+type RoundResult = ScenarioOutcome | { notJudged: string; validRefused?: true };
 
 /** The create with the refused ref_id against its refusal and, when it was refused, its twin's answer (a valid create with a fresh ref_id). */
 export function refusedRefIdOutcome(refusal: Exchange, reuse: Exchange, twin: Exchange): RoundResult {
   const refId = sentRefId(reuse) ?? '';
   if (is2xx(reuse)) return { exchange: reuse, problems: [] };
-  if (!is4xx(reuse)) return { notJudged: `the valid create with the ref_id of a refused create got ${describeStatus(reuse)}, not an answer to judge` };
+  if (!is4xx(reuse))
+    return { validRefused: true, notJudged: `the valid create with the ref_id of a refused create got ${describeStatus(reuse)}, not an answer to judge` };
   if (!is2xx(twin))
     return {
+      validRefused: true,
       notJudged: `the valid create with the ref_id of a refused create was refused (${describeStatus(reuse)}), and so was one with a fresh ref_id (${describeStatus(twin)}): the target refuses it for another reason`,
     };
   const problem: Problem = {
@@ -83,7 +88,8 @@ export const refusedCreate: Scenario = {
   rejudge: refusedCreateRejudge,
   feeds: [],
   judgesItsRule: true,
-  minimums: { [rule]: REFUSALS.length },
+  // One round judges the rule; the second, of another kind, judges it where a target accepts the first.
+  minimums: { [rule]: 1 },
   // Each round: the refused create, the valid one with its ref_id and its twin with a fresh ref_id.
   requests: () => 3 * REFUSALS.length,
   creates: () => 2 * REFUSALS.length,
@@ -92,11 +98,12 @@ export const refusedCreate: Scenario = {
     const notes: string[] = [];
     for (const [i, refusal] of REFUSALS.entries()) {
       const result = await round(context, refusal, i);
-      if ('notJudged' in result) notes.push(result.notJudged);
-      else outcomes.push(result);
+      if (!('notJudged' in result)) outcomes.push(result);
+      // Valid creates refused: the refusals of the operation are the cause, said once for every rule they starve.
+      else if (!result.validRefused) notes.push(result.notJudged);
     }
     const why = notes.join('; ');
-    if (!outcomes.length) return { outcomes, notJudged: why, remedy: REMEDY };
+    if (!outcomes.length) return why ? { outcomes, notJudged: why, remedy: REMEDY } : { outcomes };
     return { outcomes, ...(why ? { notes: { [rule]: why }, remedies: { [rule]: REMEDY } } : {}) };
   },
 };

@@ -20,6 +20,7 @@ import type { FaultName } from '../../../src/server/faults.ts';
 import { createReferenceServer, type ReferenceServer } from '../../../src/server/server.ts';
 import { refusedCreate, refusedRefIdOutcome } from '../../../src/rules/create-identity/refused-create-scenario.ts';
 import { freshJudgeState } from '../../../src/rules/rule-judge.ts';
+import type { ScenarioContext } from '../../../src/rules/scenarios.ts';
 import { exchange, identityBody, identityRequest } from '../exchange-builders.ts';
 
 const RULE = 'id.refused-create.ref-id-free';
@@ -55,9 +56,11 @@ describe('a refused create leaves its ref_id free', () => {
 
   it('judges nothing, and says why, when the twin is refused too or the create got no refusal to judge', () => {
     expect(refusedRefIdOutcome(create('r1', 400, true), create('r1', 422), create('r2', 422))).toEqual({
+      validRefused: true,
       notJudged: expect.stringMatching(/and so was one with a fresh ref_id \(HTTP 422\): the target refuses it for another reason/),
     });
     expect(refusedRefIdOutcome(create('r1', 400, true), create('r1', 503), create('r2', 201))).toEqual({
+      validRefused: true,
       notJudged: expect.stringMatching(/got HTTP 503, not an answer to judge/),
     });
   });
@@ -125,11 +128,22 @@ describe('the refused-create scenario against the embedded server', () => {
     expect(rejudgeHar(entries).rules.find((r) => r.id === RULE)).toMatchObject({ status: 'passed', cases: 2 });
   });
 
-  it('a target that accepts a create without tax details leaves that round not judged, and says why', async () => {
+  it('a target that accepts a create without tax details: the other round still judges the rule', async () => {
     const { rule } = await run({ fault: 'id-tax-absent-accepted' });
-    expect([rule.status, rule.cases]).toEqual(['inconclusive', 1]);
-    expect(rule.reason).toMatch(
-      /refused create 1\/2: without tax_details and tax_details_not_required was accepted, though 4.2 refuses it \(id.tax.absent-rejected judges that\)/,
+    expect([rule.status, rule.cases]).toEqual(['passed', 1]);
+  });
+
+  it('a target that accepts both creates without tax details: not judged, and says why', async () => {
+    let n = 0;
+    const accepting: Partial<ScenarioContext> = {
+      freshRefId: () => `r${++n}`,
+      stamp: (c, refId) => ({ ...c, body: { ...(c.body as object), ref_id: refId } }),
+      exercise: async (c) => exchange(c, 201, identityBody()),
+    };
+    const result = await refusedCreate.run(accepting as ScenarioContext);
+    expect(result.outcomes).toEqual([]);
+    expect(result.notJudged).toMatch(
+      /^refused create 1\/2: without tax_details and tax_details_not_required was accepted, though 4.2 refuses it \(id.tax.absent-rejected judges that\): its ref_id is used, not free; refused create 2\/2: .* \(id.tax.absent-false-rejected judges that\)/,
     );
   });
 });

@@ -12,10 +12,13 @@ import type { HarEntry } from '../../../src/report/files/har.ts';
 import { orchestrateRun } from '../../../src/run/orchestrate-run.ts';
 import { rejudgeHar } from '../../../src/run/har-rejudge.ts';
 import { replayDisagreements, replayHar } from '../../../src/run/har-replay.ts';
-import { runConfig } from '../../../src/run/run-config.ts';
+import { type RunConfig, runConfig } from '../../../src/run/run-config.ts';
 import type { FaultName } from '../../../src/server/faults.ts';
 import { createReferenceServer, type ReferenceServer } from '../../../src/server/server.ts';
 import { update } from '../../server/http-client.ts';
+import { refusedUpdate } from '../../../src/rules/update-fiat-account/refused-update-scenario.ts';
+import type { ScenarioContext } from '../../../src/rules/scenarios.ts';
+import { ACCOUNT_ID, exchange, fiatAccountBody } from '../exchange-builders.ts';
 
 const RULE = 'fa.refused-update.writes-nothing';
 const servers: ReferenceServer[] = [];
@@ -30,7 +33,7 @@ async function server(options: { fault?: FaultName; strict?: boolean } = {}): Pr
 }
 
 /** The scenario's rule alone against `s`, every report written. */
-async function run(s: ReferenceServer) {
+async function run(s: ReferenceServer, overrides: Partial<RunConfig> = {}) {
   const reportDir = mkdtempSync(path.join(tmpdir(), 'refused-update-'));
   const config = runConfig({
     seed: 3,
@@ -41,6 +44,7 @@ async function run(s: ReferenceServer) {
     fiatAccountIds: s.fiatAccountIds,
     ruleFilter: [RULE],
     reportDir,
+    ...overrides,
   });
   const { report } = await orchestrateRun(config, { reports: true });
   const entries = (JSON.parse(readFileSync(path.join(reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
@@ -75,19 +79,36 @@ describe('a refused update writes nothing', () => {
     expect(entries[rejudged.firstProblemAt!]._case?.label).toBe('a GET of the account after refused update 1 (shows what it holds)');
   });
 
-  it.each([
-    ['metadata-over-pairs-accepted', /refused update 1\/2: 7 metadata pairs, owner names Lise Meitner was accepted, though section 8 refuses it/],
-    [
-      'metadata-over-length-accepted',
-      /refused update 2\/2: a metadata key of 101 characters, owner names Rosalind Franklin was accepted, though section 8 refuses it/,
-    ],
-  ] as const)('a target that accepts an over-limit update (%s) leaves that refusal not judged, and says why', async (fault, why) => {
-    const s = await server({ fault });
-    const { rule } = await run(s);
-    // The other refusal is still looked behind: one case of the two the rule asks.
-    expect([rule.status, rule.cases]).toEqual(['inconclusive', 1]);
-    expect(rule.reason).toMatch(why);
-    expect(rule.reason).toMatch(/make the target refuse updates past the metadata limits \(section 8\) and show the account after them/);
+  it.each(['metadata-over-pairs-accepted', 'metadata-over-length-accepted'] as const)(
+    'a target that accepts one over-limit update (%s): the other refusal still judges the rule',
+    async (fault) => {
+      const s = await server({ fault });
+      const { rule } = await run(s);
+      expect([rule.status, rule.cases]).toEqual(['passed', 1]);
+    },
+  );
+
+  it('a target that accepts both over-limit updates: not judged, and says why (each refusal its limit rule judges)', async () => {
+    const accepting: Partial<ScenarioContext> = {
+      fiatAccountIds: [ACCOUNT_ID],
+      exercise: async (c) => exchange(c, 200, fiatAccountBody()),
+    };
+    const result = await refusedUpdate.run(accepting as ScenarioContext);
+    expect(result.outcomes).toEqual([]);
+    expect(result.notJudged).toMatch(
+      /^refused update 1\/2: 7 metadata pairs, .* was accepted, though section 8 refuses it .*; refused update 2\/2: a metadata key of 101 characters, .* was accepted/,
+    );
+    expect(result.remedy).toMatch(/make the target refuse updates past the metadata limits \(section 8\) and show the account after them/);
+  });
+
+  it('on a target without GET, an empty update shows the account after each refusal', async () => {
+    const s = await createReferenceServer({ fault: 'fa-refused-update-writes-part', accountReads: false });
+    servers.push(s);
+    const { rule, entries } = await run(s, { readWithEmptyUpdate: true });
+    expect(rule.status).toBe('failed');
+    const steps = entries.filter((e) => e._case?.exercises === RULE).map((e) => `${e.request.method} ${e.response.status}`);
+    // The first GET answered 405: no more GETs, an empty update after each refusal.
+    expect(steps).toEqual(['PUT 200', 'PUT 400', 'GET 405', 'PUT 200', 'PUT 400', 'PUT 200']);
   });
 
   it('passes on the faithful strict server, and the HAR agrees', async () => {
