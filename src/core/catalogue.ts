@@ -73,6 +73,9 @@ export const RULES = [
   rule('fa.sequence.timestamps', FA, '2.1', 'documented', 'Across updates created_at stays one instant and updated_at moves forward, never back'),
   rule('fa.sequence.persisted', FA, '4.1', 'documented', 'What an update stored shows in the next answers about the account (replace and merge)'),
   rule('fa.sequence.isolation', FA, '4.1', 'documented', 'An update of one fiat account changes no other account'),
+  // The document describes no error (section 7), so not what a refusal leaves behind: RFC 9110 sections 15.5.1 and
+  // 15.5.21 (400, 422: the server cannot or will not process the request) make a refused update one that wrote nothing.
+  rule('fa.refused-update.writes-nothing', FA, '8', 'convention', 'An update refused for a documented limit writes none of its body (RFC 9110 section 15.5)'),
 
   // Create an identity (POST /v2/identity/identities)
   rule('id.valid-accepted', ID, '4.2', 'documented', 'A valid create request is accepted (2xx)'),
@@ -107,6 +110,9 @@ export const RULES = [
     'documented',
     'A used ref_id never yields a second identity when repeated on a renewed access token (section 5: one API user)',
   ),
+  // Documented: a valid create is accepted (4.2), and the one refusal a ref_id earns is a used one, "unique among
+  // identities created" (8); a refused create created none, so its ref_id is free.
+  rule('id.refused-create.ref-id-free', ID, '8', 'documented', 'A refused create leaves its ref_id free: a valid create with it is accepted'),
 
   // HTTP around the two operations (docs/design.md section 2): conventions, each on cases of its own
   rule('fa.other-methods-refused', FA, '4.1', 'convention', 'Another method on the fiat account path is refused with a 4xx (GET and OPTIONS: never a 5xx)'),

@@ -2,7 +2,8 @@
  * Stateful scenarios: rules that one exchange cannot show. Each returns outcomes for its rule;
  * every exchange it makes is also judged by all checks like any other. The scenarios live with
  * their operation's rules (create-identity/ref-id-scenarios.ts, http-around/auth-scenario.ts,
- * update-fiat-account/sequences/); this is their shape and their list.
+ * update-fiat-account/sequences/, the refusal scenarios create-identity/refused-create-scenario.ts
+ * and update-fiat-account/refused-update-scenario.ts); this is their shape and their list.
  */
 import type { TestCase } from '../core/case.ts';
 import type { Exchange } from '../core/exchange.ts';
@@ -16,6 +17,8 @@ import { accountSequences } from './update-fiat-account/sequences/account-sequen
 import { concurrentDuplicate, sequentialDuplicate } from './create-identity/ref-id-scenarios.ts';
 import { acrossTokens } from './create-identity/ref-id-across-tokens.ts';
 import { authentication } from './http-around/auth-scenario.ts';
+import { refusedCreate } from './create-identity/refused-create-scenario.ts';
+import { refusedUpdate } from './update-fiat-account/refused-update-scenario.ts';
 
 export interface ScenarioContext {
   /** Sends one case as it is (an update without an id goes to the next account of the pool) and judges it. */
@@ -176,7 +179,15 @@ interface ScenarioShape {
  */
 export type Scenario = ScenarioShape & ({ judgesItsRule: false } | { judgesItsRule: true; rejudge(state: RejudgeState): ScenarioRejudge });
 
-export const SCENARIOS: readonly Scenario[] = [sequentialDuplicate, concurrentDuplicate, acrossTokens, authentication, accountSequences];
+export const SCENARIOS: readonly Scenario[] = [
+  sequentialDuplicate,
+  concurrentDuplicate,
+  acrossTokens,
+  authentication,
+  accountSequences,
+  refusedCreate,
+  refusedUpdate,
+];
 
 /** The rules a scenario's outcomes judge. */
 export const scenarioRules = (s: Scenario): RuleId[] => [s.rule, ...(s.alsoJudges ?? [])];

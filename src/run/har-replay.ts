@@ -80,8 +80,15 @@ interface Ready {
   judged: boolean;
 }
 
-/** The rule an entry's case was sent for, for the rules a replay left without their requests. */
-const ruleOfEntry = (entry: HarEntry): RuleId | undefined => entry._case?.around ?? entry._case?.violates ?? entry._case?.exercises;
+/**
+ * The rules an entry's case was sent for, for the rules a replay left without their requests: its
+ * own, and the scenario rule it serves (the refused-update scenario's GET is around the update and
+ * exercises that scenario's rule).
+ */
+const rulesOfEntry = (entry: HarEntry): RuleId[] => {
+  const c = entry._case;
+  return [...new Set([c?.around ?? c?.violates, c?.exercises].filter((r): r is RuleId => r !== undefined))];
+};
 
 /**
  * The entries a replay sends, and those it leaves out with why: what cannot be sent again, and,
@@ -205,8 +212,8 @@ function leftWithoutRequests(entries: readonly HarEntry[], leftOut: HarReplay['l
   const judged = new Set(rules.filter((r) => r.cases > 0).map((r) => r.id));
   const why = new Map<RuleId, string>();
   for (const { index, why: reason } of leftOut) {
-    const rule = ruleOfEntry(entries[index]);
-    if (rule && !judged.has(rule) && !why.has(rule)) why.set(rule, `its requests were left out: ${reason.split(':')[0]}`);
+    for (const rule of rulesOfEntry(entries[index]))
+      if (!judged.has(rule) && !why.has(rule)) why.set(rule, `its requests were left out: ${reason.split(':')[0]}`);
   }
   return [...why].map(([id, reason]) => ({ id, why: reason }));
 }

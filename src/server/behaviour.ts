@@ -75,6 +75,11 @@ export interface ServerBehaviour {
   keepsOwnerNames: boolean;
   /** Whether an update's owner names are written into every account, not only the one in the path. */
   ownerNamesOnEveryAccount: boolean;
+  /**
+   * Whether an update refused for its metadata (a limit of section 8) has written its owner names
+   * first (a server that stores the owner record, then validates the metadata). The document: never.
+   */
+  writesNamesOfRefusedUpdate: boolean;
   /** Status for a well-formed id that matches no fiat account. */
   unknownAccountStatus: number;
   /**
@@ -95,6 +100,8 @@ export interface ServerBehaviour {
   refIdIndex: { forgetsAfterMs?: number; upserts?: boolean };
   /** Whose ref_ids are one index: the API user's (section 8), or each access token's (a fault). */
   refIdScope: 'api-user' | 'access-token';
+  /** Whether a refused create keeps its ref_id as used (reserved before validating, never released). The document: never. */
+  reservesRefusedRefIds: boolean;
   /** The body a repeat of a used ref_id gets (with the created status) instead of the reading's answer; undefined: the reading decides. */
   duplicateResponse(identity: Record<string, unknown>): Record<string, unknown> | undefined;
   /** Content-Type of successful answers. */
@@ -129,11 +136,13 @@ export const FAITHFUL: ServerBehaviour = {
   writesNulls: false,
   keepsOwnerNames: true,
   ownerNamesOnEveryAccount: false,
+  writesNamesOfRefusedUpdate: false,
   unknownAccountStatus: 404,
   refIdUniqueness: 'atomic',
   refIdKey: (refId) => refId,
   refIdIndex: {},
   refIdScope: 'api-user',
+  reservesRefusedRefIds: false,
   duplicateResponse: () => undefined,
   successContentType: () => 'application/json',
   fiatAccountResponse: (body) => body,

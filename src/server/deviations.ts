@@ -333,6 +333,8 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
   'id-repeat-upserts': { refIdIndex: { upserts: true }, duplicateResponse: (identity) => identity },
   'id-ref-id-forgets-after-time': { refIdIndex: { forgetsAfterMs: REF_ID_CACHE_MS } },
   'id-ref-id-scoped-by-token': { refIdScope: 'access-token' },
+  'id-refused-create-reserves-ref-id': { reservesRefusedRefIds: true },
+  'fa-refused-update-writes-part': { writesNamesOfRefusedUpdate: true },
 };
 
 /** The identity without govt_id and govt_id_type in its person_details. */

@@ -378,6 +378,19 @@ const FAULT_LIST = [
     alsoFails: ['id.ref-id.sequential-duplicate'],
     description: 'keeps its ref_id index per access token, not per API user: a used ref_id repeated on a renewed token creates a second identity',
   },
+  // A refusal changes nothing (issue 32): what a refused request leaves behind
+  {
+    name: 'id-refused-create-reserves-ref-id',
+    ruleId: 'id.refused-create.ref-id-free',
+    // The create it refuses is valid, its ref_id held by no identity.
+    alsoFails: ['id.valid-accepted'],
+    description: 'keeps the ref_id of a refused create as used: a later valid create with it gets 409, though no identity holds it',
+  },
+  {
+    name: 'fa-refused-update-writes-part',
+    ruleId: 'fa.refused-update.writes-nothing',
+    description: 'writes the owner names of an update, then refuses it for its metadata (7 pairs, 101 characters): the names stay',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 /** What a run under a fault must end with (see FaultDefinition.expect). */

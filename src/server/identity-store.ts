@@ -14,7 +14,9 @@ export type CreateOutcome =
   | { created: true; identity: Identity }
   | { created: false; identity: Identity }
   /** The strict variant: the government id is another create's (the id of its identity). */
-  | { created: false; govtIdHolder: unknown };
+  | { created: false; govtIdHolder: unknown }
+  /** A fault's: the ref_id was kept by a refused create, and no identity holds it. */
+  | { created: false; reserved: true };
 
 export class IdentityStore {
   /**
@@ -31,6 +33,8 @@ export class IdentityStore {
   /** The strict variant: each government id, the create that holds it (owner and ref_id) and its identity's id. */
   private readonly govtIds = new Map<string, { holder: string | undefined; id: unknown }>();
   private count = 0;
+  /** A fault's: ref_ids of refused creates, by owner and ref_id, kept as used. */
+  private readonly reserved = new Set<string>();
 
   /** When each owner's ref_id was stored, for an index that forgets (a fault's `forgetsAfterMs`). */
   private readonly storedAt = new Map<string, number>();
@@ -50,6 +54,11 @@ export class IdentityStore {
     return this.count;
   }
 
+  /** Keeps the ref_id of a refused create as used (a fault: the document's refusal creates nothing). */
+  reserve(owner: string, refId: string): void {
+    this.reserved.add(`${owner}\u0000${refId}`);
+  }
+
   /**
    * Creates with `build` unless `owner` already used `refId`: then the first identity comes back.
    * `uniqueness` is the server's behaviour: atomic (the document), or a fault's (behaviour.ts).
@@ -58,6 +67,7 @@ export class IdentityStore {
    */
   async create(owner: string, refId: unknown, build: () => Identity, uniqueness: Uniqueness, govtId?: string): Promise<CreateOutcome> {
     const key = refId === undefined ? undefined : typeof refId === 'string' ? refId : JSON.stringify(refId);
+    if (key !== undefined && this.reserved.has(`${owner}\u0000${key}`)) return { created: false, reserved: true };
     const claim = { govtId, holder: key === undefined ? undefined : `${owner}\u0000${key}` };
     if (uniqueness === 'single') {
       // Answered as a create, whatever the ref_id: the client cannot tell it got someone else.

@@ -481,6 +481,23 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     409,
     201,
   ],
+  'id-refused-create-reserves-ref-id': [
+    async (s) => {
+      const body = identityBody();
+      const { tax_details_not_required: _flag, ...refused } = body;
+      return [status(await create(s, refused)), status(await create(s, body))];
+    },
+    [400, 201],
+    [400, 409],
+  ],
+  'fa-refused-update-writes-part': [
+    async (s) => {
+      const refused = await update(s, { fiat_account_owner: { person_details: { first_name: 'Lise' } }, metadata: pairs(7) });
+      return [status(refused), (await updated(s)).fiat_account_owner.person_details.first_name];
+    },
+    [400, 'Ada'],
+    [400, 'Lise'],
+  ],
 };
 
 /** A token from the server's token endpoint (client credentials in the form body). */
