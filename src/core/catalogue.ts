@@ -73,6 +73,13 @@ export const RULES = [
   rule('fa.sequence.timestamps', FA, '2.1', 'documented', 'Across updates created_at stays one instant and updated_at moves forward, never back'),
   rule('fa.sequence.persisted', FA, '4.1', 'documented', 'What an update stored shows in the next answers about the account (replace and merge)'),
   rule('fa.sequence.isolation', FA, '4.1', 'documented', 'An update of one fiat account changes no other account'),
+  rule(
+    'fa.updated-at.moves',
+    FA,
+    '2.1',
+    'documented',
+    "An update that changed a stored value carries updated_at no earlier than the request, by the target's Date header",
+  ),
 
   // Create an identity (POST /v2/identity/identities)
   rule('id.valid-accepted', ID, '4.2', 'documented', 'A valid create request is accepted (2xx)'),

@@ -13,6 +13,7 @@ import type { MetadataSemantics } from './update-fiat-account/metadata-state.ts'
 import { accountSequences } from './update-fiat-account/sequences/account-sequences.ts';
 import { concurrentDuplicate, sequentialDuplicate } from './create-identity/ref-id-scenarios.ts';
 import { authentication } from './http-around/auth-scenario.ts';
+import { updatedAtClock } from './update-fiat-account/updated-at-scenario.ts';
 
 export interface ScenarioContext {
   /** Sends one case as it is (an update without an id goes to the next account of the pool) and judges it. */
@@ -36,6 +37,8 @@ export interface ScenarioContext {
   fitMetadata(c: TestCase): TestCase;
   /** Under --max-requests, what the budget leaves for shrinking a failing sequence (else its own 50). */
   shrinkRequests?: number;
+  /** Waits (a scenario that waits for the target's clock: updated-at-scenario.ts); tests give one that does not. Absent: a timer. */
+  sleep?(ms: number): Promise<void>;
 }
 
 /** What the requests of a scenario depend on. */
@@ -114,6 +117,8 @@ interface ScenarioShape {
   requests(planning: ScenarioPlanning): number;
   /** The identities it makes on a faithful target (none when absent). */
   creates?(planning: ScenarioPlanning): number;
+  /** The longest it waits for the target's clock, in milliseconds (none when absent): the plan's time says it. */
+  waitsAtMostMs?(planning: ScenarioPlanning): number;
   /** The fiat accounts it needs to judge every rule of its own (none when absent): a shard holding it gets as many. */
   fiatAccounts?: number;
   /**
@@ -131,7 +136,7 @@ interface ScenarioShape {
  */
 export type Scenario = ScenarioShape & ({ judgesItsRule: false } | { judgesItsRule: true; rejudge(state: RejudgeState): ScenarioRejudge });
 
-export const SCENARIOS: readonly Scenario[] = [sequentialDuplicate, concurrentDuplicate, authentication, accountSequences];
+export const SCENARIOS: readonly Scenario[] = [sequentialDuplicate, concurrentDuplicate, authentication, accountSequences, updatedAtClock];
 
 /** The rules a scenario's outcomes judge. */
 export const scenarioRules = (s: Scenario): RuleId[] => [s.rule, ...(s.alsoJudges ?? [])];

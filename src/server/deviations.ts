@@ -322,6 +322,8 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
       return { ...identity, created_at: now, updated_at: now };
     },
   },
+  'fa-updated-at-frozen-fresh': { seedsAccountsAtStart: true, fiatAccountResponse: (body) => ({ ...body, updated_at: body.created_at }) },
+  'bodyless-json-500': { bodylessJson: () => 'fail' },
 };
 
 /** The identity without govt_id and govt_id_type in its person_details. */
