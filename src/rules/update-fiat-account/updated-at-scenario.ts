@@ -69,11 +69,11 @@ export const updatedAtClock: Scenario = {
       if (wait > 0) await (context.sleep ?? realSleep)(Math.min(wait, CLOCK_WAIT_AT_MOST_MS));
     }
     if (outcomes.length) return { outcomes };
+    if (dated) return { outcomes, notJudged: 'no update showed the first_name it changed with a readable updated_at' };
     return {
       outcomes,
-      notJudged: dated
-        ? 'no update showed the first_name it changed with a readable updated_at'
-        : "the target's answers carry no Date header: nothing tells what its clock read",
+      notJudged: "the target's answers carry no Date header: nothing tells what its clock read",
+      remedy: 'make the target send a Date header (RFC 9110 section 6.6.1: an origin server with a clock sends one on every 2xx and 4xx), then run again',
     };
   },
 };
