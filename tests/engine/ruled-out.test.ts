@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planRun, selectRules } from '../../src/engine/plan.ts';
+import { RULES } from '../../src/core/catalogue.ts';
 import { ruledOutByAccounts, ruledOutByBudget, ruledOutRules } from '../../src/engine/ruled-out.ts';
 import { reservedRequests } from '../../src/run/request-reserve.ts';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
@@ -60,7 +61,9 @@ describe('rules the configuration rules out', () => {
     expect(err).toEqual([]);
     const text = out.join('\n');
     const concludes = (await planOver(300)).budget!.concludes;
-    expect(text).toMatch(/^not judged by this configuration: \d+ of 56 rules \(not run; they do not block the verdict without --strict\):$/m);
+    expect(text).toMatch(
+      new RegExp(`^not judged by this configuration: \\d+ of ${RULES.length} rules \\(not run; they do not block the verdict without --strict\\):$`, 'm'),
+    );
     expect(text).toContain('  --fiat-account-id: give a second account id (--fiat-account-id twice) judges it: fa.sequence.isolation');
     expect(text).toMatch(new RegExp(`^  --max-requests: --max-requests ${concludes} judges these \\d+: fa\\.`, 'm'));
     // --json says the same as data.

@@ -52,6 +52,7 @@ export const updatedAtClock: Scenario = {
   // The second and the third update; only the third's Date before is sure to be past a frozen stamp.
   minimums: { [RULE]: 2 },
   requests: ({ accounts }) => (accounts ? FIRST_NAMES.length : 0),
+  fiatAccounts: 1,
   waitsAtMostMs: ({ accounts }) => (accounts ? CLOCK_WAIT_AT_MOST_MS : 0),
   rejudge: clockRejudge,
   async run(context: ScenarioContext) {
