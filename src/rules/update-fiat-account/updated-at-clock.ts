@@ -9,11 +9,12 @@
  * Not judged: an update that changed nothing (a server may keep updated_at on a no-op write, as
  * Rails does): changed means the account's previous answer showed another first_name than the one
  * sent and this answer shows the one sent; an update with no earlier answer carrying a Date (no
- * word of the target's clock); an answer without a readable updated_at (the field is optional).
+ * word of the target's clock); an answer without an RFC 3339 updated_at (the field is optional; one
+ * without an offset is fa.timestamps.rfc3339's finding, and read in no known zone).
  */
 import type { Exchange } from '../../core/exchange.ts';
 import type { Problem } from '../check.ts';
-import { dig, is2xx, requestBody, sameText, successBody } from '../checks/exchange-facts.ts';
+import { dig, is2xx, isRfc3339, requestBody, sameText, successBody } from '../checks/exchange-facts.ts';
 
 /**
  * How far updated_at may trail the Date before the request: the Date may come from a front proxy
@@ -57,7 +58,7 @@ export class ClockWitness {
     const date = dateOf(e);
     if (date && (!this.latest || date.at > this.latest.at)) this.latest = date;
     const body = is2xx(e) ? successBody(e) : null;
-    if (body) this.shown.set(e.request.url, { firstName: firstNameOf(body), updatedAt: instant(body.updated_at) });
+    if (body) this.shown.set(e.request.url, { firstName: firstNameOf(body), updatedAt: stamp(body.updated_at) });
     else if (!e.response || e.response.status >= 500) this.shown.delete(e.request.url); // the account may have changed unseen
     return judgement;
   }
@@ -82,7 +83,7 @@ export class ClockWitness {
     if (!body || !before || !this.latest || typeof sent !== 'string') return NOT_JUDGED;
     // Changed: the account showed another name before, and shows the one sent now.
     if (sameText(before.firstName, sent) || !sameText(firstNameOf(body), sent)) return NOT_JUDGED;
-    const updated = instant(body.updated_at);
+    const updated = stamp(body.updated_at);
     if (!updated) return NOT_JUDGED;
     const date = this.latest;
     if (updated.at >= date.at - CLOCK_TOLERANCE_MS) return { judged: true, problems: [] };
@@ -106,6 +107,9 @@ function dateOf(e: Exchange): Instant | undefined {
   const text = e.response?.headers.date;
   return text === undefined ? undefined : instant(text);
 }
+
+/** An updated_at with its offset (RFC 3339): one without is read in no known zone (fa.timestamps.rfc3339's finding), so it is not judged. */
+const stamp = (value: unknown): Instant | undefined => (isRfc3339(value) ? instant(value) : undefined);
 
 function instant(value: unknown): Instant | undefined {
   if (typeof value !== 'string') return undefined;

@@ -70,7 +70,7 @@ export const updatedAtClock: Scenario = {
       if (wait > 0) await (context.sleep ?? realSleep)(Math.min(wait, CLOCK_WAIT_AT_MOST_MS));
     }
     if (outcomes.length) return { outcomes };
-    if (dated) return { outcomes, notJudged: 'no update showed the first_name it changed with a readable updated_at' };
+    if (dated) return { outcomes, notJudged: 'no update showed the first_name it changed with an RFC 3339 updated_at' };
     return {
       outcomes,
       notJudged: "the target's answers carry no Date header: nothing tells what its clock read",

@@ -60,6 +60,12 @@ describe('updated_at against the Date of the answer before', () => {
     expect(messages(w, answer('Mary', 'Mary', '2020-01-01T00:00:00Z', 'Fri, 27 Nov 2026 06:00:00 GMT'))).toEqual({ judged: false, problems: [] });
   });
 
+  it('does not judge an updated_at without an offset: it is read in no known time zone (fa.timestamps.rfc3339 judges its form)', () => {
+    const w = new ClockWitness();
+    w.observe(answer('Katherine', 'Katherine', '2026-11-27T06:00:00.300Z', 'Fri, 27 Nov 2026 06:00:02 GMT'));
+    expect(messages(w, answer('Dorothy', 'Dorothy', '2026-11-27T04:00:03', 'Fri, 27 Nov 2026 06:00:03 GMT'))).toEqual({ judged: false, problems: [] });
+  });
+
   it('waits after an answer until the next Date must be past its updated_at by the tolerance, and not when it already is', () => {
     const w = new ClockWitness();
     const first = answer('Katherine', 'Katherine', '2026-11-27T06:00:00.300Z', 'Fri, 27 Nov 2026 06:00:00 GMT');
