@@ -15,8 +15,15 @@ import type { RejudgedOutcome, Scenario, ScenarioContext, ScenarioOutcome, Scena
 import { CLOCK_TOLERANCE_MS, ClockWitness } from './updated-at-clock.ts';
 
 const RULE: RuleId = 'fa.updated-at.moves';
-/** Distinct from each other: each update changes the name the answer before showed. */
-const FIRST_NAMES = ['Katherine', 'Dorothy', 'Mary'] as const;
+/**
+ * Distinct from each other: each update changes the first_name the answer before showed. Both
+ * names go, as the samples send them (the vendor's own OpenAPI marks both required).
+ */
+const OWNERS = [
+  { first_name: 'Katherine', last_name: 'Johnson' },
+  { first_name: 'Dorothy', last_name: 'Vaughan' },
+  { first_name: 'Mary', last_name: 'Jackson' },
+] as const;
 /** Every case of the scenario is labelled so: how recorded exchanges are told apart (its steps have no other mark). */
 export const CLOCK_STEP_LABEL = 'updated_at against the Date, step';
 /**
@@ -28,12 +35,12 @@ export const CLOCK_WAIT_AT_MOST_MS = CLOCK_TOLERANCE_MS + 2000;
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function clockStep(step: number): TestCase {
-  const firstName = FIRST_NAMES[step - 1];
+  const owner = OWNERS[step - 1];
   return {
     operation: 'updateFiatAccount',
     mode: 'valid',
-    label: `${CLOCK_STEP_LABEL} ${step}: first_name ${firstName}`,
-    body: { fiat_account_owner: { person_details: { first_name: firstName } } },
+    label: `${CLOCK_STEP_LABEL} ${step}: owner names ${owner.first_name} ${owner.last_name}`,
+    body: { fiat_account_owner: { person_details: { ...owner } } },
   };
 }
 
@@ -51,7 +58,7 @@ export const updatedAtClock: Scenario = {
   judgesItsRule: true,
   // The second and the third update; only the third's Date before is sure to be past a frozen stamp.
   minimums: { [RULE]: 2 },
-  requests: ({ accounts }) => (accounts ? FIRST_NAMES.length : 0),
+  requests: ({ accounts }) => (accounts ? OWNERS.length : 0),
   fiatAccounts: 1,
   waitsAtMostMs: ({ accounts }) => (accounts ? CLOCK_WAIT_AT_MOST_MS : 0),
   rejudge: clockRejudge,
@@ -61,7 +68,7 @@ export const updatedAtClock: Scenario = {
     const witness = new ClockWitness();
     const outcomes: ScenarioOutcome[] = [];
     let dated = false;
-    for (let step = 1; step <= FIRST_NAMES.length; step++) {
+    for (let step = 1; step <= OWNERS.length; step++) {
       const exchange = await context.exercise({ ...clockStep(step), fiatAccountId: account });
       const { judged, problems } = witness.observe(exchange);
       if (judged) outcomes.push({ rule: RULE, exchange, problems });
