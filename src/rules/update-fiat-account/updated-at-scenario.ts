@@ -44,10 +44,9 @@ function clockStep(step: number): TestCase {
   };
 }
 
-/** The step a recorded exchange was, or undefined for any other exchange. */
-function stepOf(e: Exchange): number | undefined {
-  const { label } = e.testCase;
-  if (e.testCase.operation !== 'updateFiatAccount' || !label.startsWith(`${CLOCK_STEP_LABEL} `)) return undefined;
+/** The step a case of the scenario is, or undefined for any other case. */
+function stepOf({ operation, label }: Pick<TestCase, 'operation' | 'label'>): number | undefined {
+  if (operation !== 'updateFiatAccount' || !label.startsWith(`${CLOCK_STEP_LABEL} `)) return undefined;
   const step = Number.parseInt(label.slice(CLOCK_STEP_LABEL.length + 1), 10);
   return Number.isInteger(step) ? step : undefined;
 }
@@ -91,7 +90,7 @@ function clockRejudge(): ScenarioRejudge {
   let witness = new ClockWitness();
   return {
     observe(exchange: Exchange, at: number): RejudgedOutcome[] {
-      const step = stepOf(exchange);
+      const step = stepOf(exchange.testCase);
       if (step === undefined) return [];
       if (step === 1) witness = new ClockWitness();
       const { judged, problems } = witness.observe(exchange);
@@ -99,4 +98,28 @@ function clockRejudge(): ScenarioRejudge {
     },
     finish: () => [],
   };
+}
+
+/**
+ * The scenario's one wait, for a replay that sends its recorded steps again (har-replay.ts): sent
+ * back to back, the steps would judge a frozen updated_at against a Date still in its second.
+ */
+export class ClockPacing {
+  private witness = new ClockWitness();
+  /** When step 2 may go (ms since the epoch, the harness's clock). */
+  private due = 0;
+
+  /** How long to wait before sending `c`: only the scenario's step 2 waits. */
+  waitBefore(c: Pick<TestCase, 'operation' | 'label'>, now = Date.now()): number {
+    return stepOf(c) === 2 ? Math.max(0, this.due - now) : 0;
+  }
+
+  /** Learns from an answer: after step 1, when step 2 may go. */
+  sent(e: Exchange, now = Date.now()): void {
+    const step = stepOf(e.testCase);
+    if (step === undefined) return;
+    if (step === 1) this.witness = new ClockWitness();
+    this.witness.observe(e);
+    if (step === 1) this.due = now + Math.min(this.witness.waitBeforeNext(e.request.url), CLOCK_WAIT_AT_MOST_MS);
+  }
 }

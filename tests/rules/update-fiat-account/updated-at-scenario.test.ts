@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestCase } from '../../../src/core/case.ts';
 import type { Exchange } from '../../../src/core/exchange.ts';
 import type { ScenarioContext, ScenarioResult } from '../../../src/rules/scenarios.ts';
-import { updatedAtClock } from '../../../src/rules/update-fiat-account/updated-at-scenario.ts';
+import { ClockPacing, updatedAtClock } from '../../../src/rules/update-fiat-account/updated-at-scenario.ts';
 import { fiatAccountBody } from '../exchange-builders.ts';
 
 const START = Date.parse('2026-11-27T06:00:00.250Z');
@@ -92,5 +92,20 @@ describe('the updated_at clock scenario', () => {
     expect(result.outcomes).toEqual([]);
     expect(result.notJudged).toBe("the target's answers carry no Date header: nothing tells what its clock read");
     expect(slept).toEqual([]);
+  });
+});
+
+describe('the pacing of a replay of the scenario', () => {
+  it('holds step 2 back as the run did after step 1, and nothing else', async () => {
+    const { context, sent } = contextFor(FAITHFUL);
+    await updatedAtClock.run(context);
+    const pacing = new ClockPacing();
+    const other = { operation: 'updateFiatAccount' as const, label: 'another update' };
+    expect(pacing.waitBefore(sent[1].testCase, 0)).toBe(0);
+    pacing.sent(sent[0], 10_000);
+    expect(pacing.waitBefore(sent[1].testCase, 10_000)).toBe(2000);
+    expect(pacing.waitBefore(sent[1].testCase, 11_500)).toBe(500);
+    expect(pacing.waitBefore(other, 10_000)).toBe(0);
+    expect(pacing.waitBefore(sent[2].testCase, 10_000)).toBe(0);
   });
 });
