@@ -31,6 +31,11 @@ export interface TestCase {
   body?: unknown;
   /** Sent verbatim instead of `body` (malformed JSON). */
   rawBody?: string;
+  /**
+   * No body at all, yet labelled Content-Type application/json (neither `body` nor `rawBody`): no
+   * Content-Length either, what curl -X PUT -H 'Content-Type: application/json' sends.
+   */
+  bodylessJson?: true;
   /** updateFiatAccount: the fiat account id used in the path. */
   fiatAccountId?: string;
   /** Send without the configured credentials: see UnauthenticatedKind. */

@@ -76,6 +76,13 @@ export const RULES = [
   // The document describes no error (section 7), so not what a refusal leaves behind: RFC 9110 sections 15.5.1 and
   // 15.5.21 (400, 422: the server cannot or will not process the request) make a refused update one that wrote nothing.
   rule('fa.refused-update.writes-nothing', FA, '8', 'convention', 'An update refused for a documented limit writes none of its body (RFC 9110 section 15.5)'),
+  rule(
+    'fa.updated-at.moves',
+    FA,
+    '2.1',
+    'documented',
+    "An update that changed a stored value carries updated_at no earlier than the request, by the target's Date header",
+  ),
 
   // Create an identity (POST /v2/identity/identities)
   rule('id.valid-accepted', ID, '4.2', 'documented', 'A valid create request is accepted (2xx)'),

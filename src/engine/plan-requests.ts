@@ -59,6 +59,8 @@ export interface RequestPlan {
   shrinkAtMost: number;
   /** Requests putting the pool accounts back may add (restore/restore-requests.ts); not in `total`, like shrinking. */
   restoreAtMost: number;
+  /** The longest the scenarios wait for the target's clock (updated-at-scenario.ts), in milliseconds. */
+  waitsAtMostMs: number;
   byFamily: FamilyRequests[];
   byScenario: ScenarioRequests[];
 }
@@ -134,6 +136,7 @@ export function countRequests(settings: CountSettings, selection: PlanSelection)
     updates: settings.accounts + METADATA_PROBES,
     shrinkAtMost: SHRINK_REQUESTS.perRun,
     restoreAtMost: restoreRequests(settings.accounts),
+    waitsAtMostMs: 0,
     byFamily: [],
     byScenario: [],
   };
@@ -157,6 +160,7 @@ export function countRequests(settings: CountSettings, selection: PlanSelection)
     const planning = { ...settings, identitiesBefore };
     plan.byScenario.push({ rule: scenario.rule, requests: scenario.requests(planning) });
     plan.later += scenario.later?.requests(planning) ?? 0;
+    plan.waitsAtMostMs += scenario.waitsAtMostMs?.(planning) ?? 0;
     identitiesBefore += scenario.creates?.(planning) ?? 0;
   }
   plan.creates = identitiesBefore;

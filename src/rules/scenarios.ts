@@ -19,6 +19,7 @@ import { acrossTokens } from './create-identity/ref-id-across-tokens.ts';
 import { authentication } from './http-around/auth-scenario.ts';
 import { refusedCreate } from './create-identity/refused-create-scenario.ts';
 import { refusedUpdate } from './update-fiat-account/refused-update-scenario.ts';
+import { updatedAtClock } from './update-fiat-account/updated-at-scenario.ts';
 
 export interface ScenarioContext {
   /** Sends one case as it is (an update without an id goes to the next account of the pool) and judges it. */
@@ -153,6 +154,8 @@ interface ScenarioShape {
   requests(planning: ScenarioPlanning): number;
   /** The identities it makes on a faithful target (none when absent). */
   creates?(planning: ScenarioPlanning): number;
+  /** The longest it waits for the target's clock, in milliseconds (none when absent): the plan's time says it. */
+  waitsAtMostMs?(planning: ScenarioPlanning): number;
   /** The fiat accounts it needs to judge every rule of its own (none when absent): a shard holding it gets as many. */
   fiatAccounts?: number;
   /**
@@ -187,6 +190,7 @@ export const SCENARIOS: readonly Scenario[] = [
   accountSequences,
   refusedCreate,
   refusedUpdate,
+  updatedAtClock,
 ];
 
 /** The rules a scenario's outcomes judge. */

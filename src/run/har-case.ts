@@ -45,7 +45,13 @@ export function caseOfEntry(entry: HarEntry): { testCase: TestCase; judged: bool
   if (!operation) return { why: entry.comment ?? 'no case and no operation of the document' };
   const failure = {
     case: { operation, label: c?.label ?? 'sent again', mode: c?.mode ?? 'valid', ...intentFields(c) },
-    request: { method: entry.request.method, url: entry.request.url, headers: {}, ...bodyOf(entry.request.postData?.text) },
+    // The headers tell the body-less JSON request (Content-Type, no body) from the missing body (recorded-case.ts).
+    request: {
+      method: entry.request.method,
+      url: entry.request.url,
+      headers: Object.fromEntries(entry.request.headers.map((h) => [h.name, h.value])),
+      ...bodyOf(entry.request.postData?.text),
+    },
   } as unknown as ReportFailure;
   const rebuilt = recordedCase(failure);
   if ('problem' in rebuilt) return { why: rebuilt.problem };

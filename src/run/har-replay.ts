@@ -31,6 +31,7 @@ import type { Transport } from '../engine/transport/transport.ts';
 import { startTarget } from './target.ts';
 import { isRaceCreate } from '../rules/create-identity/ref-id-scenarios.ts';
 import { SCENARIOS } from '../rules/scenarios.ts';
+import { ClockPacing } from '../rules/update-fiat-account/updated-at-scenario.ts';
 import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
 import { type EntryExchange, judgeEntryExchanges, type ReplayedRule, statusAgrees } from './har-judge.ts';
 import { ReplayAccounts } from './replay-accounts.ts';
@@ -143,10 +144,15 @@ async function sendAll(
 ): Promise<{ sent: EntryExchange[]; leftOut: HarReplay['leftOut']; interrupted: boolean }> {
   const sent: EntryExchange[] = [];
   const leftOut: HarReplay['leftOut'] = [];
+  const clock = new ClockPacing();
   const sendOne = async ({ at, entry, testCase: recorded, judged }: Ready): Promise<EntryExchange> => {
     const testCase = guard.restore.fit(recorded);
     if (testCase.fiatAccountId && guard.accounts.isTargetAccount(testCase.fiatAccountId)) guard.restore.wrote(testCase.fiatAccountId);
+    // The updated_at scenario's one wait, as the run made it (updated-at-scenario.ts).
+    const pause = clock.waitBefore(testCase);
+    if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
     const exchange = await transport.send(testCase, testCase.auth ? { auth: testCase.auth } : undefined);
+    clock.sent(exchange);
     guard.restore.sent(exchange);
     guard.metadata.observe(exchange);
     return { exchange, at, judged, links: twinLinksOf(entry) };

@@ -56,6 +56,8 @@ export interface PlanSummary {
   identities: number;
   /** The time the rate limit alone takes for the total; absent without a rate limit. */
   atRateLimitMs?: number;
+  /** The longest the run waits for the target's clock (fa.updated-at.moves), on top of its requests; absent when it never waits. */
+  clockWaitAtMostMs?: number;
   /** Since the budget may cut below minimums: the smallest --max-requests whose plan meets every rule's minimum. */
   budget?: { maxRequests: number; reserved: number; runs: number; trimmed: string[]; concludes: number };
   /**
@@ -110,6 +112,7 @@ export async function planSummary(config: RunConfig): Promise<PlanSummary> {
     ...(config.lifetimeMs ? { lifetimeMs: config.lifetimeMs } : {}),
     ...(config.stateFile ? { remembered } : {}),
     ...(config.rateLimitPerSecond ? { atRateLimitMs: (requests.total / config.rateLimitPerSecond) * 1000 } : {}),
+    ...(requests.waitsAtMostMs ? { clockWaitAtMostMs: requests.waitsAtMostMs } : {}),
     ...(budget
       ? { budget: { maxRequests: budget.maxRequests, reserved: budget.reserved, runs: budget.runs, trimmed: [...budget.trimmed], concludes: budget.concludes } }
       : {}),
@@ -132,6 +135,9 @@ export function planLines(summary: PlanSummary): string[] {
     summary.atRateLimitMs !== undefined
       ? `about ${formatDuration(summary.atRateLimitMs)} at ${summary.rateLimitPerSecond} requests a second`
       : 'no rate limit: as fast as the target answers';
+  const wait = summary.clockWaitAtMostMs
+    ? `, plus at most ${formatDuration(summary.clockWaitAtMostMs)} waiting for the target's clock (fa.updated-at.moves)`
+    : '';
   return [
     `plan: ${summary.target ?? 'the embedded reference server'}, seed ${summary.seed}, profile ${summary.profile}, ${summary.runs} random cases per rule${summary.shard ? `, shard ${summary.shard.index}/${summary.shard.count}` : ''}`,
     ...(summary.budget ? budgetLines(summary.budget) : []),
@@ -152,7 +158,7 @@ export function planLines(summary: PlanSummary): string[] {
     `fiat accounts it would change: ${accounts}`,
     `identities it would create: ${summary.identities}`,
     ...(summary.tokenRequests ? [tokenRequestLine(summary.tokenRequests)] : []),
-    `time: ${time}`,
+    `time: ${time}${wait}`,
     ...ruledOutLines(summary),
     'nothing was sent.',
   ];

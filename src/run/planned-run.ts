@@ -19,13 +19,13 @@ export interface Pace {
   roundTripMs: number;
 }
 
-/** Seconds a plan takes: bound by the rate limit, or by round trips over what may be in flight. */
-export function estimateMs(plan: Pick<RequestPlan, 'total' | 'updates'>, pace: Pace): number {
+/** Seconds a plan takes: bound by the rate limit, or by round trips over what may be in flight; and the waits for the target's clock. */
+export function estimateMs(plan: Pick<RequestPlan, 'total' | 'updates'> & Partial<Pick<RequestPlan, 'waitsAtMostMs'>>, pace: Pace): number {
   const inFlight = Math.max(1, pace.concurrency);
   const updatesInFlight = Math.max(1, Math.min(pace.accounts, inFlight));
   const byRoundTrips = (plan.updates / updatesInFlight + (plan.total - plan.updates) / inFlight) * pace.roundTripMs;
   const byRate = pace.rateLimitPerSecond ? (plan.total / pace.rateLimitPerSecond) * 1000 : 0;
-  return Math.max(byRoundTrips, byRate);
+  return Math.max(byRoundTrips, byRate) + (plan.waitsAtMostMs ?? 0);
 }
 
 /** The line itself, from the run's plan (prepareRun's `plan`) and the round trip measured while connecting. */

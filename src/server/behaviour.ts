@@ -43,6 +43,8 @@ export interface ServerBehaviour {
   otherMethod(operation: Operation, method: string): 'refuse' | 'handle' | 'fail';
   /** An empty request body: answered as the reading says, a 500, or taken as {} without validation. */
   emptyBody(operation: Operation): 'as-read' | 'fail' | 'unchecked';
+  /** A request labelled application/json with no body at all (no Content-Length, no Transfer-Encoding): answered as any empty body, or a 500. */
+  bodylessJson(operation: Operation): 'as-read' | 'fail';
   /** Status for a body that is not JSON. */
   malformedJsonStatus(operation: Operation): number;
   /** True when the server drops the connection instead of answering this body. */
@@ -106,6 +108,8 @@ export interface ServerBehaviour {
   duplicateResponse(identity: Record<string, unknown>): Record<string, unknown> | undefined;
   /** Content-Type of successful answers. */
   successContentType(operation: Operation): string;
+  /** Whether the seeded fiat accounts were made long before the server started (30 days), or as it starts (a sandbox made fresh for CI). */
+  seedsAccountsAtStart: boolean;
   /** The last change to an updated FiatAccount (a fresh object) before it is sent. */
   fiatAccountResponse(body: Record<string, unknown>): Record<string, unknown>;
   /** The last change to a created Identity (a fresh object) before it is stored and sent. */
@@ -120,6 +124,7 @@ export const FAITHFUL: ServerBehaviour = {
   authChallenge: (_operation, challenge) => challenge,
   otherMethod: () => 'refuse',
   emptyBody: () => 'as-read',
+  bodylessJson: () => 'as-read',
   malformedJsonStatus: () => 400,
   dropsConnection: () => false,
   diesAfterRequests: Number.POSITIVE_INFINITY,
@@ -145,6 +150,7 @@ export const FAITHFUL: ServerBehaviour = {
   reservesRefusedRefIds: false,
   duplicateResponse: () => undefined,
   successContentType: () => 'application/json',
+  seedsAccountsAtStart: false,
   fiatAccountResponse: (body) => body,
   identityResponse: (body) => body,
 };

@@ -335,6 +335,8 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
   'id-ref-id-scoped-by-token': { refIdScope: 'access-token' },
   'id-refused-create-reserves-ref-id': { reservesRefusedRefIds: true },
   'fa-refused-update-writes-part': { writesNamesOfRefusedUpdate: true },
+  'fa-updated-at-frozen-fresh': { seedsAccountsAtStart: true, fiatAccountResponse: (body) => ({ ...body, updated_at: body.created_at }) },
+  'bodyless-json-500': { bodylessJson: () => 'fail' },
 };
 
 /** The identity without govt_id and govt_id_type in its person_details. */

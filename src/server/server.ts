@@ -94,8 +94,8 @@ interface ServerState {
 
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const reading: Reading = { ...DEFAULT_READING, ...options.reading };
-  const seeded = seedFiatAccounts(Math.max(MIN_ACCOUNTS, options.accounts ?? MIN_ACCOUNTS));
   const behaviour = behaviourFor(options.fault, options.moreFaults);
+  const seeded = seedFiatAccounts(Math.max(MIN_ACCOUNTS, options.accounts ?? MIN_ACCOUNTS), Date.now(), behaviour.seedsAccountsAtStart);
   const state: ServerState = {
     reading,
     strict: options.strict ?? false,
@@ -166,6 +166,15 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   };
 }
 
+/**
+ * A request labelled JSON that has no body at all: neither Content-Length nor Transfer-Encoding
+ * (RFC 9112 section 6.3: its body is empty), what curl -X PUT -H 'Content-Type: application/json' sends.
+ */
+const isBodylessJson = (req: IncomingMessage): boolean =>
+  req.headers['content-length'] === undefined &&
+  req.headers['transfer-encoding'] === undefined &&
+  /^application\/json\b/i.test(req.headers['content-type'] ?? '');
+
 async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readRequestBody(req);
   if (body.kind === 'too-large') {
@@ -217,6 +226,7 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   const allow = route.kind === 'fiat-account' && state.accountReads ? 'GET, PUT' : ALLOWED_METHOD[route.kind];
   if (!operation) return sendProblem(res, 405, `${pathname} takes ${allow}`, { headers: { allow } });
   if (otherMethod === 'fail') return sendProblem(res, 500, 'internal error');
+  if (isBodylessJson(req) && state.behaviour.bodylessJson(operation) === 'fail') return sendProblem(res, 500, 'internal error');
   if (state.behaviour.dropsConnection(operation, decodeUtf8(body.bytes) ?? '')) {
     req.socket.destroy();
     return;

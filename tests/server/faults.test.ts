@@ -498,6 +498,20 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     [400, 'Ada'],
     [400, 'Lise'],
   ],
+  'fa-updated-at-frozen-fresh': [
+    async (s) => ((b) => b.updated_at === b.created_at && Date.now() - Date.parse(b.created_at) < 60_000)(await updated(s, { metadata: { k: 'v' } })),
+    false,
+    true,
+  ],
+  'bodyless-json-500': [
+    async (s) => [
+      status(await update(s, undefined, { bodyless: true })),
+      status(await create(s, undefined, { bodyless: true })),
+      status(await update(s, undefined, { raw: '' })),
+    ],
+    [400, 400, 400],
+    [500, 500, 400],
+  ],
 };
 
 /** A token from the server's token endpoint (client credentials in the form body). */

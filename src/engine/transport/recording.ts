@@ -65,14 +65,16 @@ export function recording(baseUrl: string, record: SentRecorder = () => undefine
 
 /**
  * The request a case makes; throws when its body cannot be serialized. A case without a body
- * (the missing-body case, a GET) goes without Content-Type; an empty raw body keeps it.
+ * (the missing-body case, a GET) goes without Content-Type, unless it is the body-less JSON
+ * request; an empty raw body keeps it.
  */
 function caseRequest(testCase: TestCase, method: string, url: string, auth: Request['auth']): Request {
   const body = bodyText(testCase);
+  const json = body !== undefined || testCase.bodylessJson === true;
   return {
     method,
     url,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), accept: 'application/json', 'user-agent': USER_AGENT },
+    headers: { ...(json ? { 'content-type': 'application/json' } : {}), accept: 'application/json', 'user-agent': USER_AGENT },
     ...(body !== undefined ? { body } : {}),
     ...(auth ? { auth } : {}),
   };

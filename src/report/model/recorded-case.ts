@@ -39,6 +39,11 @@ export function recordedCase(failure: ReportFailure): TestCase | { problem: stri
     ...(failure.case.around ? { around: failure.case.around as RuleId } : {}),
     ...(request.method !== OPERATIONS[operation].method ? { method: request.method } : {}),
     ...(request.rawBody !== undefined ? { rawBody: request.rawBody } : { body: request.body }),
+    // No body, yet labelled JSON: the body-less JSON request (http-around/cases.ts).
+    ...(request.rawBody === undefined && request.body === undefined && jsonLabelled(request.headers) ? { bodylessJson: true as const } : {}),
     ...pathParameters,
   };
 }
+
+const jsonLabelled = (headers: Record<string, string> | undefined): boolean =>
+  Object.entries(headers ?? {}).some(([name, value]) => name.toLowerCase() === 'content-type' && /^application\/json\b/i.test(value));
