@@ -69,6 +69,7 @@ export class IdentityStore {
       return this.insert(identities, key, build(), claim);
     }
     const existing = identities.get(key);
+    if (existing && uniqueness === 'repeat-folds-case') return { created: false, identity: JSON.parse(oldestOfAnyCase(identities, key)) as Identity };
     if (existing) return { created: false, identity: JSON.parse(existing) as Identity };
     const taken = this.govtIdTaken(claim);
     if (taken) return taken;
@@ -88,6 +89,13 @@ export class IdentityStore {
     this.count += 1;
     return { created: true, identity };
   }
+}
+
+/** The fault 'ref_ids-case-insensitive': the first identity (in creation order) whose ref_id is `key` in any letter case. */
+function oldestOfAnyCase(identities: Map<string, string>, key: string): string {
+  const folded = key.toLowerCase();
+  for (const [other, identity] of identities) if (other.toLowerCase() === folded) return identity;
+  return identities.get(key) as string;
 }
 
 /** A create's government id (strict variant only) and who claims it: owner and ref_id, or nobody in particular. */
