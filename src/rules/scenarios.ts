@@ -13,6 +13,9 @@ import type { MetadataSemantics } from './update-fiat-account/metadata-state.ts'
 import { accountSequences } from './update-fiat-account/sequences/account-sequences.ts';
 import { concurrentDuplicate, sequentialDuplicate } from './create-identity/ref-id-scenarios.ts';
 import { authentication } from './http-around/auth-scenario.ts';
+import type { AcceptedOpenValue } from './open-points/open-point-book.ts';
+import type { CombinationsJudged } from './open-points/combinations-judged.ts';
+import { openSpaceCombinations } from './open-points/open-space-scenario.ts';
 
 export interface ScenarioContext {
   /** Sends one case as it is (an update without an id goes to the next account of the pool) and judges it. */
@@ -36,6 +39,8 @@ export interface ScenarioContext {
   fitMetadata(c: TestCase): TestCase;
   /** Under --max-requests, what the budget leaves for shrinking a failing sequence (else its own 50). */
   shrinkRequests?: number;
+  /** The open values the target accepted so far, and the record of the combinations judged with them (absent: none known, as in a replay). */
+  openSpace?: { accepted(): AcceptedOpenValue[]; judged: CombinationsJudged };
 }
 
 /** What the requests of a scenario depend on. */
@@ -131,7 +136,8 @@ interface ScenarioShape {
  */
 export type Scenario = ScenarioShape & ({ judgesItsRule: false } | { judgesItsRule: true; rejudge(state: RejudgeState): ScenarioRejudge });
 
-export const SCENARIOS: readonly Scenario[] = [sequentialDuplicate, concurrentDuplicate, authentication, accountSequences];
+// The combinations over the open space come last: they use what the others learned (a ref_id in another letter case).
+export const SCENARIOS: readonly Scenario[] = [sequentialDuplicate, concurrentDuplicate, authentication, accountSequences, openSpaceCombinations];
 
 /** The rules a scenario's outcomes judge. */
 export const scenarioRules = (s: Scenario): RuleId[] => [s.rule, ...(s.alsoJudges ?? [])];

@@ -2,7 +2,7 @@
 import { getRule, type RuleId } from '../../core/catalogue.ts';
 import { concurrentDuplicates, hasFamily } from '../plan.ts';
 import type { RunContext } from '../run-context.ts';
-import { scenarioRules, type ScenarioContext } from '../../rules/scenarios.ts';
+import { scenarioRules, type Scenario, type ScenarioContext } from '../../rules/scenarios.ts';
 import type { Phase } from './phase.ts';
 
 export const scenarios: Phase = {
@@ -10,6 +10,8 @@ export const scenarios: Phase = {
   async run(context) {
     const { ledger, selectedIds } = context;
     const scenarioContext = scenarioContextOf(context);
+    // A rule two scenarios judge (the open space's repeats judge a ref_id rule too) ends after the last of them.
+    const lastOf = new Map<string, Scenario>(context.scenarios.flatMap((s) => scenarioRules(s).map((r) => [r, s] as const)));
     for (const scenario of context.scenarios) {
       const rules = scenarioRules(scenario).map(getRule);
       for (const rule of rules) if (selectedIds.has(rule.id)) await ledger.begin(rule);
@@ -27,7 +29,7 @@ export const scenarios: Phase = {
           if (fix) tally.scenarioRemedy = fix;
           if (whole && remedy && ruledOutBy) tally.ruledOutBy = { setting: ruledOutBy, fix: remedy };
         }
-        if (selectedIds.has(rule.id) && !hasFamily(rule.id)) await ledger.finish(rule);
+        if (selectedIds.has(rule.id) && !hasFamily(rule.id) && lastOf.get(rule.id) === scenario) await ledger.finish(rule);
       }
     }
   },
@@ -53,6 +55,7 @@ function scenarioContextOf(context: RunContext): ScenarioContext {
     seed: context.settings.seed,
     runs: context.settings.runs,
     metadataSemantics: () => metadata.semantics,
+    openSpace: { accepted: () => context.openPoints.acceptedValues(), judged: context.combinations },
     fitMetadata: (c) => (c.fiatAccountId ? metadata.fitToAccount(c, c.fiatAccountId) : c),
     ...(context.settings.plan.budget ? { shrinkRequests: context.settings.plan.budget.shrinkAtMost } : {}),
   };
