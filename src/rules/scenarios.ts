@@ -6,6 +6,7 @@
  */
 import type { TestCase } from '../core/case.ts';
 import type { Exchange } from '../core/exchange.ts';
+import type { Operation } from '../core/operations.ts';
 import type { Problem } from './check.ts';
 import type { RuleId } from '../core/catalogue.ts';
 import type { CreatedIdentities } from './create-identity/created-identities.ts';
@@ -40,7 +41,7 @@ export interface ScenarioContext {
   /** Under --max-requests, what the budget leaves for shrinking a failing sequence (else its own 50). */
   shrinkRequests?: number;
   /** The open values the target accepted so far, and the record of the combinations judged with them (absent: none known, as in a replay). */
-  openSpace?: { accepted(): AcceptedOpenValue[]; judged: CombinationsJudged };
+  openSpace?: { accepted(): AcceptedOpenValue[]; tried(operation: Operation, field: string): boolean; judged: CombinationsJudged };
 }
 
 /** What the requests of a scenario depend on. */
@@ -55,6 +56,10 @@ export interface ScenarioPlanning {
    * scenarios'): what it sends is then exact. Absent: the most it may send.
    */
   identitiesBefore?: number;
+  /** The rules whose families the plan sends, all their examples (absent: unknown). */
+  families?: ReadonlySet<string>;
+  /** The rules of the scenarios the plan runs (absent: unknown). */
+  scenarios?: ReadonlySet<string>;
 }
 
 export interface ScenarioOutcome {

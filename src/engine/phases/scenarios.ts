@@ -55,7 +55,11 @@ function scenarioContextOf(context: RunContext): ScenarioContext {
     seed: context.settings.seed,
     runs: context.settings.runs,
     metadataSemantics: () => metadata.semantics,
-    openSpace: { accepted: () => context.openPoints.acceptedValues(), judged: context.combinations },
+    openSpace: {
+      accepted: () => context.openPoints.acceptedValues(),
+      tried: (operation, field) => context.openPoints.tried(operation, field),
+      judged: context.combinations,
+    },
     fitMetadata: (c) => (c.fiatAccountId ? metadata.fitToAccount(c, c.fiatAccountId) : c),
     ...(context.settings.plan.budget ? { shrinkRequests: context.settings.plan.budget.shrinkAtMost } : {}),
   };

@@ -19,7 +19,7 @@ import type { Operation } from '../../core/operations.ts';
 import { caseBuilder } from '../cases/family.ts';
 import { withControl } from '../cases/twins.ts';
 import { IDENTITY_OPEN_POINTS, UPDATE_OPEN_POINTS } from './cases.ts';
-import { setAt } from './open-facet.ts';
+import { type OpenFacet, openExamples, setAt } from './open-facet.ts';
 import type { AcceptedOpenValue } from './open-point-book.ts';
 
 type Body = Record<string, unknown>;
@@ -160,17 +160,46 @@ export function combinationCases(rule: CombinedRule, accepted: readonly Accepted
 /** Combination cases per rule under a profile of `runs` random cases per rule: a few on quick, more on deep, never many. */
 export const combinationsPerRule = (runs: number): number => Math.min(24, Math.max(4, Math.ceil(runs / 4)));
 
+const FACETS: Readonly<Record<Operation, readonly OpenFacet[]>> = { createIdentity: IDENTITY_OPEN_POINTS, updateFiatAccount: UPDATE_OPEN_POINTS };
+
+/** The bodies the open examples go on when this scenario sends them itself: the smallest valid request of each operation. */
+const LEARNING_BASE: Readonly<Record<Operation, Body>> = { createIdentity: { person_details: ADA, tax_details_not_required: true }, updateFiatAccount: {} };
+
+/** The facets a rule's combinations draw on: those of its fields, of a kind that is combined. */
+const facetsOf = (rule: CombinedRule): OpenFacet[] => FACETS[rule.operation].filter((f) => rule.fields.includes(f.field) && !NOT_COMBINED.has(f.kind));
+
 /**
- * The values every run tries (each open facet's examples), as a faithful target accepts them all:
- * what planning counts the combinations from before anything is sent.
+ * The open cases to send before combining, when the run has not tried a rule's fields (a run of
+ * --rule id.tax, whose fixed cases hold no open case): each facet's examples, as the fixed cases
+ * send them. `tried(operation, field)`: whether the run has an answer on the field already.
  */
-export function exampleValues(): AcceptedOpenValue[] {
-  const facets = [...IDENTITY_OPEN_POINTS.map((f) => ['createIdentity', f] as const), ...UPDATE_OPEN_POINTS.map((f) => ['updateFiatAccount', f] as const)];
+export function learningCases(tried: (operation: Operation, field: string) => boolean): TestCase[] {
+  const facets = new Map<OpenFacet, Operation>();
+  for (const rule of COMBINED_RULES) for (const f of facetsOf(rule)) if (!tried(rule.operation, f.field)) facets.set(f, rule.operation);
+  return [...facets].flatMap(([facet, operation]) => openExamples(operation, [facet], LEARNING_BASE[operation]));
+}
+
+/** The values of each facet's examples, as a faithful target accepts them all: what planning counts the combinations from. */
+function exampleValues(): AcceptedOpenValue[] {
   const values = new Map<string, AcceptedOpenValue>();
-  for (const [operation, facet] of facets)
-    for (const { value, probe } of facet.examples) {
-      const key = `${operation} ${facet.field} ${facet.kind} ${probe.value}`;
-      if (!values.has(key)) values.set(key, { operation, field: facet.field, kind: facet.kind, description: probe.value, value });
-    }
+  for (const operation of Object.keys(FACETS) as Operation[])
+    for (const facet of FACETS[operation])
+      for (const { value, probe } of facet.examples) {
+        const key = `${operation} ${facet.field} ${facet.kind} ${probe.value}`;
+        if (!values.has(key)) values.set(key, { operation, field: facet.field, kind: facet.kind, description: probe.value, value });
+      }
   return [...values.values()];
+}
+
+/**
+ * What the combinations send to a faithful target (it accepts every example value): the examples
+ * of the operations whose fixed cases did not send them (`examplesSent`), each combination case,
+ * the twin of each invalid one. Identities created: every create but the invalid ones, and the twins.
+ */
+export function plannedCombinations(runs: number, examplesSent: (operation: Operation) => boolean): { requests: number; creates: number } {
+  const learning = learningCases((operation) => examplesSent(operation));
+  const cases = COMBINED_RULES.flatMap((rule) => combinationCases(rule, exampleValues(), combinationsPerRule(runs)));
+  const twins = cases.filter((c) => c.mode === 'invalid' && c.control).length;
+  const creates = [...learning, ...cases].filter((c) => c.operation === 'createIdentity' && c.mode !== 'invalid').length + twins;
+  return { requests: learning.length + cases.length + twins, creates };
 }

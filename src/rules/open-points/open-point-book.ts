@@ -136,6 +136,11 @@ export class OpenPointBook {
     return values.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   }
 
+  /** Whether an open case on the field (of any kind) has had an answer. */
+  tried(operation: Operation, field: string): boolean {
+    return [...this.entries.values()].some((e) => e.operation === operation && e.field === field && e.answers.length > 0);
+  }
+
   /** The observed contract: every field and kind tried, in a fixed order. */
   contract(): ObservedContract {
     const limits = [...this.entries.values()]
