@@ -5,9 +5,7 @@
  * The unit is a family of cases: its fixed examples and its random cases, which fast-check draws
  * from the run's seed for that family alone, so they do not depend on which other families run.
  * The scenarios go with the first family of valid creates: the sequential ref_id scenario repeats
- * an identity made earlier in the run, and the concurrent one needs two. A `standalone` scenario
- * (the rules over the open space, which tries the open values it combines when its share has not)
- * goes as a unit of its own. Units go to shards by
+ * an identity made earlier in the run, and the concurrent one needs two. Units go to shards by
  * their planned requests, largest first, each to the shard with the fewest so far: deterministic,
  * and independent of the seed, the concurrency and the target.
  *
@@ -81,17 +79,13 @@ const makesIdentities = (family: CaseFamily): boolean => getRule(family.rule).op
 /** The units of a plan, in the plan's order (the scenarios last when no family takes them). */
 export function shardUnits(families: readonly CaseFamily[], scenarios: readonly Scenario[], runs: number): ShardUnit[] {
   const units = families.map((family): ShardUnit => ({ families: [family], scenarios: [], requests: familyRequests(family, runs) }));
-  const hosted = scenarios.filter((s) => !s.standalone);
-  if (hosted.length) {
+  if (scenarios.length) {
     const host = families.findIndex(makesIdentities);
     const unit = host >= 0 ? units[host] : { families: [], scenarios: [], requests: 0 };
     if (host < 0) units.push(unit);
-    unit.scenarios.push(...hosted);
-    unit.requests += hosted.reduce((sum, s) => sum + s.requests({ ...SCENARIO_WEIGHT, runs }), 0);
+    unit.scenarios.push(...scenarios);
+    unit.requests += scenarios.reduce((sum, s) => sum + s.requests({ ...SCENARIO_WEIGHT, runs }), 0);
   }
-  // A scenario that learns what it builds on goes alone, weighed as if it had to learn all of it.
-  for (const s of scenarios.filter((s) => s.standalone))
-    units.push({ families: [], scenarios: [s], requests: s.requests({ ...SCENARIO_WEIGHT, runs, families: new Set(), scenarios: new Set() }) });
   return units;
 }
 
@@ -131,15 +125,12 @@ export function ruleShards(families: readonly CaseFamily[], scenarios: readonly 
   const owners = new Map<string, number>();
   const shards = assignUnits(shardUnits(families, scenarios, runs), count);
   shards.forEach((units, i) => {
-    for (const unit of units) {
-      for (const family of unit.families) owners.set(family.rule, i + 1);
-      for (const scenario of unit.scenarios.filter((s) => !s.standalone)) for (const rule of scenarioRules(scenario)) owners.set(rule, i + 1);
-    }
+    for (const family of units.flatMap((u) => u.families)) owners.set(family.rule, i + 1);
   });
-  // A standalone scenario judges again rules a family or another scenario owns (the open space): it owns only what nobody else does.
+  // A rule with a family is its family's, though a scenario judges it again (the open space's tax rule).
+  const ownedByFamily = new Set(owners.keys());
   shards.forEach((units, i) => {
-    for (const scenario of units.flatMap((u) => u.scenarios).filter((s) => s.standalone))
-      for (const rule of scenarioRules(scenario)) if (!owners.has(rule)) owners.set(rule, i + 1);
+    for (const scenario of units.flatMap((u) => u.scenarios)) for (const rule of scenarioRules(scenario)) if (!ownedByFamily.has(rule)) owners.set(rule, i + 1);
   });
   return owners;
 }

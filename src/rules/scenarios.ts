@@ -124,11 +124,6 @@ interface ScenarioShape {
   requests(planning: ScenarioPlanning): number;
   /** The identities it makes on a faithful target (none when absent). */
   creates?(planning: ScenarioPlanning): number;
-  /**
-   * It builds on nothing another share must send (it learns what it needs itself): a shard takes it
-   * as a unit of its own, and it owns none of the rules a family or another scenario owns.
-   */
-  standalone?: true;
   /** The fiat accounts it needs to judge every rule of its own (none when absent): a shard holding it gets as many. */
   fiatAccounts?: number;
   /**

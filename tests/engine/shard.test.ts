@@ -2,10 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
 import { caseFamilies } from '../../src/rules/cases/families.ts';
-import { planRequests, plannedFamilies, plannedRuleShards, plannedScenarios, plannedShare, selectRules } from '../../src/engine/plan.ts';
+import { hasFamily, planRequests, plannedFamilies, plannedRuleShards, plannedScenarios, plannedShare, selectRules } from '../../src/engine/plan.ts';
 import { PROFILES } from '../../src/engine/profiles.ts';
 import { familyRequests, parseShard, shardUnits, type Shard } from '../../src/engine/shard.ts';
-import { plannedCombinations } from '../../src/rules/open-points/combinations.ts';
 
 const shards = (count: number): Shard[] => Array.from({ length: count }, (_, i) => ({ index: i + 1, count }));
 
@@ -63,7 +62,7 @@ describe('the shares of a run', () => {
     for (const s of shards(3)) {
       const share = plannedShare(selectRules(), PROFILES.standard, s);
       for (const family of share.families) expect(owners.get(family.rule)).toBe(s.index);
-      for (const scenario of share.scenarios.filter((sc) => !sc.standalone)) expect(owners.get(scenario.rule)).toBe(s.index);
+      for (const scenario of share.scenarios.filter((sc) => !hasFamily(sc.rule))) expect(owners.get(scenario.rule)).toBe(s.index);
     }
     // The rules over the open space judge again what others own: the tax rule stays its family's.
     const tax = shards(3).find((s) => plannedShare(selectRules(), PROFILES.standard, s).families.some((f) => f.rule === 'id.tax.absent-rejected'))!;
@@ -83,13 +82,10 @@ describe('the shares of a run', () => {
         const parts = await Promise.all(shards(count).map((s) => plan(s)));
         const ideal = (whole.total - whole.probes) / count;
         for (const part of parts) expect(Math.abs(part.total - part.probes - ideal), `${count} shards`).toBeLessThanOrEqual(largestUnit);
-        // A twin shared by families of different shards is asked in each: at most a few. And the
-        // rules over the open space try the open examples themselves in a shard without the
-        // families of valid requests that send them.
+        // A twin shared by families of different shards is asked in each: at most a few.
         const sum = parts.reduce((n, p) => n + p.total, 0);
-        const learning = plannedCombinations(runs, () => false).requests - plannedCombinations(runs, () => true).requests;
         expect(sum - (count - 1) * whole.probes - whole.total).toBeGreaterThanOrEqual(0);
-        expect(sum - (count - 1) * whole.probes - whole.total).toBeLessThanOrEqual(count + learning);
+        expect(sum - (count - 1) * whole.probes - whole.total).toBeLessThanOrEqual(count);
         if (count <= 3) for (const part of parts) expect(Math.abs(part.total - part.probes - ideal) / ideal, `${count} shards`).toBeLessThanOrEqual(0.15);
       }
     },

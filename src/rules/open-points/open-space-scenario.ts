@@ -34,7 +34,6 @@ export const openSpaceCombinations: Scenario = {
   alsoJudges: [REPEAT_RULE],
   feeds: COMBINED_RULES.map((r) => r.rule).filter((r) => r !== 'id.tax.absent-rejected'),
   judgesItsRule: false,
-  standalone: true,
   minimums: {},
   requests: (planning) => plannedCombinations(planning.runs, examplesSent(planning)).requests + plannedRepeats(planning),
   creates: (planning) => plannedCombinations(planning.runs, examplesSent(planning)).creates,
