@@ -14,7 +14,7 @@ import { OPERATIONS } from '../core/operations.ts';
 import { inputKey, randomRuns } from './coverage.ts';
 import { generatedCases } from './generated-cases.ts';
 import type { CaseFamily } from '../rules/cases/families.ts';
-import { scenarioRules, type Scenario } from '../rules/scenarios.ts';
+import type { Scenario } from '../rules/scenarios.ts';
 import { SHRINK_REQUESTS } from './shrink-budget.ts';
 import { METADATA_PROBES, REACHABILITY_REQUESTS } from './request-budget.ts';
 
@@ -149,7 +149,7 @@ export function countRequests(settings: CountSettings, selection: PlanSelection)
   let identitiesBefore = plan.creates;
   // What the scenarios may build on: the families sent whole, the scenarios run.
   const families = new Set(selection.families.filter((f) => f.examples === f.cost.family.examples.length).map((f) => f.cost.family.rule));
-  const scenarios = new Set(selection.scenarios.flatMap(scenarioRules));
+  const scenarios = new Set<string>(selection.scenarios.map((s) => s.rule));
   for (const scenario of selection.scenarios) {
     const planning = { ...settings, identitiesBefore, families, scenarios };
     plan.byScenario.push({ rule: scenario.rule, requests: scenario.requests(planning) });

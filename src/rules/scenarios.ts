@@ -56,9 +56,11 @@ export interface ScenarioPlanning {
    * scenarios'): what it sends is then exact. Absent: the most it may send.
    */
   identitiesBefore?: number;
+  /** The rules the run judges: a refused invalid case asks its twin only for these (absent: all). */
+  selectedIds?: ReadonlySet<string>;
   /** The rules whose families the plan sends, all their examples (absent: unknown). */
   families?: ReadonlySet<string>;
-  /** The rules of the scenarios the plan runs (absent: unknown). */
+  /** The scenarios the plan runs, each by its own rule (absent: unknown). */
   scenarios?: ReadonlySet<string>;
 }
 

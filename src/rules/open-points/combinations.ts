@@ -189,12 +189,17 @@ function exampleValues(): AcceptedOpenValue[] {
  * What the combinations send to a faithful target (it accepts every example value): the examples
  * the fixed cases did not send (`examplesSent`: in a sharded run the scenarios go with the family
  * of valid creates, engine/shard.ts, so a shard never sends them twice), each combination case,
- * the twin of each invalid one. Identities created: every create but the invalid ones, and the twins.
+ * the twin of each invalid one whose rule is `selected`. Identities created: every create but the invalid ones, and the twins.
  */
-export function plannedCombinations(runs: number, examplesSent: (operation: Operation) => boolean): { requests: number; creates: number } {
+export function plannedCombinations(
+  runs: number,
+  examplesSent: (operation: Operation) => boolean,
+  selected: (rule: string) => boolean = () => true,
+): { requests: number; creates: number } {
   const learning = learningCases((operation) => examplesSent(operation));
   const cases = COMBINED_RULES.flatMap((rule) => combinationCases(rule, exampleValues(), combinationsPerRule(runs)));
-  const twins = cases.filter((c) => c.mode === 'invalid' && c.control).length;
+  // A refused invalid case asks its twin only when its rule is judged (engine/valid-twins.ts).
+  const twins = cases.filter((c) => c.mode === 'invalid' && c.control && selected(c.violates ?? '')).length;
   const creates = [...learning, ...cases].filter((c) => c.operation === 'createIdentity' && c.mode !== 'invalid').length + twins;
   return { requests: learning.length + cases.length + twins, creates };
 }

@@ -25,6 +25,9 @@ const caseVariants = (accepted: readonly AcceptedOpenValue[]): AcceptedOpenValue
 const examplesSent = (planning: ScenarioPlanning) => (operation: Operation) =>
   planning.families === undefined || planning.families.has(OPERATIONS[operation].validAcceptedRule);
 
+/** Whether a rule is judged (unknown: all are). */
+const selected = (planning: ScenarioPlanning) => (rule: string) => planning.selectedIds === undefined || planning.selectedIds.has(rule);
+
 /** The repeat of a ref_id in another letter case: when the sequential scenario, which makes one, runs before (unknown: assumed). */
 const plannedRepeats = (planning: ScenarioPlanning): number => (planning.scenarios === undefined || planning.scenarios.has(REPEAT_RULE) ? 1 : 0);
 
@@ -35,8 +38,8 @@ export const openSpaceCombinations: Scenario = {
   feeds: COMBINED_RULES.map((r) => r.rule).filter((r) => r !== 'id.tax.absent-rejected'),
   judgesItsRule: false,
   minimums: {},
-  requests: (planning) => plannedCombinations(planning.runs, examplesSent(planning)).requests + plannedRepeats(planning),
-  creates: (planning) => plannedCombinations(planning.runs, examplesSent(planning)).creates,
+  requests: (planning) => plannedCombinations(planning.runs, examplesSent(planning), selected(planning)).requests + plannedRepeats(planning),
+  creates: (planning) => plannedCombinations(planning.runs, examplesSent(planning), selected(planning)).creates,
   async run(context) {
     const space = context.openSpace;
     if (!space)

@@ -32,6 +32,16 @@ describe('the rules over the open space', () => {
     expect(plan.byScenario.find((s) => s.rule === 'id.tax.absent-rejected')?.requests).toBe(sent);
   });
 
+  it.each([['id.tax.absent-rejected'], ['id.govt-id.mirrors-cip'], ['id.ref-id.sequential-duplicate']])(
+    'are planned exactly under --rule %s (the open values tried first when no fixed case did, twins only of judged rules)',
+    async (rule) => {
+      const { report } = await runEmbedded({ runs: RUNS, seed: SEED, ruleFilter: [rule] });
+      const plan = await planRequests({ runs: RUNS, accounts: 3, seed: SEED, ruleFilter: [rule] });
+      expect(report.summary.requests - report.restore!.requests).toBe(plan.total);
+      expect(report.openSpace?.rules.length).toBeGreaterThan(0);
+    },
+  );
+
   it('combine nothing a strict server refused, and it stays conformant', async () => {
     const { report } = await runEmbedded({ runs: RUNS, seed: SEED, strictServer: true });
     expect(report.summary.verdict).toBe('conformant');
