@@ -7,7 +7,7 @@
  */
 import type { RuleId } from '../../core/catalogue.ts';
 import type { TestCase } from '../../core/case.ts';
-import type { Exchange } from '../../core/exchange.ts';
+import type { Problem } from '../check.ts';
 import { is2xx } from '../checks/exchange-facts.ts';
 import { createdId, idKey, shownId } from '../create-identity/created-identities.ts';
 import type { Scenario, ScenarioContext, ScenarioOutcome, ScenarioPlanning } from '../scenarios.ts';
@@ -42,12 +42,8 @@ export const openSpaceCombinations: Scenario = {
   creates: (planning) => plannedCombinations(planning.runs, examplesSent(planning), selected(planning)).creates,
   async run(context) {
     const space = context.openSpace;
-    if (!space)
-      return {
-        outcomes: [],
-        notJudged: 'no open values were learned before (the rules over the open space need the run of the fixed cases)',
-        notJudgedRules: [],
-      };
+    // Without the run's open points (a context that keeps none) there is nothing to combine.
+    if (!space) return { outcomes: [] };
     for (const c of learningCases(space.tried)) await context.exercise(context.stamp(c, context.freshRefId()));
     const accepted = space.accepted();
     const cap = combinationsPerRule(context.runs);
@@ -87,13 +83,14 @@ async function repeatVariant(context: ScenarioContext, variant: AcceptedOpenValu
   context.openSpace?.judged.note(REPEAT_RULE, repeat, again);
   const id = createdId(again);
   if (is2xx(again) && id === undefined) return undefined; // no id to compare: judge nothing
-  return { exchange: again, rule: REPEAT_RULE, problems: id !== undefined && idKey(id) !== made.key ? [otherIdentity(again, refId, made.id, id)] : [] };
+  return { exchange: again, rule: REPEAT_RULE, problems: id !== undefined && idKey(id) !== made.key ? [otherIdentity(refId, made.id, id)] : [] };
 }
 
-function otherIdentity(_again: Exchange, refId: string, own: string, returned: string) {
+/** The repeat answered with another identity than the one its ref_id made. */
+function otherIdentity(refId: string, own: string, returned: string): Problem {
   return {
     message: `ref_id ${refId} was used again and identity ${shownId(returned)} came back, not ${own} that its create made: the target took the ref_id as new, then matched its repeat to another ref_id without regard to letter case`,
-    kind: 'identity-duplicated' as const,
+    kind: 'identity-duplicated',
     params: { refId, ids: [own, shownId(returned)] },
   };
 }
