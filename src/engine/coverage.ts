@@ -72,8 +72,8 @@ export class Refusals {
 
   observe(e: Exchange): void {
     const c = e.testCase;
-    // An open case may be refused: that is a limit of the target, not a shortfall's cause.
-    if (c.auth || c.open || isAround(c) || (c.mode !== 'valid' && c.mode !== 'boundary') || !e.response) return;
+    // An open case may be refused (alone or combined): that is a limit of the target, not a shortfall's cause.
+    if (c.auth || c.open || (c.combined && c.mode === 'valid') || isAround(c) || (c.mode !== 'valid' && c.mode !== 'boundary') || !e.response) return;
     // With no account known (a unit's own tally) no case can be told apart as one.
     if (this.accounts.length > 0 && sentToUnknownAccount(c, this.accounts)) return;
     const entry = this.byOperation.get(c.operation) ?? { expected: 0, refused: 0 };

@@ -156,8 +156,11 @@ export function countRequests(settings: CountSettings, selection: PlanSelection)
   }
   // The scenarios run after the fixed cases: what they send depends on the identities made before.
   let identitiesBefore = plan.creates;
+  // What the scenarios may build on: the families sent whole, the scenarios run.
+  const families = new Set(selection.families.filter((f) => f.examples === f.cost.family.examples.length).map((f) => f.cost.family.rule));
+  const scenarios = new Set<string>(selection.scenarios.map((s) => s.rule));
   for (const scenario of selection.scenarios) {
-    const planning = { ...settings, identitiesBefore };
+    const planning = { ...settings, identitiesBefore, families, scenarios };
     plan.byScenario.push({ rule: scenario.rule, requests: scenario.requests(planning) });
     plan.later += scenario.later?.requests(planning) ?? 0;
     plan.waitsAtMostMs += scenario.waitsAtMostMs?.(planning) ?? 0;

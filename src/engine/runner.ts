@@ -75,6 +75,7 @@ export async function runEngine(transport: Transport, settings: RunSettings, lis
     ...(transport.budget ? { budget: transport.budget.summary(settings.plan.budget?.planned ?? 0, settings.plan.budget?.trimmed ?? []) } : {}),
     ...(stopped ? { stopped } : {}),
     observedContract: context.openPoints.contract(),
+    ...(context.combinations.coverage() ? { openSpace: context.combinations.coverage() } : {}),
     restore,
     createdIdentities: context.identities.list(),
   };

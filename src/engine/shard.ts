@@ -123,11 +123,14 @@ export function shareOf(families: readonly CaseFamily[], scenarios: readonly Sce
  */
 export function ruleShards(families: readonly CaseFamily[], scenarios: readonly Scenario[], runs: number, count: number): Map<string, number> {
   const owners = new Map<string, number>();
-  assignUnits(shardUnits(families, scenarios, runs), count).forEach((units, i) => {
-    for (const unit of units) {
-      for (const family of unit.families) owners.set(family.rule, i + 1);
-      for (const scenario of unit.scenarios) for (const rule of scenarioRules(scenario)) owners.set(rule, i + 1);
-    }
+  const shards = assignUnits(shardUnits(families, scenarios, runs), count);
+  shards.forEach((units, i) => {
+    for (const family of units.flatMap((u) => u.families)) owners.set(family.rule, i + 1);
+  });
+  // A rule with a family is its family's, though a scenario judges it again (the open space's tax rule).
+  const ownedByFamily = new Set(owners.keys());
+  shards.forEach((units, i) => {
+    for (const scenario of units.flatMap((u) => u.scenarios)) for (const rule of scenarioRules(scenario)) if (!ownedByFamily.has(rule)) owners.set(rule, i + 1);
   });
   return owners;
 }

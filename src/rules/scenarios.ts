@@ -7,6 +7,7 @@
  */
 import type { TestCase } from '../core/case.ts';
 import type { Exchange } from '../core/exchange.ts';
+import type { Operation } from '../core/operations.ts';
 import type { Problem } from './check.ts';
 import type { RuleId } from '../core/catalogue.ts';
 import type { TokenRenewal } from '../core/token-renewal.ts';
@@ -20,6 +21,9 @@ import { authentication } from './http-around/auth-scenario.ts';
 import { refusedCreate } from './create-identity/refused-create-scenario.ts';
 import { refusedUpdate } from './update-fiat-account/refused-update-scenario.ts';
 import { updatedAtClock } from './update-fiat-account/updated-at-scenario.ts';
+import type { AcceptedOpenValue } from './open-points/open-point-book.ts';
+import type { CombinationsJudged } from './open-points/combinations-judged.ts';
+import { openSpaceCombinations } from './open-points/open-space-scenario.ts';
 
 export interface ScenarioContext {
   /** Sends one case as it is (an update without an id goes to the next account of the pool) and judges it. */
@@ -56,6 +60,8 @@ export interface ScenarioContext {
   now?(): number;
   /** --state: the identities earlier runs created for this API user on this target. */
   memory?: IdentityMemory;
+  /** The open values the target accepted so far, and the record of the combinations judged with them (absent: none known, as in a replay). */
+  openSpace?: { accepted(): AcceptedOpenValue[]; tried(operation: Operation, field: string): boolean; judged: CombinationsJudged };
 }
 
 /**
@@ -90,6 +96,12 @@ export interface ScenarioPlanning {
   remembered?: number;
   /** false: the run's token is static (no renewal); absent: it is fetched (client credentials, the embedded server's). */
   fetchesTokens?: boolean;
+  /** The rules the run judges: a refused invalid case asks its twin only for these (absent: all). */
+  selectedIds?: ReadonlySet<string>;
+  /** The rules whose families the plan sends, all their examples (absent: unknown). */
+  families?: ReadonlySet<string>;
+  /** The scenarios the plan runs, each by its own rule (absent: unknown). */
+  scenarios?: ReadonlySet<string>;
 }
 
 export interface ScenarioOutcome {
@@ -191,6 +203,8 @@ export const SCENARIOS: readonly Scenario[] = [
   refusedCreate,
   refusedUpdate,
   updatedAtClock,
+  // The combinations over the open space come last: they use what the others learned (a ref_id in another letter case).
+  openSpaceCombinations,
 ];
 
 /** The rules a scenario's outcomes judge. */

@@ -33,6 +33,7 @@ const intentFields = (c: HarEntry['_case']) => ({
   ...(c?.violates ? { violates: c.violates } : {}),
   ...(c?.exercises ? { exercises: c.exercises } : {}),
   ...(c?.open ? { open: c.open } : {}),
+  ...(c?.combined ? { combined: c.combined } : {}),
   ...(c?.around ? { around: c.around } : {}),
   ...(c?.auth ? { auth: c.auth } : {}),
 });

@@ -63,8 +63,8 @@ export interface ServerBehaviour {
   maxMetadataPairs: number;
   /** The length of a metadata key or value as the server counts it (section 8: characters). */
   metadataLength(text: string): number;
-  /** Whether tax_details must be sent, given tax_details_not_required as sent (4.2). */
-  taxDetailsRequired(notRequired: unknown): boolean;
+  /** Whether tax_details must be sent, given tax_details_not_required as sent and the whole body (4.2). */
+  taxDetailsRequired(notRequired: unknown, body: Record<string, unknown>): boolean;
   /** Refusals of the server's own, beyond the document. */
   extraViolations(operation: Operation, body: Record<string, unknown>): Violation[];
   /** What is stored of an update's (validated) metadata. */
@@ -86,9 +86,10 @@ export interface ServerBehaviour {
   unknownAccountStatus: number;
   /**
    * How ref_id stays unique per API user: atomically; not at all; check-then-insert with an await
-   * between; only the most recent ref_id remembered; or one identity (the first) for every create.
+   * between; only the most recent ref_id remembered; one identity (the first) for every create; or
+   * atomically, but a repeat answered with the oldest identity whose ref_id differs in letter case only.
    */
-  refIdUniqueness: 'atomic' | 'none' | 'racy' | 'last-only' | 'single';
+  refIdUniqueness: 'atomic' | 'none' | 'racy' | 'last-only' | 'single' | 'repeat-folds-case';
   /**
    * What the server keys a ref_id by: the document's ref_id is its exact text (letter case
    * included); a fault folds its case, or adds the rest of the body.

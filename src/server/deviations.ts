@@ -337,7 +337,26 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
   'fa-refused-update-writes-part': { writesNamesOfRefusedUpdate: true },
   'fa-updated-at-frozen-fresh': { seedsAccountsAtStart: true, fiatAccountResponse: (body) => ({ ...body, updated_at: body.created_at }) },
   'bodyless-json-500': { bodylessJson: () => 'fail' },
+  // Required only of the sample's country: a person of another nationality or government id country needs no tax_details.
+  'id-tax-rule-one-country': {
+    taxDetailsRequired: (notRequired, body) => notRequired !== true && sampleCountryOnly(body),
+  },
+  'id-govt-id-normalised': {
+    identityResponse: (body) => {
+      const returned = personDetails(body);
+      if (returned && typeof returned.govt_id === 'string') returned.govt_id = returned.govt_id.replace(/\s+/g, '').toUpperCase();
+      return body;
+    },
+  },
+  // A repeat is answered with an identity (not refused), looked up without regard to case: the older one.
+  'id-ref-id-case-insensitive-repeat': { refIdUniqueness: 'repeat-folds-case', duplicateResponse: (identity) => identity },
 };
+
+/** Whether a create's person is of the sample's country (USA), or says no country: the one country a faulty tax rule covers. */
+function sampleCountryOnly(body: Body): boolean {
+  const person = personDetails(body);
+  return [person?.nationality, person?.cip_id_country].every((country) => country === undefined || country === 'USA');
+}
 
 /** The identity without govt_id and govt_id_type in its person_details. */
 function withoutGovtId(body: Body): Body {

@@ -407,6 +407,25 @@ const FAULT_LIST = [
     description:
       "fails with 500 on a PUT or POST labelled application/json with no body at all (no Content-Length, what curl -X PUT -H 'Content-Type: application/json' sends): the framework leaves the body undefined and the handler reads it",
   },
+  // Issue 32, rules over the open space: each shows only when a rule is judged with an open value the target accepted.
+  {
+    name: 'id-tax-rule-one-country',
+    ruleId: 'id.tax.absent-rejected',
+    // The same body with tax_details_not_required false is accepted too.
+    alsoFails: ['id.tax.absent-false-rejected'],
+    description: "enforces the tax rule only for the sample's country: a create whose nationality or cip_id_country is another needs no tax_details",
+  },
+  {
+    name: 'id-govt-id-normalised',
+    ruleId: 'id.govt-id.mirrors-cip',
+    description: 'returns govt_id normalised: spaces removed, letters in upper case (a cip_id like 123-45-6789 comes back unchanged)',
+  },
+  {
+    name: 'id-ref-id-case-insensitive-repeat',
+    ruleId: 'id.ref-id.sequential-duplicate',
+    description:
+      'creates a new identity for a ref_id that differs from a used one in letter case only, but answers its repeat (2xx) with the older identity, looked up without regard to case',
+  },
 ] as const satisfies readonly FaultEntry[];
 
 /** What a run under a fault must end with (see FaultDefinition.expect). */

@@ -89,6 +89,7 @@ export class IdentityStore {
       return this.insert(identities, key, build(), claim);
     }
     const existing = this.remembered(identities, owner, key);
+    if (existing && uniqueness === 'repeat-folds-case') return { created: false, identity: JSON.parse(oldestOfAnyCase(identities, key)) as Identity };
     if (existing)
       return {
         created: false,
@@ -128,6 +129,13 @@ export class IdentityStore {
     this.count += 1;
     return { created: true, identity };
   }
+}
+
+/** The fault 'id-ref-id-case-insensitive-repeat': the first identity (in creation order) whose ref_id is `key` in any letter case. */
+function oldestOfAnyCase(identities: Map<string, string>, key: string): string {
+  const folded = key.toLowerCase();
+  for (const [other, identity] of identities) if (other.toLowerCase() === folded) return identity;
+  return identities.get(key) as string;
 }
 
 /** A create's government id (strict variant only) and who claims it: owner and ref_id, or nobody in particular. */

@@ -512,6 +512,33 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     [400, 400, 400],
     [500, 500, 400],
   ],
+  'id-tax-rule-one-country': [
+    async (s) => [
+      status(await create(s, noTax())),
+      status(await create(s, { ...noTax(), person_details: { first_name: 'Ada', last_name: 'Lovelace', nationality: 'GBR' } })),
+    ],
+    [400, 400],
+    [400, 201],
+  ],
+  'id-govt-id-normalised': [
+    async (s) => [
+      (await created(s, {}, { cip_id: '123-45-6789' })).person_details.govt_id,
+      (await created(s, {}, { cip_id: 'x12 345 678' })).person_details.govt_id,
+    ],
+    ['123-45-6789', 'x12 345 678'],
+    ['123-45-6789', 'X12345678'],
+  ],
+  'id-ref-id-case-insensitive-repeat': [
+    async (s) => {
+      const a = identityBody();
+      const variant = { ...a, ref_id: String(a.ref_id).toUpperCase() };
+      const [first, second] = [await create(s, a), await create(s, variant)];
+      const repeat = await create(s, variant);
+      return [first.json.id === second.json.id, repeat.status < 300 && repeat.json.id === first.json.id];
+    },
+    [false, false],
+    [false, true],
+  ],
 };
 
 /** A token from the server's token endpoint (client credentials in the form body). */

@@ -2,7 +2,7 @@
 import { getRule, type RuleId } from '../../core/catalogue.ts';
 import { concurrentDuplicates, hasFamily } from '../plan.ts';
 import type { RunContext } from '../run-context.ts';
-import { scenarioRules, type ScenarioContext } from '../../rules/scenarios.ts';
+import { scenarioRules, type Scenario, type ScenarioContext } from '../../rules/scenarios.ts';
 import type { Phase } from './phase.ts';
 
 export const scenarios: Phase = {
@@ -10,6 +10,9 @@ export const scenarios: Phase = {
   async run(context) {
     const { ledger, selectedIds } = context;
     const scenarioContext = scenarioContextOf(context);
+    // A rule two scenarios judge (the open space's repeats judge a ref_id rule too) ends after the last of them.
+    const lastOf = new Map<string, Scenario>(context.scenarios.flatMap((s) => scenarioRules(s).map((r) => [r, s] as const)));
+    const endsLater = new Set<string>(context.scenarios.filter((s) => s.later).flatMap(scenarioRules));
     for (const scenario of context.scenarios) {
       const rules = scenarioRules(scenario).map(getRule);
       for (const rule of rules) if (selectedIds.has(rule.id)) await ledger.begin(rule);
@@ -27,8 +30,9 @@ export const scenarios: Phase = {
           if (fix) tally.scenarioRemedy = fix;
           if (whole && remedy && ruledOutBy) tally.ruledOutBy = { setting: ruledOutBy, fix: remedy };
         }
-        // A scenario that comes back later (phases/later-scenarios.ts) ends its rules there.
-        if (selectedIds.has(rule.id) && !hasFamily(rule.id) && !scenario.later) await ledger.finish(rule);
+        // A rule ends after the last scenario that judges it, or later still when one of them comes
+        // back later in the run (phases/later-scenarios.ts ends it there).
+        if (selectedIds.has(rule.id) && !hasFamily(rule.id) && lastOf.get(rule.id) === scenario && !endsLater.has(rule.id)) await ledger.finish(rule);
       }
     }
   },
@@ -55,6 +59,11 @@ export function scenarioContextOf(context: RunContext): ScenarioContext {
     runs: context.settings.runs,
     metadataSemantics: () => metadata.semantics,
     ...(context.transport.renewToken ? { renewToken: () => context.transport.renewToken!() } : {}),
+    openSpace: {
+      accepted: () => context.openPoints.acceptedValues(),
+      tried: (operation, field) => context.openPoints.tried(operation, field),
+      judged: context.combinations,
+    },
     fitMetadata: (c) => (c.fiatAccountId ? metadata.fitToAccount(c, c.fiatAccountId) : c),
     ...(context.settings.plan.budget ? { shrinkRequests: context.settings.plan.budget.shrinkAtMost } : {}),
     ...(context.settings.lifetimeMs ? { lifetimeMs: context.settings.lifetimeMs } : {}),
