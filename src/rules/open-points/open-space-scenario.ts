@@ -10,6 +10,7 @@ import type { TestCase } from '../../core/case.ts';
 import type { Problem } from '../check.ts';
 import { is2xx } from '../checks/exchange-facts.ts';
 import { createdId, idKey, shownId } from '../create-identity/created-identities.ts';
+import { repeatOutcome } from '../create-identity/repeat-outcome.ts';
 import type { Scenario, ScenarioContext, ScenarioOutcome, ScenarioPlanning } from '../scenarios.ts';
 import { COMBINED_RULES, combinationCases, combinationsPerRule, combinedValues, learningCases, plannedCombinations } from './combinations.ts';
 import { OPERATIONS, type Operation } from '../../core/operations.ts';
@@ -44,6 +45,12 @@ export const openSpaceCombinations: Scenario = {
     const space = context.openSpace;
     // Without the run's open points (a context that keeps none) there is nothing to combine.
     if (!space) return { outcomes: [] };
+    // The repeats first: the run's ledger keeps its latest identities, and the combinations make many.
+    const outcomes: ScenarioOutcome[] = [];
+    for (const variant of caseVariants(space.accepted())) {
+      const outcome = await repeatVariant(context, variant);
+      if (outcome) outcomes.push(outcome);
+    }
     for (const c of learningCases(space.tried)) await context.exercise(context.stamp(c, context.freshRefId()));
     const accepted = space.accepted();
     const cap = combinationsPerRule(context.runs);
@@ -53,11 +60,6 @@ export const openSpaceCombinations: Scenario = {
         const sent = c.operation === 'createIdentity' ? context.stamp(c, context.freshRefId()) : c;
         space.judged.note(rule.rule, c, await context.exercise(sent));
       }
-    const outcomes: ScenarioOutcome[] = [];
-    for (const variant of caseVariants(accepted)) {
-      const outcome = await repeatVariant(context, variant);
-      if (outcome) outcomes.push(outcome);
-    }
     return { outcomes };
   },
 };
@@ -83,7 +85,9 @@ async function repeatVariant(context: ScenarioContext, variant: AcceptedOpenValu
   context.openSpace?.judged.note(REPEAT_RULE, repeat, again);
   const id = createdId(again);
   if (is2xx(again) && id === undefined) return undefined; // no id to compare: judge nothing
-  return { exchange: again, rule: REPEAT_RULE, problems: id !== undefined && idKey(id) !== made.key ? [otherIdentity(refId, made.id, id)] : [] };
+  // Another identity is the case folded; the same one must still show its first data (repeat-outcome.ts).
+  if (id !== undefined && idKey(id) !== made.key) return { exchange: again, rule: REPEAT_RULE, problems: [otherIdentity(refId, made.id, id)] };
+  return { ...repeatOutcome(again, made), rule: REPEAT_RULE };
 }
 
 /** The repeat answered with another identity than the one its ref_id made. */
