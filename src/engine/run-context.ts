@@ -63,6 +63,8 @@ export interface RunContext {
   readonly openPoints: OpenPointBook;
   /** Which documented rules were judged with which accepted open values (rules/open-points/combinations.ts). */
   readonly combinations: CombinationsJudged;
+  /** What each scenario keeps from its run for its later part (rules/scenarios.ts LaterPart). */
+  readonly scenarioCarry: Map<string, unknown>;
   readonly judge: ExchangeJudge;
   readonly answers: AnswerTally;
   readonly undocumented: UndocumentedFields;
@@ -172,6 +174,7 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     twins,
     openPoints,
     combinations: new CombinationsJudged(),
+    scenarioCarry: new Map(),
     judge,
     answers,
     undocumented,

@@ -60,6 +60,8 @@ export interface ScenarioContext {
   now?(): number;
   /** --state: the identities earlier runs created for this API user on this target. */
   memory?: IdentityMemory;
+  /** What a scenario keeps from its run for its later part (LaterPart), by its rule: one map per run. */
+  carried?: Map<string, unknown>;
   /** The open values the target accepted so far, and the record of the combinations judged with them (absent: none known, as in a replay). */
   openSpace?: { accepted(): AcceptedOpenValue[]; tried(operation: Operation, field: string): boolean; judged: CombinationsJudged };
 }

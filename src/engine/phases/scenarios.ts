@@ -69,6 +69,7 @@ export function scenarioContextOf(context: RunContext): ScenarioContext {
     ...(context.settings.lifetimeMs ? { lifetimeMs: context.settings.lifetimeMs } : {}),
     ...(context.settings.identityMemory ? { memory: context.settings.identityMemory } : {}),
     wait: (ms) => waitUnlessInterrupted(ms, context.settings.signal),
+    carried: context.scenarioCarry,
     now: () => Date.now(),
   };
 }

@@ -49,8 +49,21 @@ function contextFor(target: FakeTarget) {
     slept.push(ms);
     now += ms;
   };
-  const context = { exercise, wait: sleep, fiatAccountIds: ['acc-1'] } as unknown as ScenarioContext;
-  return { context, sent, slept };
+  const context = { exercise, wait: sleep, now: () => now, carried: new Map(), fiatAccountIds: ['acc-1'] } as unknown as ScenarioContext;
+  /** The rest of the run going on between the scenario and its later part: time passes. */
+  const pass = (ms: number) => {
+    now += ms;
+  };
+  return { context, sent, slept, pass };
+}
+
+/** Step 1 in the scenarios phase, steps 2 and 3 after the random cases, as a run sends them. */
+async function runWhole(context: ScenarioContext, between = () => {}): Promise<ScenarioResult> {
+  const first = await updatedAtClock.run(context);
+  if (first.notJudged) return first;
+  between();
+  const later = await updatedAtClock.later!.run(context, 'after-random-cases');
+  return { outcomes: [...first.outcomes, ...later] };
 }
 
 const failures = (result: ScenarioResult) => result.outcomes.flatMap((o) => o.problems.map((p) => p.message));
@@ -63,7 +76,7 @@ function rejudged(sent: readonly Exchange[]) {
 describe('the updated_at clock scenario', () => {
   it('passes a faithful target after waiting once for its Date to pass the first updated_at', async () => {
     const { context, sent, slept } = contextFor(FAITHFUL);
-    const result = await updatedAtClock.run(context);
+    const result = await runWhole(context);
     expect(failures(result)).toEqual([]);
     expect(result.outcomes).toHaveLength(2);
     expect(sent).toHaveLength(updatedAtClock.requests({ accounts: 1, runs: 10, seed: 1, concurrentDuplicates: 3 }));
@@ -75,20 +88,31 @@ describe('the updated_at clock scenario', () => {
 
   it('fails a target whose updated_at never moves, on accounts made a moment before the run', async () => {
     const { context, sent } = contextFor({ stamp: (_now, previous) => previous, date: imfDate });
-    const result = await updatedAtClock.run(context);
+    const result = await runWhole(context);
     expect(failures(result)).toHaveLength(1);
     expect(failures(result)[0]).toMatch(/^updated_at 2026-11-27T06:00:00.250Z of an update that changed first_name to "Mary" is before the request/);
     expect(rejudged(sent)).toEqual([0, 1]);
   });
 
+  it('waits only what the rest of the run did not already take, and still fails a frozen updated_at', async () => {
+    const { context, slept, pass } = contextFor({ stamp: (_now, previous) => previous, date: imfDate });
+    const result = await runWhole(context, () => pass(1500));
+    expect(slept).toHaveLength(1);
+    expect(slept[0]).toBeLessThanOrEqual(500);
+    expect(failures(result)).toHaveLength(1);
+    const { context: longer, slept: none, pass: passLonger } = contextFor({ stamp: (_now, previous) => previous, date: imfDate });
+    expect(failures(await runWhole(longer, () => passLonger(5000)))).toHaveLength(1);
+    expect(none).toEqual([]);
+  });
+
   it('passes a target behind a front proxy whose Date runs a second behind', async () => {
     const { context } = contextFor({ stamp: (now) => now, date: (now) => imfDate(now - 1000) });
-    expect(failures(await updatedAtClock.run(context))).toEqual([]);
+    expect(failures(await runWhole(context))).toEqual([]);
   });
 
   it('says why it judged nothing when the answers carry no Date header, and does not wait', async () => {
     const { context, slept } = contextFor({ stamp: (now) => now });
-    const result = await updatedAtClock.run(context);
+    const result = await runWhole(context);
     expect(result.outcomes).toEqual([]);
     expect(result.notJudged).toBe("the target's answers carry no Date header: nothing tells what its clock read");
     expect(slept).toEqual([]);
@@ -98,7 +122,7 @@ describe('the updated_at clock scenario', () => {
 describe('the pacing of a replay of the scenario', () => {
   it('holds step 2 back as the run did after step 1, and nothing else', async () => {
     const { context, sent } = contextFor(FAITHFUL);
-    await updatedAtClock.run(context);
+    await runWhole(context);
     const pacing = new ClockPacing();
     const other = { operation: 'updateFiatAccount' as const, label: 'another update' };
     expect(pacing.waitBefore(sent[1].testCase, 0)).toBe(0);
