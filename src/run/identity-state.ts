@@ -10,10 +10,9 @@
  * another API user to this file: client credentials keep one.
  */
 import { createHash } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
 import type { AuthConfig } from '../core/auth-config.ts';
 import { UsageError } from '../core/errors.ts';
-import { REDACTED } from '../core/redaction.ts';
+import { writeJsonAtomically } from '../core/atomic-write.ts';
 import { parseJsonText, readInputFile } from '../core/json-file.ts';
 import type { CreatedIdentity } from '../rules/create-identity/created-identities.ts';
 import type { IdentityMemory, RememberedIdentity } from '../rules/create-identity/remembered-identities.ts';
@@ -80,7 +79,7 @@ export async function openIdentityState(
       // Forgotten: this run's identities alone, the earlier ones gone from the target (or from its index).
       const identities = [...(forgotten ? [] : earlier), ...kept].slice(-KEEP_PER_USER);
       const users = [...state.users.filter((u) => u !== own), { target, user, identities }];
-      await writeAtomically(file, { kind: STATE_KIND, version: 1, users }, secrets);
+      await writeJsonAtomically(file, { kind: STATE_KIND, version: 1, users }, secrets);
       return `state: ${file}: ${kept.length} identities of this run kept for later runs (${identities.length} for this API user on ${target})`;
     },
   };
@@ -129,23 +128,3 @@ const isIdentity = (x: unknown): boolean =>
   isRecord(x.data) &&
   x.body !== undefined &&
   (x.createdAt === undefined || typeof x.createdAt === 'string');
-
-/** The file written beside itself and renamed over it: a run killed while writing leaves the old file whole. */
-async function writeAtomically(file: string, state: StateFile, secrets: readonly string[]): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  // A credential a target echoed into an identity is replaced, as in every report.
-  const text = secrets.filter((x) => x.length >= 4).reduce((t, secret) => t.split(secret).join(REDACTED), `${JSON.stringify(state, null, 2)}\n`);
-  const handle = await open(temporary, 'w', 0o600);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}

@@ -4,6 +4,7 @@ import { concurrentDuplicates, hasFamily } from '../plan.ts';
 import type { RunContext } from '../run-context.ts';
 import { scenarioRules, type Scenario, type ScenarioContext } from '../../rules/scenarios.ts';
 import type { Phase } from './phase.ts';
+import { abortableWait } from '../../core/abortable-wait.ts';
 
 export const scenarios: Phase = {
   name: 'scenarios',
@@ -68,22 +69,8 @@ export function scenarioContextOf(context: RunContext): ScenarioContext {
     ...(context.settings.plan.budget ? { shrinkRequests: context.settings.plan.budget.shrinkAtMost } : {}),
     ...(context.settings.lifetimeMs ? { lifetimeMs: context.settings.lifetimeMs } : {}),
     ...(context.settings.identityMemory ? { memory: context.settings.identityMemory } : {}),
-    wait: (ms) => waitUnlessInterrupted(ms, context.settings.signal),
+    wait: (ms) => abortableWait(ms, context.settings.signal),
     carried: context.scenarioCarry,
     now: () => Date.now(),
   };
-}
-
-/** A timer that an interrupt ends at once (the next request then stops the run). */
-function waitUnlessInterrupted(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (ms <= 0 || signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

@@ -12,6 +12,7 @@ import { RunInterrupted } from '../run-stop.ts';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.ts';
 import type { Route } from './proxy-route.ts';
 import { requestToken, type ClientAuthMethod, type ClientCredentials, type TokenAnswer } from './token-request.ts';
+import { abortableWait } from '../../core/abortable-wait.ts';
 
 export type { ClientCredentials } from './token-request.ts';
 
@@ -71,7 +72,7 @@ export class TokenSource {
     options: TokenSourceOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? sleep;
+    this.sleep = options.sleep ?? abortableWait;
     this.retryDelaysMs = options.retryDelaysMs ?? TOKEN_RETRY_DELAYS_MS;
     this.signal = options.signal;
     this.route = options.route ?? 'environment';
@@ -214,20 +215,6 @@ export class TokenSource {
     if (answer.kind === 'unreachable') return new UnreachableError(`cannot reach ${where}: ${answer.what}${suffix}`);
     return new AuthenticationError(`${where} failed: ${answer.what}${suffix}`);
   }
-}
-
-/** `ms`, or less when `signal` aborts first (the timer goes with it: nothing keeps the process up). */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
