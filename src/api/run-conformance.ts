@@ -30,7 +30,7 @@ export interface ConformanceOptions {
   rules?: string[];
   /** The same seed regenerates the same cases; random when unset (the report says which). */
   seed?: number;
-  /** quick, standard or deep; the default is the CLI's (standard; for a remote target the deepest within 1,000 requests). */
+  /** quick, standard or deep; the default is the CLI's (standard; for a remote target the deepest within 1,200 requests). */
   profile?: Profile;
   /** Random cases per rule, overriding the profile. */
   runs?: number;
