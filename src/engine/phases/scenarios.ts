@@ -43,7 +43,7 @@ export const scenarios: Phase = {
 };
 
 /** The scenario context, counting the requests of the scenario that got no answer (for its rules' shortfall lines). */
-function countingUnanswered(scenarioContext: ScenarioContext, unanswered: { count: number }): ScenarioContext {
+export function countingUnanswered(scenarioContext: ScenarioContext, unanswered: { count: number }): ScenarioContext {
   const count = (e: Exchange) => {
     if (!e.response) unanswered.count++;
     return e;
