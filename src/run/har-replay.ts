@@ -60,9 +60,7 @@ export interface HarReplay {
 
 /** A burst of the concurrent ref_id scenario: this entry's ref_id when it is one of the race's creates. */
 function raceRefId(entry: HarEntry): string | undefined {
-  if (!entry._case || !isRaceCreate(entry._case)) return undefined;
-  const refId = (bodyOf(entry.request.postData?.text).body as { ref_id?: unknown } | undefined)?.ref_id;
-  return typeof refId === 'string' ? refId : undefined;
+  return entry._case && isRaceCreate(entry._case) ? bodyRefId(entry) : undefined;
 }
 
 /** How a replay is run: Ctrl-C, and where the target is told before anything is sent. */
@@ -192,14 +190,37 @@ class TokenGenerations {
   }
 }
 
-/** The rules a replay cannot judge when the recorded run renewed its token and the replay's token cannot be renewed (a static --token). */
+/**
+ * The rules a replay cannot judge when the recorded run renewed its token and the replay's token
+ * cannot be renewed (a static --token): the scenarios' that need a renewal, and the rules of any
+ * repeat of a ref_id first sent on an earlier token (the later repeats of the run's first ref_ids):
+ * on one token, a target that keeps its index per token answers them otherwise.
+ */
 function unrenewable(entries: readonly HarEntry[], transport: Pick<Transport, 'renewToken'>): HarReplay['notRejudged'] {
   if (transport.renewToken || new Set(entries.map((e) => e._tokenGeneration).filter((g) => g !== undefined)).size < 2) return [];
-  return SCENARIOS.flatMap((s) => s.credentialNeeds?.rules ?? []).map((id) => ({
-    id,
-    why: "the recorded run renewed its token; the replay's static token cannot be renewed",
-  }));
+  const rules = new Set<RuleId>([...SCENARIOS.flatMap((s) => s.credentialNeeds?.rules ?? []), ...repeatsAcrossRenewals(entries)]);
+  return [...rules].map((id) => ({ id, why: "the recorded run renewed its token; the replay's static token cannot be renewed" }));
 }
+
+/** The rules of the entries that repeat a ref_id the recorded run first sent on an earlier token. */
+function repeatsAcrossRenewals(entries: readonly HarEntry[]): RuleId[] {
+  const firstOn = new Map<string, number>();
+  const rules = new Set<RuleId>();
+  for (const entry of entries) {
+    const generation = entry._tokenGeneration;
+    const refId = entry._case && OPERATIONS[entry._case.operation].stampsRefId ? bodyRefId(entry) : undefined;
+    if (generation === undefined || refId === undefined) continue;
+    const first = firstOn.get(refId);
+    if (first === undefined) firstOn.set(refId, generation);
+    else if (generation > first) for (const rule of rulesOfEntry(entry)) rules.add(rule);
+  }
+  return [...rules];
+}
+
+const bodyRefId = (entry: HarEntry): string | undefined => {
+  const refId = (bodyOf(entry.request.postData?.text).body as { ref_id?: unknown } | undefined)?.ref_id;
+  return typeof refId === 'string' ? refId : undefined;
+};
 
 /** Runs `send`, then puts the accounts back however it ended (an error is thrown again after the restore). */
 async function putBackAfter<T>(restore: ReplayRestore, send: () => Promise<T>): Promise<T & { restored: ReplayRestoreResult }> {

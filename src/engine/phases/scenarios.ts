@@ -5,18 +5,21 @@ import type { RunContext } from '../run-context.ts';
 import { scenarioRules, type Scenario, type ScenarioContext } from '../../rules/scenarios.ts';
 import type { Phase } from './phase.ts';
 import { abortableWait } from '../../core/abortable-wait.ts';
+import type { Exchange } from '../../core/exchange.ts';
 
 export const scenarios: Phase = {
   name: 'scenarios',
   async run(context) {
     const { ledger, selectedIds } = context;
-    const scenarioContext = scenarioContextOf(context);
+    const unanswered = { count: 0 };
+    const scenarioContext = countingUnanswered(scenarioContextOf(context), unanswered);
     // A rule two scenarios judge (the open space's repeats judge a ref_id rule too) ends after the last of them.
     const lastOf = new Map<string, Scenario>(context.scenarios.flatMap((s) => scenarioRules(s).map((r) => [r, s] as const)));
     const endsLater = new Set<string>(context.scenarios.filter((s) => s.later).flatMap(scenarioRules));
     for (const scenario of context.scenarios) {
       const rules = scenarioRules(scenario).map(getRule);
       for (const rule of rules) if (selectedIds.has(rule.id)) await ledger.begin(rule);
+      unanswered.count = 0;
       const { outcomes, notJudged, notJudgedRules, remedy, ruledOutBy, notes, remedies } = await scenario.run(scenarioContext);
       for (const outcome of outcomes) ledger.record(outcome.rule ?? scenario.rule, outcome.problems, outcome.exchange);
       await ledger.announceFailing();
@@ -26,6 +29,7 @@ export const scenarios: Phase = {
         const whole = notJudged !== undefined && (!notJudgedRules || notJudgedRules.includes(rule.id as RuleId));
         const note = whole ? notJudged : notes?.[rule.id as RuleId];
         const fix = whole ? remedy : remedies?.[rule.id as RuleId];
+        if (tally && unanswered.count) tally.unanswered = (tally.unanswered ?? 0) + unanswered.count;
         if (tally && note) {
           tally.scenarioNote = note;
           if (fix) tally.scenarioRemedy = fix;
@@ -38,6 +42,19 @@ export const scenarios: Phase = {
     }
   },
 };
+
+/** The scenario context, counting the requests of the scenario that got no answer (for its rules' shortfall lines). */
+export function countingUnanswered(scenarioContext: ScenarioContext, unanswered: { count: number }): ScenarioContext {
+  const count = (e: Exchange) => {
+    if (!e.response) unanswered.count++;
+    return e;
+  };
+  return {
+    ...scenarioContext,
+    exercise: async (c) => count(await scenarioContext.exercise(c)),
+    sendTogether: async (cases) => (await scenarioContext.sendTogether(cases)).map(count),
+  };
+}
 
 /** What a scenario may do: its cases are fixed cases, and it chooses their ref_ids (no fresh one is stamped over them). */
 export function scenarioContextOf(context: RunContext): ScenarioContext {

@@ -120,7 +120,10 @@ function openSpace(report: ConformanceReport): string | undefined {
     })
     .join('');
   const note = `<p class="muted">Each rule judged again with open values the target accepted alone, pairwise, at most ${space.perRule} cases a rule; a refused combination is the target's limit, not a failure.</p>`;
-  return `${note}<table><thead><tr><th>Rule</th><th class="num">Cases</th><th class="num">Refused</th><th>Open values</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const table = `<table><thead><tr><th>Rule</th><th class="num">Cases</th><th class="num">Refused</th><th>Open values</th></tr></thead><tbody>${rows}</tbody></table>`;
+  // Collapsed however few its rows: each lists a rule's open values over several lines, and the page of a failing run stays a few screens long.
+  const rules = space.rules.length;
+  return `${note}<details class="long-table" data-rows="${rules}"><summary>${rules} ${rules === 1 ? 'rule' : 'rules'} judged with open values (show the table)</summary>${table}</details>`;
 }
 
 function undocumented(report: ConformanceReport): string {
