@@ -146,7 +146,7 @@ export function planLines(summary: PlanSummary): string[] {
     row('fixed cases', phases.fixedCases, `${phases.fixedCases - twins.fixed} cases, ${twins.fixed} valid twins`),
     row('scenarios', phases.scenarios),
     row('random cases', phases.randomCases, `${phases.randomCases - twins.random} cases, ${twins.random} valid twins`),
-    row('later repeats', phases.laterRepeats, laterNote(summary)),
+    row('later', phases.laterRepeats, laterNote(summary)),
     row('total', phases.total),
     row('shrinking', `<= ${phases.shrinkingAtMost}`, 'at most, only if something fails; 429 retries come on top'),
     phases.restoreAtMost
@@ -164,9 +164,9 @@ export function planLines(summary: PlanSummary): string[] {
   ];
 }
 
-/** When the scenarios' later repeats go, and what --lifetime adds to the run's time. */
+/** What the scenarios send later in the run, when, and what --lifetime adds to the run's time. */
 function laterNote(summary: PlanSummary): string {
-  const spread = 'the first ref_ids again after the random cases and at the end';
+  const spread = "the first ref_ids again after the random cases and at the end, and the updated_at clock's last steps";
   const earlier =
     summary.remembered === undefined
       ? ''

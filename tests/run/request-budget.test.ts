@@ -19,7 +19,6 @@ import { orchestrateRun } from '../../src/run/orchestrate-run.ts';
 import { prepareRun } from '../../src/run/prepare-run.ts';
 import { planSummary } from '../../src/run/plan-summary.ts';
 import { resolveRunConfig, resolveSettings, type RunConfig } from '../../src/run/run-config.ts';
-import { LATER_REPEATS } from '../../src/rules/create-identity/later-repeats.ts';
 import { settingsOfOptions } from '../../src/run/given-settings.ts';
 import type { ConformanceOptions } from '../../src/api/run-conformance.ts';
 import { registry } from '../../src/schema/registry.ts';
@@ -197,12 +196,14 @@ describe('conformance plan', () => {
       'fixed-cases': planned.phases.fixedCases,
       scenarios: planned.phases.scenarios,
       'random-cases': planned.phases.randomCases,
-      // The scenarios' later repeats: after the random cases, and at the end (with the --lifetime ones).
-      'scenarios-after-random-cases': planned.phases.laterRepeats && LATER_REPEATS,
       shrinking: 0,
-      'scenarios-at-end': planned.phases.laterRepeats - (planned.phases.laterRepeats && LATER_REPEATS),
       total: planned.phases.total,
+      // What the scenarios send later (the plan counts both moments together): after the random
+      // cases (repeats, the clock's last steps) and at the end (repeats, the --lifetime ones).
+      'scenarios-after-random-cases': sent['scenarios-after-random-cases'],
+      'scenarios-at-end': sent['scenarios-at-end'],
     });
+    expect(sent['scenarios-after-random-cases'] + sent['scenarios-at-end']).toBe(planned.phases.laterRepeats);
   });
 });
 
