@@ -30,7 +30,7 @@ export interface ConformanceOptions {
   rules?: string[];
   /** The same seed regenerates the same cases; random when unset (the report says which). */
   seed?: number;
-  /** quick, standard or deep; the default is the CLI's (standard; for a remote target the deepest within 1,000 requests). */
+  /** quick, standard or deep; the default is the CLI's (standard; for a remote target the deepest within 1,200 requests). */
   profile?: Profile;
   /** Random cases per rule, overriding the profile. */
   runs?: number;
@@ -44,6 +44,10 @@ export interface ConformanceOptions {
   readWithEmptyUpdate?: boolean;
   /** Seconds each request of the restore waits for a target that is away (default 60). */
   restorePatience?: number;
+  /** Also repeat the run's first ref_ids this long after their creation, waiting at the end if need be: '30s', '5m', or seconds (default off). */
+  lifetime?: string | number;
+  /** A file kept between runs with the identities earlier runs created for this API user on this target (needs baseUrl). */
+  state?: string;
   /** `i/n`: only the i-th of n shares of the cases (needs `seed`); `mergeShardReports` of the n reports gives the verdict. */
   shard?: string;
   /**

@@ -10,6 +10,7 @@
  * progress on a status line of stderr when it is a terminal, else a plain line at most every
  * 30 s. Every line printed while the status line shows clears it first, so none is erased.
  */
+import { formatDuration } from '../core/duration.ts';
 import path from 'node:path';
 import type { CliIO } from './io.ts';
 import { EXIT } from '../core/errors.ts';
@@ -126,6 +127,9 @@ function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHook
       output.human(`target ${target.baseUrl}${target.embedded ? ' (embedded reference server)' : ''}`);
       // Short enough for 80 columns; the closing lines give the whole re-run command.
       output.human(`seed ${config.seed} (--seed to repeat), profile ${config.profile}, ${config.runs} random cases per rule`);
+      // A quiet end of the run is the wait, not a hang.
+      if (config.lifetimeMs)
+        output.human(`--lifetime ${formatDuration(config.lifetimeMs)}: at its end the run waits until its first ref_ids are that old, then repeats them`);
     },
     // A remote target counts requests and time: say what the run will cost before it starts.
     connected: async ({ target, plan }, roundTripMs) => {
@@ -177,6 +181,8 @@ function terminalHooks(config: RunConfig, io: CliIO, output: RunOutput): RunHook
       if (written.length) output.human(`reports: ${written.join(', ')}`, true);
       if (config.bundle && written.includes(config.bundle.file)) output.human(bundleLine(config.bundle), true);
     },
+    // That the target forgot an earlier run is said even under --quiet.
+    noted: (line) => output.human(line, line.includes('forgot')),
     // A run whose reports could not all be written (a full disk) is no green gate, whatever it found.
     incomplete: () => output.err(`conformance run: exit ${EXIT.usage}: the run was conformant, but its reports are incomplete`),
   };

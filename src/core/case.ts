@@ -1,5 +1,5 @@
 import type { Operation, RuleId } from './catalogue.ts';
-import type { Intent, OpenProbe } from './open-point.ts';
+import type { CombinedValue, Intent, OpenProbe } from './open-point.ts';
 
 /**
  * How a case relates to the document: `valid` payloads must be accepted, `boundary` payloads sit
@@ -31,6 +31,11 @@ export interface TestCase {
   body?: unknown;
   /** Sent verbatim instead of `body` (malformed JSON). */
   rawBody?: string;
+  /**
+   * No body at all, yet labelled Content-Type application/json (neither `body` nor `rawBody`): no
+   * Content-Length either, what curl -X PUT -H 'Content-Type: application/json' sends.
+   */
+  bodylessJson?: true;
   /** updateFiatAccount: the fiat account id used in the path. */
   fiatAccountId?: string;
   /** Send without the configured credentials: see UnauthenticatedKind. */
@@ -49,6 +54,13 @@ export interface TestCase {
    * conformant; a refusal is recorded in the observed contract.
    */
   open?: OpenProbe;
+  /**
+   * A documented rule's case combined with open values the target accepted on their own
+   * (rules/open-points/combinations.ts). A valid one may be refused (the combination is the
+   * target's limit, never blamed); an invalid or boundary one is judged by its rule as ever, its
+   * valid twin holding the same open values.
+   */
+  combined?: CombinedValue[];
   /**
    * HTTP around the operation (docs/design.md section 2): the method sent instead of the
    * operation's (GET, PATCH ... on its path). Sent only with `around`.
@@ -78,6 +90,8 @@ export const isAround = (c: Pick<TestCase, 'around'>): boolean => c.around !== u
 /** What the document says of the case: open when it varies an open point, forbidden when invalid. */
 export function intentOf(c: TestCase): Intent {
   if (c.open) return 'open';
+  // Open values combined in a valid body: each was accepted alone, together they are still open.
+  if (c.combined && c.mode === 'valid') return 'open';
   // Another method or an empty body that a 2xx may rightly answer: accepting and refusing are both conformant.
   if (c.around && c.mode === 'valid') return 'open';
   return c.mode === 'invalid' ? 'forbidden' : 'guaranteed';
@@ -98,6 +112,7 @@ export interface CaseIntent {
   violates?: RuleId;
   exercises?: RuleId;
   open?: OpenProbe;
+  combined?: CombinedValue[];
   around?: RuleId;
   restore?: RestoreStep;
 }
@@ -111,6 +126,7 @@ export function caseIntent(c: TestCase): CaseIntent {
     ...(c.violates ? { violates: c.violates } : {}),
     ...(c.exercises ? { exercises: c.exercises } : {}),
     ...(c.open ? { open: c.open } : {}),
+    ...(c.combined ? { combined: c.combined } : {}),
     ...(c.around ? { around: c.around } : {}),
     ...(c.restore ? { restore: c.restore } : {}),
   };

@@ -69,10 +69,20 @@ export const RULES = [
   rule('fa.rejection-4xx', FA, '7', 'convention', 'An invalid update is rejected with a 4xx'),
   rule('fa.no-5xx', FA, '7', 'convention', 'No generated input, malformed JSON or wrong type yields a 5xx'),
   rule('fa.answers', FA, '1', 'convention', 'Every request gets an HTTP answer in time (no dropped connection, no timeout, no endless 429)'),
-  rule('fa.auth-401', FA, '5', 'convention', 'A request without Authorization or with a wrong token gets 401'),
+  rule('fa.auth-401', FA, '5', 'convention', 'A request without Authorization or with a wrong token gets 401 (RFC 6750 section 3 and 3.1)'),
   rule('fa.sequence.timestamps', FA, '2.1', 'documented', 'Across updates created_at stays one instant and updated_at moves forward, never back'),
   rule('fa.sequence.persisted', FA, '4.1', 'documented', 'What an update stored shows in the next answers about the account (replace and merge)'),
   rule('fa.sequence.isolation', FA, '4.1', 'documented', 'An update of one fiat account changes no other account'),
+  // The document describes no error (section 7), so not what a refusal leaves behind: RFC 9110 sections 15.5.1 and
+  // 15.5.21 (400, 422: the server cannot or will not process the request) make a refused update one that wrote nothing.
+  rule('fa.refused-update.writes-nothing', FA, '8', 'convention', 'An update refused for a documented limit writes none of its body (RFC 9110 section 15.5)'),
+  rule(
+    'fa.updated-at.moves',
+    FA,
+    '2.1',
+    'documented',
+    "An update that changed a stored value carries updated_at no earlier than the request, by the target's Date header",
+  ),
 
   // Create an identity (POST /v2/identity/identities)
   rule('id.valid-accepted', ID, '4.2', 'documented', 'A valid create request is accepted (2xx)'),
@@ -99,7 +109,17 @@ export const RULES = [
   rule('id.rejection-4xx', ID, '7', 'convention', 'An invalid create is rejected with a 4xx'),
   rule('id.no-5xx', ID, '7', 'convention', 'No generated input, malformed JSON or wrong type yields a 5xx'),
   rule('id.answers', ID, '1', 'convention', 'Every request gets an HTTP answer in time (no dropped connection, no timeout, no endless 429)'),
-  rule('id.auth-401', ID, '5', 'convention', 'A request without Authorization or with a wrong token gets 401'),
+  rule('id.auth-401', ID, '5', 'convention', 'A request without Authorization or with a wrong token gets 401 (RFC 6750 section 3 and 3.1)'),
+  rule(
+    'id.ref-id.across-tokens',
+    ID,
+    '8',
+    'documented',
+    'A used ref_id never yields a second identity when repeated on a renewed access token (section 5: one API user)',
+  ),
+  // Documented: a valid create is accepted (4.2), and the one refusal a ref_id earns is a used one, "unique among
+  // identities created" (8); a refused create created none, so its ref_id is free.
+  rule('id.refused-create.ref-id-free', ID, '8', 'documented', 'A refused create leaves its ref_id free: a valid create with it is accepted'),
 
   // HTTP around the two operations (docs/design.md section 2): conventions, each on cases of its own
   rule('fa.other-methods-refused', FA, '4.1', 'convention', 'Another method on the fiat account path is refused with a 4xx (GET and OPTIONS: never a 5xx)'),

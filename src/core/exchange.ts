@@ -46,6 +46,12 @@ export interface Exchange {
    * renewed), oldest first: no rule judges them; exchanges.har records them and the count counts them.
    */
   resent?: UnjudgedExchange[];
+  /**
+   * Which of the run's fetched access tokens carried the request: 1 the first, one more at each
+   * renewal (never the token itself). Absent when the run's own token was not sent (a case
+   * without credentials or a made-up one) or is not fetched (a static token: no renewal).
+   */
+  tokenGeneration?: number;
 }
 
 /**

@@ -71,6 +71,18 @@ export interface OpenProbe {
   date?: string;
 }
 
+/**
+ * An open value a case combines with a documented rule's own body (issue 32, rules over the open
+ * space): a value the target accepted on its own earlier in the run, named as the observed
+ * contract names it.
+ */
+export interface CombinedValue {
+  field: string;
+  kind: OpenKind;
+  /** The value's description: "cjk", "GBR", "with spaces". */
+  value: string;
+}
+
 /** One answer to an open case: what was sent and what the target said. */
 export interface ObservedAnswer {
   value: string;

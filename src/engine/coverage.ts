@@ -72,8 +72,8 @@ export class Refusals {
 
   observe(e: Exchange): void {
     const c = e.testCase;
-    // An open case may be refused: that is a limit of the target, not a shortfall's cause.
-    if (c.auth || c.open || isAround(c) || (c.mode !== 'valid' && c.mode !== 'boundary') || !e.response) return;
+    // An open case may be refused (alone or combined): that is a limit of the target, not a shortfall's cause.
+    if (c.auth || c.open || (c.combined && c.mode === 'valid') || isAround(c) || (c.mode !== 'valid' && c.mode !== 'boundary') || !e.response) return;
     // With no account known (a unit's own tally) no case can be told apart as one.
     if (this.accounts.length > 0 && sentToUnknownAccount(c, this.accounts)) return;
     const entry = this.byOperation.get(c.operation) ?? { expected: 0, refused: 0 };
@@ -113,6 +113,8 @@ export interface Tally {
   twinRefused: number;
   /** 2xx answers of the rule's operation that held nothing the rule judges. */
   silentSuccesses: number;
+  /** Its requests that got no answer (dropped, timed out, cut short): their cases judged nothing. */
+  unanswered?: number;
   /** A scenario's own word on why it judged nothing. */
   scenarioNote?: string;
   /** Cases the run did not send, none of the accounts having room for their metadata: how many, and why. */
@@ -147,14 +149,17 @@ export function coverageOf(rule: RuleDefinition, tally: Tally, minimum: Minimum,
     tally.scenarioNote === undefined ? refusals.describe(rule.operation) : undefined,
     tally.twinRefused ? `${tally.twinRefused}${TWIN_REFUSED}` : undefined,
     tally.silentSuccesses ? `${tally.silentSuccesses}${SILENT_SUCCESSES}` : undefined,
+    tally.unanswered ? `${tally.unanswered}${UNANSWERED}` : undefined,
   ].filter((c): c is string => c !== undefined);
   const fix = tally.budgetNote
     ? (tally.ruledOutBy?.fix ?? 'raise --max-requests')
     : tally.unsent
       ? 'give --fiat-account-id accounts that hold fewer metadata keys, or remove keys from these, then run again'
-      : causes.length
-        ? 'make the target accept valid requests and return the documented fields, then run again'
-        : NO_CAUSE_FIX;
+      : tally.unanswered && causes.length === 1
+        ? 'make the target answer every request in time, then run again'
+        : causes.length
+          ? 'make the target accept valid requests and return the documented fields, then run again'
+          : NO_CAUSE_FIX;
   return { ...coverage, shortfall: `${judgedLine(tally, minimum)}${causes.length ? `: ${causes.join('; ')}` : ''}; ${fix}`, ...ruledOutBy };
 }
 
@@ -163,7 +168,8 @@ const JUDGED_LINE = /^judged by \d+ fixed and \d+ random cases \(minimum \d+ and
 /** The causes of a shortfall that are the rule's own (after a count); the others come from the target and many rules share them. */
 const TWIN_REFUSED = ' of its cases were refused together with their valid twin, so the refusal was not about this rule';
 const SILENT_SUCCESSES = ' successful answers held none of the fields it judges';
-const OWN_CAUSE = new RegExp(`(?:^|; )(\\d+(?:${TWIN_REFUSED}|${SILENT_SUCCESSES}))(?=;|$)`, 'g');
+const UNANSWERED = ' of its requests got no answer (dropped, timed out or cut short)';
+const OWN_CAUSE = new RegExp(`(?:^|; )(\\d+(?:${TWIN_REFUSED}|${SILENT_SUCCESSES}|${UNANSWERED.replace(/[()]/g, '\\$&')}))(?=;|$)`, 'g');
 
 /**
  * A shortfall line split for a report that lists many rules (report/model/reason-groups.ts): the

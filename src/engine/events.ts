@@ -4,6 +4,7 @@
  * into conformance.json and the other reports.
  */
 import type { BudgetSummary } from './request-budget.ts';
+import type { OpenSpaceCoverage } from '../rules/open-points/combinations-judged.ts';
 import type { ObservedContract } from '../core/open-point.ts';
 import type { RuleDefinition } from '../core/catalogue.ts';
 import type { Exchange } from '../core/exchange.ts';
@@ -81,7 +82,7 @@ export interface RuleOutcome {
 }
 
 /** The phases of a run, in order (runner.ts). */
-export type PhaseName = 'probe' | 'fixed-cases' | 'scenarios' | 'random-cases' | 'shrinking';
+export type PhaseName = 'probe' | 'fixed-cases' | 'scenarios' | 'random-cases' | 'scenarios-after-random-cases' | 'shrinking' | 'scenarios-at-end';
 
 export type RunEvent =
   | { type: 'run-start'; rules: readonly RuleDefinition[]; fiatAccountIds: readonly string[] }
@@ -114,6 +115,8 @@ export type RunEvent =
       budget?: BudgetSummary;
       /** What the target accepted and refused where the document leaves the choice open. */
       observedContract?: ObservedContract;
+      /** Which documented rules were judged with which accepted open values. */
+      openSpace?: OpenSpaceCoverage;
       /** What was put back on the pool accounts (or that restore was off). */
       restore?: RestoreSummary;
       /** Every identity the run created. */

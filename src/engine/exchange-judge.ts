@@ -77,6 +77,11 @@ export class ExchangeJudge {
     const { judgements, twinRefused, openPointFindings } = await this.verdict(exchange, options);
     const refusedTally = twinRefused && ledger.tally(twinRefused);
     if (refusedTally) refusedTally.twinRefused += 1;
+    // No answer judged nothing: said in the rule's shortfall line, with its own fix.
+    const { around, violates, exercises } = exchange.testCase;
+    const own = exchange.response ? undefined : (around ?? violates ?? exercises);
+    const unansweredTally = own && ledger.tally(own);
+    if (unansweredTally) unansweredTally.unanswered = (unansweredTally.unanswered ?? 0) + 1;
     for (const f of openPointFindings) ledger.record(f.rule, f.problems, f.exchange, random ? { random } : {});
     if (successBody(exchange) && !isAround(exchange.testCase)) this.tallySilentSuccesses(exchange, judgements);
     let focusProblems: Problem[] | null = null;

@@ -47,6 +47,8 @@ export interface RequestPlan {
   /** fixedTwins + randomTwins. */
   twins: number;
   scenarios: number;
+  /** Of `scenarios`, what they send later in the run (after the random cases, at the end; rules/scenarios.ts LaterPart). */
+  later: number;
   /** Of the total, the updates of pool accounts: they go one at a time per account. */
   updates: number;
   /** Identities a faithful target creates (valid creates under a ref_id of their own). */
@@ -57,6 +59,8 @@ export interface RequestPlan {
   shrinkAtMost: number;
   /** Requests putting the pool accounts back may add (restore/restore-requests.ts); not in `total`, like shrinking. */
   restoreAtMost: number;
+  /** The longest the scenarios wait for the target's clock (updated-at-scenario.ts), in milliseconds. */
+  waitsAtMostMs: number;
   byFamily: FamilyRequests[];
   byScenario: ScenarioRequests[];
 }
@@ -69,6 +73,10 @@ export interface CountSettings {
   seed: number;
   concurrentDuplicates: number;
   runs: number;
+  /** --lifetime, ms: the scenarios repeat once more that long after their creates. */
+  lifetimeMs?: number;
+  /** --state: identities earlier runs created (a few of their ref_ids are repeated). */
+  remembered?: number;
 }
 
 /** What a family costs, case by case: counted once, then for any number of its cases. */
@@ -124,10 +132,11 @@ export function countRequests(settings: CountSettings, selection: PlanSelection)
   const twinKeys = new Set<string>();
   const plan: RequestPlan = {
     probes: REACHABILITY_REQUESTS + settings.accounts + METADATA_PROBES,
-    ...{ fixed: 0, fixedTwins: 0, random: 0, randomTwins: 0, twins: 0, scenarios: 0, creates: 0, total: 0 },
+    ...{ fixed: 0, fixedTwins: 0, random: 0, randomTwins: 0, twins: 0, scenarios: 0, later: 0, creates: 0, total: 0 },
     updates: settings.accounts + METADATA_PROBES,
     shrinkAtMost: SHRINK_REQUESTS.perRun,
     restoreAtMost: restoreRequests(settings.accounts),
+    waitsAtMostMs: 0,
     byFamily: [],
     byScenario: [],
   };
@@ -147,9 +156,14 @@ export function countRequests(settings: CountSettings, selection: PlanSelection)
   }
   // The scenarios run after the fixed cases: what they send depends on the identities made before.
   let identitiesBefore = plan.creates;
+  // What the scenarios may build on: the families sent whole, the scenarios run.
+  const families = new Set(selection.families.filter((f) => f.examples === f.cost.family.examples.length).map((f) => f.cost.family.rule));
+  const scenarios = new Set<string>(selection.scenarios.map((s) => s.rule));
   for (const scenario of selection.scenarios) {
-    const planning = { ...settings, identitiesBefore };
+    const planning = { ...settings, identitiesBefore, families, scenarios };
     plan.byScenario.push({ rule: scenario.rule, requests: scenario.requests(planning) });
+    plan.later += scenario.later?.requests(planning) ?? 0;
+    plan.waitsAtMostMs += scenario.waitsAtMostMs?.(planning) ?? 0;
     identitiesBefore += scenario.creates?.(planning) ?? 0;
   }
   plan.creates = identitiesBefore;

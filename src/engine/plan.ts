@@ -60,10 +60,14 @@ export type { FamilyRequests, RequestPlan, ScenarioRequests } from './plan-reque
  * What planning reads of a run: its options as the engine has them (run-settings.ts), the pool's
  * size, and under --max-requests the budget.
  */
-export type PlanSettings = Pick<EngineOptions, 'seed' | 'runs' | 'concurrency' | 'ruleFilter' | 'shard'> & {
+export type PlanSettings = Pick<EngineOptions, 'seed' | 'runs' | 'concurrency' | 'ruleFilter' | 'shard' | 'lifetimeMs'> & {
   accounts: number;
   /** --max-requests: the plan shrinks to fit (budget-fit.ts). */
   budget?: BudgetInput;
+  /** --state: identities earlier runs created (a few of their ref_ids are repeated). */
+  remembered?: number;
+  /** false: the run's token is static and cannot be renewed (a scenario that needs a renewal sends nothing). Default true. */
+  fetchesTokens?: boolean;
 };
 
 /**

@@ -66,7 +66,8 @@ function withOwnGovernmentId(body: Record<string, unknown>, refId: string): Reco
   let i = 0;
   const zeros = /^0*/.exec(person.cip_id)![0];
   const rest = person.cip_id.slice(zeros.length).replace(/\d/g, () => digits[i++ % digits.length]);
-  // After leading zeros, a hash digit 0 would lengthen them: 1 instead.
-  const cipId = zeros + (zeros ? rest.replace(/^0/, '1') : rest);
+  // A hash digit 0 first would add a leading zero (or lengthen those sent): 1 instead, so that
+  // stamping a stamped body with its own ref_id gives it back (a repeat sends the same cip_id).
+  const cipId = zeros + rest.replace(/^0/, '1');
   return { ...body, person_details: { ...person, cip_id: cipId } };
 }

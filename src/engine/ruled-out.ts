@@ -30,6 +30,20 @@ export function ruledOutByAccounts(selected: readonly RuleDefinition[], accounts
 }
 
 /**
+ * The selected rules a scenario cannot judge unless the run fetches its tokens (a renewal needs
+ * OAuth client credentials), and the fix; none when `fetchesTokens`.
+ */
+export function ruledOutByCredentials(selected: readonly RuleDefinition[], fetchesTokens: boolean): RuledOutRule[] {
+  if (fetchesTokens) return [];
+  const ids = new Set<string>(selected.map((r) => r.id));
+  return plannedScenarios(selected).flatMap((s) =>
+    s.credentialNeeds
+      ? s.credentialNeeds.rules.filter((r) => ids.has(r)).map((rule) => ({ rule, setting: s.credentialNeeds!.setting, fix: s.credentialNeeds!.fix }))
+      : [],
+  );
+}
+
+/**
  * The selected rules the plan's budget leaves below their coverage minimum on a faithful target:
  * a family's fixed or random cases cut below it, a scenario left out, or the random cases of an
  * operation too few for a rule judged on its every exchange.
@@ -55,11 +69,15 @@ export async function ruledOutByBudget(plan: RunPlan, runs: number): Promise<Rul
   return plan.selected.filter((rule) => plan.budget!.notes.has(rule.id) && short(rule)).map((rule) => ({ rule: rule.id, ...fix }));
 }
 
-/** Every rule the configuration rules out, the accounts' first (their fix is not a budget). */
-export async function ruledOutRules(plan: RunPlan, accounts: number, runs: number): Promise<RuledOutRule[]> {
-  const byAccounts = ruledOutByAccounts(plan.selected, accounts);
-  const named = new Set(byAccounts.map((r) => r.rule));
-  return [...byAccounts, ...(await ruledOutByBudget(plan, runs)).filter((r) => !named.has(r.rule))];
+/**
+ * Every rule the configuration rules out, the accounts' and the credentials' first (their fix is
+ * not a budget). `fetchesTokens`: the run's token comes from a token endpoint (client
+ * credentials, the embedded server's), not a static --token.
+ */
+export async function ruledOutRules(plan: RunPlan, accounts: number, runs: number, fetchesTokens = true): Promise<RuledOutRule[]> {
+  const bySettings = [...ruledOutByAccounts(plan.selected, accounts), ...ruledOutByCredentials(plan.selected, fetchesTokens)];
+  const named = new Set(bySettings.map((r) => r.rule));
+  return [...bySettings, ...(await ruledOutByBudget(plan, runs)).filter((r) => !named.has(r.rule))];
 }
 
 /**

@@ -33,6 +33,7 @@ import { budgetFix } from './ruled-out.ts';
 import { TargetWatch } from './target-watch.ts';
 import type { Transport } from './transport/transport.ts';
 import { OpenPointBook } from '../rules/open-points/open-point-book.ts';
+import { CombinationsJudged } from '../rules/open-points/combinations-judged.ts';
 import { ValidTwins } from './valid-twins.ts';
 import { IdentityLedger } from './identity-ledger.ts';
 import { OperationAccess, confirmingCase } from './operation-access.ts';
@@ -60,6 +61,10 @@ export interface RunContext {
   readonly twins: ValidTwins;
   /** What the target accepts and refuses on the open points: its observed contract. */
   readonly openPoints: OpenPointBook;
+  /** Which documented rules were judged with which accepted open values (rules/open-points/combinations.ts). */
+  readonly combinations: CombinationsJudged;
+  /** What each scenario keeps from its run for its later part (rules/scenarios.ts LaterPart). */
+  readonly scenarioCarry: Map<string, unknown>;
   readonly judge: ExchangeJudge;
   readonly answers: AnswerTally;
   readonly undocumented: UndocumentedFields;
@@ -168,6 +173,8 @@ export function createRunContext(transport: Transport, settings: RunSettings, li
     restore,
     twins,
     openPoints,
+    combinations: new CombinationsJudged(),
+    scenarioCarry: new Map(),
     judge,
     answers,
     undocumented,

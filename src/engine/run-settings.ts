@@ -6,6 +6,7 @@
  */
 import type { RunPlan } from './plan.ts';
 import type { Shard } from './shard.ts';
+import type { IdentityMemory } from '../rules/create-identity/remembered-identities.ts';
 
 /** The options of a run that the engine and its plan read, as the one resolver gives them. */
 export interface EngineOptions {
@@ -35,6 +36,8 @@ export interface EngineOptions {
   readWithEmptyUpdate?: boolean;
   /** --restore-patience: how long a restore request waits for a target that is away, ms. */
   restorePatienceMs?: number;
+  /** --lifetime: the run also repeats its first ref_ids this long after their creation (waiting at its end if need be), ms. */
+  lifetimeMs?: number;
 }
 
 export interface RunSettings extends EngineOptions {
@@ -49,6 +52,8 @@ export interface RunSettings extends EngineOptions {
   baseUrl?: string;
   /** Where the restore journal is written before the first write (restore-journal.ts); in memory only when absent. */
   journalFile?: string;
+  /** --state: what earlier runs created for this API user on this target, and where this run's identities go (run/identity-state.ts). */
+  identityMemory?: IdentityMemory;
   /** The run's plan (plan.ts planRun), made once by whoever composes the run: the engine never plans on its own. */
   plan: Pick<RunPlan, 'selected' | 'share' | 'budget'>;
 }

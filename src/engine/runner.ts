@@ -3,7 +3,8 @@
  * It reads the target's state, then sends the fixed cases of every family, the stateful
  * scenarios and the random cases, many at once but judged in a fixed order (pipeline.ts), so a
  * seed gives the same cases and the same verdict at any concurrency; then it shrinks what random
- * cases found. It emits events; src/report folds them into the verdict and the reports.
+ * cases found. Some scenarios come back after the random cases and at the end (their repeats
+ * spread over the run). It emits events; src/report folds them into the verdict and the reports.
  */
 import type { RunEvent, RunListener } from './events.ts';
 import type { Transport } from './transport/transport.ts';
@@ -16,6 +17,7 @@ import { fixedCases } from './phases/fixed-cases.ts';
 import { scenarios } from './phases/scenarios.ts';
 import { randomCases } from './phases/random-cases.ts';
 import { shrinking } from './phases/shrinking.ts';
+import { scenariosAfterRandomCases, scenariosAtEnd } from './phases/later-scenarios.ts';
 import { RESTORE_OFF } from './restore/restore-summary.ts';
 
 export type { RunSettings } from './run-settings.ts';
@@ -24,7 +26,7 @@ export type { RunSettings } from './run-settings.ts';
 export type EngineResult = Omit<Extract<RunEvent, { type: 'run-end' }>, 'type'>;
 
 /** The phases of a run, in order: the cases most likely to find a defect go first. */
-export const PHASES: readonly Phase[] = [probe, fixedCases, scenarios, randomCases, shrinking];
+export const PHASES: readonly Phase[] = [probe, fixedCases, scenarios, randomCases, scenariosAfterRandomCases, shrinking, scenariosAtEnd];
 
 export async function runEngine(transport: Transport, settings: RunSettings, listeners: RunListener[] = []): Promise<EngineResult> {
   const started = Date.now();
@@ -59,6 +61,8 @@ export async function runEngine(transport: Transport, settings: RunSettings, lis
   // A signal during the restore, after every case was sent, interrupted the run all the same.
   if (!context.control.stopReport && settings.signal?.aborted)
     context.control.stopped(new RunInterrupted(String(settings.signal.reason ?? 'a signal')), transport.requestCount, undefined);
+  // --state: this run's identities join the API user's memory (however the run ended: they exist).
+  settings.identityMemory?.keep(context.created.list());
   const stopped = context.control.stopReport;
   const result: EngineResult = {
     outcomes: selected.map((rule) => ledger.outcomeOf(rule)),
@@ -71,6 +75,7 @@ export async function runEngine(transport: Transport, settings: RunSettings, lis
     ...(transport.budget ? { budget: transport.budget.summary(settings.plan.budget?.planned ?? 0, settings.plan.budget?.trimmed ?? []) } : {}),
     ...(stopped ? { stopped } : {}),
     observedContract: context.openPoints.contract(),
+    ...(context.combinations.coverage() ? { openSpace: context.combinations.coverage() } : {}),
     restore,
     createdIdentities: context.identities.list(),
   };

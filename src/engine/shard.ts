@@ -4,8 +4,9 @@
  *
  * The unit is a family of cases: its fixed examples and its random cases, which fast-check draws
  * from the run's seed for that family alone, so they do not depend on which other families run.
- * The scenarios go with the first family of valid creates: the sequential ref_id scenario repeats
- * an identity made earlier in the run, and the concurrent one needs two. Units go to shards by
+ * The scenarios of identities go with the first family of valid creates: the sequential ref_id
+ * scenario repeats an identity made earlier in the run, and the concurrent one needs two; a
+ * scenario of the fiat account operation is a unit of its own. Units go to shards by
  * their planned requests, largest first, each to the shard with the fewest so far: deterministic,
  * and independent of the seed, the concurrency and the target.
  *
@@ -76,16 +77,28 @@ const SCENARIO_WEIGHT = { concurrentDuplicates: 10, seed: 1, accounts: 2 };
 
 const makesIdentities = (family: CaseFamily): boolean => getRule(family.rule).operation === 'createIdentity' && family.examples.some((c) => c.mode === 'valid');
 
+/**
+ * A scenario of the fiat account operation repeats no identity of the run: it goes as a unit of
+ * its own (with all scenarios on the family of valid creates, that one unit outweighed a third of
+ * a quick run).
+ */
+const needsNoIdentities = (scenario: Scenario): boolean => getRule(scenario.rule).operation === 'updateFiatAccount';
+
+const scenarioRequests = (scenarios: readonly Scenario[], runs: number): number =>
+  scenarios.reduce((sum, s) => sum + s.requests({ ...SCENARIO_WEIGHT, runs }), 0);
+
 /** The units of a plan, in the plan's order (the scenarios last when no family takes them). */
 export function shardUnits(families: readonly CaseFamily[], scenarios: readonly Scenario[], runs: number): ShardUnit[] {
   const units = families.map((family): ShardUnit => ({ families: [family], scenarios: [], requests: familyRequests(family, runs) }));
-  if (scenarios.length) {
+  const withIdentities = scenarios.filter((s) => !needsNoIdentities(s));
+  if (withIdentities.length) {
     const host = families.findIndex(makesIdentities);
     const unit = host >= 0 ? units[host] : { families: [], scenarios: [], requests: 0 };
     if (host < 0) units.push(unit);
-    unit.scenarios.push(...scenarios);
-    unit.requests += scenarios.reduce((sum, s) => sum + s.requests({ ...SCENARIO_WEIGHT, runs }), 0);
+    unit.scenarios.push(...withIdentities);
+    unit.requests += scenarioRequests(withIdentities, runs);
   }
+  for (const scenario of scenarios.filter(needsNoIdentities)) units.push({ families: [], scenarios: [scenario], requests: scenarioRequests([scenario], runs) });
   return units;
 }
 
@@ -123,11 +136,14 @@ export function shareOf(families: readonly CaseFamily[], scenarios: readonly Sce
  */
 export function ruleShards(families: readonly CaseFamily[], scenarios: readonly Scenario[], runs: number, count: number): Map<string, number> {
   const owners = new Map<string, number>();
-  assignUnits(shardUnits(families, scenarios, runs), count).forEach((units, i) => {
-    for (const unit of units) {
-      for (const family of unit.families) owners.set(family.rule, i + 1);
-      for (const scenario of unit.scenarios) for (const rule of scenarioRules(scenario)) owners.set(rule, i + 1);
-    }
+  const shards = assignUnits(shardUnits(families, scenarios, runs), count);
+  shards.forEach((units, i) => {
+    for (const family of units.flatMap((u) => u.families)) owners.set(family.rule, i + 1);
+  });
+  // A rule with a family is its family's, though a scenario judges it again (the open space's tax rule).
+  const ownedByFamily = new Set(owners.keys());
+  shards.forEach((units, i) => {
+    for (const scenario of units.flatMap((u) => u.scenarios)) for (const rule of scenarioRules(scenario)) if (!ownedByFamily.has(rule)) owners.set(rule, i + 1);
   });
   return owners;
 }

@@ -2,17 +2,28 @@
  * Stateful scenarios: rules that one exchange cannot show. Each returns outcomes for its rule;
  * every exchange it makes is also judged by all checks like any other. The scenarios live with
  * their operation's rules (create-identity/ref-id-scenarios.ts, http-around/auth-scenario.ts,
- * update-fiat-account/sequences/); this is their shape and their list.
+ * update-fiat-account/sequences/, the refusal scenarios create-identity/refused-create-scenario.ts
+ * and update-fiat-account/refused-update-scenario.ts); this is their shape and their list.
  */
 import type { TestCase } from '../core/case.ts';
 import type { Exchange } from '../core/exchange.ts';
+import type { Operation } from '../core/operations.ts';
 import type { Problem } from './check.ts';
 import type { RuleId } from '../core/catalogue.ts';
+import type { TokenRenewal } from '../core/token-renewal.ts';
 import type { CreatedIdentities } from './create-identity/created-identities.ts';
+import type { IdentityMemory } from './create-identity/remembered-identities.ts';
 import type { MetadataSemantics } from './update-fiat-account/metadata-state.ts';
 import { accountSequences } from './update-fiat-account/sequences/account-sequences.ts';
 import { concurrentDuplicate, sequentialDuplicate } from './create-identity/ref-id-scenarios.ts';
+import { acrossTokens } from './create-identity/ref-id-across-tokens.ts';
 import { authentication } from './http-around/auth-scenario.ts';
+import { refusedCreate } from './create-identity/refused-create-scenario.ts';
+import { refusedUpdate } from './update-fiat-account/refused-update-scenario.ts';
+import { updatedAtClock } from './update-fiat-account/updated-at-scenario.ts';
+import type { AcceptedOpenValue } from './open-points/open-point-book.ts';
+import type { CombinationsJudged } from './open-points/combinations-judged.ts';
+import { openSpaceCombinations } from './open-points/open-space-scenario.ts';
 
 export interface ScenarioContext {
   /** Sends one case as it is (an update without an id goes to the next account of the pool) and judges it. */
@@ -34,8 +45,39 @@ export interface ScenarioContext {
   metadataSemantics(): MetadataSemantics;
   /** An update with its metadata fitted to its account (under merge: the keys it holds, when it is full). */
   fitMetadata(c: TestCase): TestCase;
+  /**
+   * Asks the token endpoint for a new access token now (one token request); the requests after
+   * it carry it. Absent when the run's token is not fetched (a static --token, or none).
+   */
+  renewToken?(): Promise<TokenRenewal>;
   /** Under --max-requests, what the budget leaves for shrinking a failing sequence (else its own 50). */
   shrinkRequests?: number;
+  /** --lifetime: how long after their creation the run repeats its first ref_ids once more (at its end), ms. */
+  lifetimeMs?: number;
+  /** Waits `ms` (the run's clock: a test gives its own; absent: a timer); ends early, and the run stops, on an interrupt. */
+  wait?(ms: number): Promise<void>;
+  /** The run's clock, ms since the epoch (absent: Date.now). */
+  now?(): number;
+  /** --state: the identities earlier runs created for this API user on this target. */
+  memory?: IdentityMemory;
+  /** What a scenario keeps from its run for its later part (LaterPart), by its rule: one map per run. */
+  carried?: Map<string, unknown>;
+  /** The open values the target accepted so far, and the record of the combinations judged with them (absent: none known, as in a replay). */
+  openSpace?: { accepted(): AcceptedOpenValue[]; tried(operation: Operation, field: string): boolean; judged: CombinationsJudged };
+}
+
+/**
+ * Moments after the scenarios phase when a scenario comes back (repeats spread over the run's
+ * length, docs/design.md "Guarantees over an API user's lifetime"): after the random cases, and at
+ * the end, after shrinking and before the restore.
+ */
+export type LaterMoment = 'after-random-cases' | 'at-end';
+
+/** What a scenario sends later in the run: its rules end after the last moment. */
+export interface LaterPart {
+  /** The requests it sends at the moments together, to a faithful target (part of the scenario's `requests`). */
+  requests(planning: ScenarioPlanning): number;
+  run(context: ScenarioContext, moment: LaterMoment): Promise<ScenarioOutcome[]>;
 }
 
 /** What the requests of a scenario depend on. */
@@ -50,6 +92,18 @@ export interface ScenarioPlanning {
    * scenarios'): what it sends is then exact. Absent: the most it may send.
    */
   identitiesBefore?: number;
+  /** --lifetime, ms: the run repeats its first ref_ids once more that long after their creation. */
+  lifetimeMs?: number;
+  /** --state: identities earlier runs created (a few of their ref_ids are repeated). */
+  remembered?: number;
+  /** false: the run's token is static (no renewal); absent: it is fetched (client credentials, the embedded server's). */
+  fetchesTokens?: boolean;
+  /** The rules the run judges: a refused invalid case asks its twin only for these (absent: all). */
+  selectedIds?: ReadonlySet<string>;
+  /** The rules whose families the plan sends, all their examples (absent: unknown). */
+  families?: ReadonlySet<string>;
+  /** The scenarios the plan runs, each by its own rule (absent: unknown). */
+  scenarios?: ReadonlySet<string>;
 }
 
 export interface ScenarioOutcome {
@@ -114,6 +168,8 @@ interface ScenarioShape {
   requests(planning: ScenarioPlanning): number;
   /** The identities it makes on a faithful target (none when absent). */
   creates?(planning: ScenarioPlanning): number;
+  /** The longest it waits for the target's clock, in milliseconds (none when absent): the plan's time says it. */
+  waitsAtMostMs?(planning: ScenarioPlanning): number;
   /** The fiat accounts it needs to judge every rule of its own (none when absent): a shard holding it gets as many. */
   fiatAccounts?: number;
   /**
@@ -121,7 +177,16 @@ interface ScenarioShape {
    * the fix: a plan names them before the run (engine/ruled-out.ts), the run reports them as ruled out.
    */
   accountNeeds?: { rules: RuleId[]; accounts: number; fix: string };
+  /**
+   * Rules it cannot judge unless the run fetches its tokens (OAuth client credentials), whatever
+   * the target does: with a static token a plan names them, the run reports them as ruled out.
+   */
+  credentialNeeds?: { rules: RuleId[]; setting: string; fix: string };
+  /** Requests it sends to the token endpoint, not to the base URL (not in `requests`), with client credentials. */
+  tokenRequests?: number;
   run(context: ScenarioContext): Promise<ScenarioResult>;
+  /** What it sends later in the run (LaterMoment), judging its rule again: counted in `requests`. */
+  later?: LaterPart;
 }
 
 /**
@@ -131,7 +196,18 @@ interface ScenarioShape {
  */
 export type Scenario = ScenarioShape & ({ judgesItsRule: false } | { judgesItsRule: true; rejudge(state: RejudgeState): ScenarioRejudge });
 
-export const SCENARIOS: readonly Scenario[] = [sequentialDuplicate, concurrentDuplicate, authentication, accountSequences];
+export const SCENARIOS: readonly Scenario[] = [
+  sequentialDuplicate,
+  concurrentDuplicate,
+  acrossTokens,
+  authentication,
+  accountSequences,
+  refusedCreate,
+  refusedUpdate,
+  updatedAtClock,
+  // The combinations over the open space come last: they use what the others learned (a ref_id in another letter case).
+  openSpaceCombinations,
+];
 
 /** The rules a scenario's outcomes judge. */
 export const scenarioRules = (s: Scenario): RuleId[] => [s.rule, ...(s.alsoJudges ?? [])];

@@ -2,7 +2,7 @@
  * One harness run against a fresh embedded server (plain or strict) with a given reading or fault, in process:
  * what the self-test, the fault-matrix tests and the benchmark are made of.
  */
-import type { FaultName } from '../server/faults.ts';
+import { FAULTS, type FaultName } from '../server/faults.ts';
 import type { Reading } from '../server/reading.ts';
 import type { ReportListener } from '../report/model/report-events.ts';
 import { runConfig } from './run-config.ts';
@@ -23,6 +23,8 @@ export interface EmbeddedRunOptions {
 }
 
 export function runEmbedded(options: EmbeddedRunOptions) {
+  // A fault that shows only after a while is run with the setting it names (faults.ts runSettings).
+  const lifetimeMs = FAULTS.find((f) => f.name === options.fault)?.runSettings?.lifetimeMs;
   const config = runConfig({
     seed: options.seed,
     profile: 'custom',
@@ -33,6 +35,7 @@ export function runEmbedded(options: EmbeddedRunOptions) {
     ...(options.fault ? { fault: options.fault } : {}),
     ...(options.strictServer ? { strictServer: true } : {}),
     ...(options.restorePatienceMs !== undefined ? { restorePatienceMs: options.restorePatienceMs } : {}),
+    ...(lifetimeMs ? { lifetimeMs } : {}),
   });
   return runOnce(config, options.listeners);
 }

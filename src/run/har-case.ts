@@ -33,6 +33,7 @@ const intentFields = (c: HarEntry['_case']) => ({
   ...(c?.violates ? { violates: c.violates } : {}),
   ...(c?.exercises ? { exercises: c.exercises } : {}),
   ...(c?.open ? { open: c.open } : {}),
+  ...(c?.combined ? { combined: c.combined } : {}),
   ...(c?.around ? { around: c.around } : {}),
   ...(c?.auth ? { auth: c.auth } : {}),
 });
@@ -45,7 +46,13 @@ export function caseOfEntry(entry: HarEntry): { testCase: TestCase; judged: bool
   if (!operation) return { why: entry.comment ?? 'no case and no operation of the document' };
   const failure = {
     case: { operation, label: c?.label ?? 'sent again', mode: c?.mode ?? 'valid', ...intentFields(c) },
-    request: { method: entry.request.method, url: entry.request.url, headers: {}, ...bodyOf(entry.request.postData?.text) },
+    // The headers tell the body-less JSON request (Content-Type, no body) from the missing body (recorded-case.ts).
+    request: {
+      method: entry.request.method,
+      url: entry.request.url,
+      headers: Object.fromEntries(entry.request.headers.map((h) => [h.name, h.value])),
+      ...bodyOf(entry.request.postData?.text),
+    },
   } as unknown as ReportFailure;
   const rebuilt = recordedCase(failure);
   if ('problem' in rebuilt) return { why: rebuilt.problem };

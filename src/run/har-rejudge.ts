@@ -12,6 +12,7 @@ import type { HarEntry, HarHeader } from '../report/files/har.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
 import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
 import { type EntryExchange, judgeEntryExchanges, type ReplayedRule, statusAgrees } from './har-judge.ts';
+import { isRememberedRepeat } from '../rules/create-identity/remembered-identities.ts';
 
 /** What re-judging a HAR's recorded exchanges found. */
 export interface HarRejudge {
@@ -25,6 +26,8 @@ export interface HarRejudge {
 
 /** Why a rule fed by an entry whose body the HAR cut is not re-judged. */
 export const BODY_CUT = 'a body was cut';
+/** Why a rule that judged repeats of earlier runs' ref_ids is not re-judged. */
+export const REMEMBERED_ELSEWHERE = 'it repeated ref_ids earlier runs created (--state): their first identities are in the state file, not in the HAR';
 
 const record = (headers: readonly HarHeader[]): Record<string, string> => Object.fromEntries(headers.map((h) => [h.name, h.value]));
 
@@ -49,7 +52,13 @@ function recordedResponse(response: HarEntry['response']): RecordedResponse {
 /** The exchange the run judged, rebuilt from one entry whose case rebuilds. */
 function recordedExchange(entry: HarEntry, testCase: Exchange['testCase']): Exchange {
   const request = { method: entry.request.method, url: entry.request.url, headers: record(entry.request.headers), ...bodyOf(entry.request.postData?.text) };
-  const base = { testCase, request, startedAt: entry.startedDateTime, durationMs: entry.time };
+  const base = {
+    testCase,
+    request,
+    startedAt: entry.startedDateTime,
+    durationMs: entry.time,
+    ...(typeof entry._tokenGeneration === 'number' ? { tokenGeneration: entry._tokenGeneration } : {}),
+  };
   if (entry._error) return { ...base, error: { kind: entry._error.kind as TransportError['kind'], message: entry._error.message } };
   return { ...base, response: recordedResponse(entry.response) };
 }
@@ -71,6 +80,7 @@ export function rejudgeHar(entries: readonly HarEntry[], fiatAccountIds: readonl
   const exchanges: EntryExchange[] = [];
   const leftOut: HarRejudge['leftOut'] = [];
   const cutRules = new Set<RuleId>();
+  const rememberedRules = new Set<RuleId>();
   for (const [at, entry] of entries.entries()) {
     const rebuilt = caseOfEntry(entry);
     if (bodyCut(entry)) {
@@ -79,9 +89,13 @@ export function rejudgeHar(entries: readonly HarEntry[], fiatAccountIds: readonl
     } else if ('why' in rebuilt) leftOut.push({ index: at, why: rebuilt.why });
     else {
       exchanges.push({ exchange: recordedExchange(entry, rebuilt.testCase), at, judged: rebuilt.judged, links: twinLinksOf(entry) });
+      if (isRememberedRepeat(rebuilt.testCase) && rebuilt.testCase.exercises) rememberedRules.add(rebuilt.testCase.exercises);
     }
   }
-  const notRejudged = [...cutRules].map((id) => ({ id, why: BODY_CUT }));
+  const notRejudged = [
+    ...[...cutRules].map((id) => ({ id, why: BODY_CUT })),
+    ...[...rememberedRules].filter((id) => !cutRules.has(id)).map((id) => ({ id, why: REMEMBERED_ELSEWHERE })),
+  ];
   const skipped = new Set(notRejudged.map((r) => r.id));
   const rules = judgeEntryExchanges(exchanges, fiatAccountIds).filter((r) => !skipped.has(r.id));
   return { rules, notRejudged, rebuilt: exchanges.length, leftOut };

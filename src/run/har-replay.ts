@@ -30,6 +30,8 @@ import { targetTransport } from './prepare-run.ts';
 import type { Transport } from '../engine/transport/transport.ts';
 import { startTarget } from './target.ts';
 import { isRaceCreate } from '../rules/create-identity/ref-id-scenarios.ts';
+import { SCENARIOS } from '../rules/scenarios.ts';
+import { ClockPacing } from '../rules/update-fiat-account/updated-at-scenario.ts';
 import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
 import { type EntryExchange, judgeEntryExchanges, type ReplayedRule, statusAgrees } from './har-judge.ts';
 import { ReplayAccounts } from './replay-accounts.ts';
@@ -58,9 +60,7 @@ export interface HarReplay {
 
 /** A burst of the concurrent ref_id scenario: this entry's ref_id when it is one of the race's creates. */
 function raceRefId(entry: HarEntry): string | undefined {
-  if (!entry._case || !isRaceCreate(entry._case)) return undefined;
-  const refId = (bodyOf(entry.request.postData?.text).body as { ref_id?: unknown } | undefined)?.ref_id;
-  return typeof refId === 'string' ? refId : undefined;
+  return entry._case && isRaceCreate(entry._case) ? bodyRefId(entry) : undefined;
 }
 
 /** How a replay is run: Ctrl-C, and where the target is told before anything is sent. */
@@ -79,8 +79,15 @@ interface Ready {
   judged: boolean;
 }
 
-/** The rule an entry's case was sent for, for the rules a replay left without their requests. */
-const ruleOfEntry = (entry: HarEntry): RuleId | undefined => entry._case?.around ?? entry._case?.violates ?? entry._case?.exercises;
+/**
+ * The rules an entry's case was sent for, for the rules a replay left without their requests: its
+ * own, and the scenario rule it serves (the refused-update scenario's GET is around the update and
+ * exercises that scenario's rule).
+ */
+const rulesOfEntry = (entry: HarEntry): RuleId[] => {
+  const c = entry._case;
+  return [...new Set([c?.around ?? c?.violates, c?.exercises].filter((r): r is RuleId => r !== undefined))];
+};
 
 /**
  * The entries a replay sends, and those it leaves out with why: what cannot be sent again, and,
@@ -135,18 +142,25 @@ async function sendAll(
 ): Promise<{ sent: EntryExchange[]; leftOut: HarReplay['leftOut']; interrupted: boolean }> {
   const sent: EntryExchange[] = [];
   const leftOut: HarReplay['leftOut'] = [];
+  const clock = new ClockPacing();
   const sendOne = async ({ at, entry, testCase: recorded, judged }: Ready): Promise<EntryExchange> => {
     const testCase = guard.restore.fit(recorded);
     if (testCase.fiatAccountId && guard.accounts.isTargetAccount(testCase.fiatAccountId)) guard.restore.wrote(testCase.fiatAccountId);
+    // The updated_at scenario's one wait, as the run made it (updated-at-scenario.ts).
+    const pause = clock.waitBefore(testCase);
+    if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
     const exchange = await transport.send(testCase, testCase.auth ? { auth: testCase.auth } : undefined);
+    clock.sent(exchange);
     guard.restore.sent(exchange);
     guard.metadata.observe(exchange);
     return { exchange, at, judged, links: twinLinksOf(entry) };
   };
   const unread = (r: Ready) =>
     r.testCase.fiatAccountId !== undefined && guard.accounts.isTargetAccount(r.testCase.fiatAccountId) && !guard.restore.mayWrite(r.testCase.fiatAccountId);
+  const tokens = new TokenGenerations(transport);
   for (let i = 0; i < ready.length; ) {
     if (guard.signal?.aborted) return { sent, leftOut, interrupted: true };
+    await tokens.before(ready[i].entry);
     const refId = raceRefId(ready[i].entry);
     let end = i + 1;
     while (refId !== undefined && end < ready.length && raceRefId(ready[end].entry) === refId) end++;
@@ -158,6 +172,55 @@ async function sendAll(
   }
   return { sent, leftOut, interrupted: guard.signal?.aborted === true };
 }
+
+/**
+ * The run's token renewals, replayed: an entry the recorded run sent on a later token than the
+ * entries before it goes on a new token of the replay too (a scenario repeats ref_ids across
+ * tokens), when the replay fetches its tokens; one token request each.
+ */
+class TokenGenerations {
+  private last: number | undefined;
+  constructor(private readonly transport: Pick<Transport, 'renewToken'>) {}
+
+  async before(entry: HarEntry): Promise<void> {
+    const generation = entry._tokenGeneration;
+    if (generation === undefined) return;
+    if (this.last !== undefined && generation > this.last) await this.transport.renewToken?.();
+    this.last = Math.max(this.last ?? generation, generation);
+  }
+}
+
+/**
+ * The rules a replay cannot judge when the recorded run renewed its token and the replay's token
+ * cannot be renewed (a static --token): the scenarios' that need a renewal, and the rules of any
+ * repeat of a ref_id first sent on an earlier token (the later repeats of the run's first ref_ids):
+ * on one token, a target that keeps its index per token answers them otherwise.
+ */
+function unrenewable(entries: readonly HarEntry[], transport: Pick<Transport, 'renewToken'>): HarReplay['notRejudged'] {
+  if (transport.renewToken || new Set(entries.map((e) => e._tokenGeneration).filter((g) => g !== undefined)).size < 2) return [];
+  const rules = new Set<RuleId>([...SCENARIOS.flatMap((s) => s.credentialNeeds?.rules ?? []), ...repeatsAcrossRenewals(entries)]);
+  return [...rules].map((id) => ({ id, why: "the recorded run renewed its token; the replay's static token cannot be renewed" }));
+}
+
+/** The rules of the entries that repeat a ref_id the recorded run first sent on an earlier token. */
+function repeatsAcrossRenewals(entries: readonly HarEntry[]): RuleId[] {
+  const firstOn = new Map<string, number>();
+  const rules = new Set<RuleId>();
+  for (const entry of entries) {
+    const generation = entry._tokenGeneration;
+    const refId = entry._case && OPERATIONS[entry._case.operation].stampsRefId ? bodyRefId(entry) : undefined;
+    if (generation === undefined || refId === undefined) continue;
+    const first = firstOn.get(refId);
+    if (first === undefined) firstOn.set(refId, generation);
+    else if (generation > first) for (const rule of rulesOfEntry(entry)) rules.add(rule);
+  }
+  return [...rules];
+}
+
+const bodyRefId = (entry: HarEntry): string | undefined => {
+  const refId = (bodyOf(entry.request.postData?.text).body as { ref_id?: unknown } | undefined)?.ref_id;
+  return typeof refId === 'string' ? refId : undefined;
+};
 
 /** Runs `send`, then puts the accounts back however it ended (an error is thrown again after the restore). */
 async function putBackAfter<T>(restore: ReplayRestore, send: () => Promise<T>): Promise<T & { restored: ReplayRestoreResult }> {
@@ -176,8 +239,8 @@ function leftWithoutRequests(entries: readonly HarEntry[], leftOut: HarReplay['l
   const judged = new Set(rules.filter((r) => r.cases > 0).map((r) => r.id));
   const why = new Map<RuleId, string>();
   for (const { index, why: reason } of leftOut) {
-    const rule = ruleOfEntry(entries[index]);
-    if (rule && !judged.has(rule) && !why.has(rule)) why.set(rule, `its requests were left out: ${reason.split(':')[0]}`);
+    for (const rule of rulesOfEntry(entries[index]))
+      if (!judged.has(rule) && !why.has(rule)) why.set(rule, `its requests were left out: ${reason.split(':')[0]}`);
   }
   return [...why].map(([id, reason]) => ({ id, why: reason }));
 }
@@ -212,7 +275,7 @@ export async function replayHar(entries: readonly HarEntry[], config: RunConfig,
     const rules = judgeEntryExchanges(outcome.sent, target.fiatAccountIds);
     return {
       rules,
-      notRejudged: leftWithoutRequests(entries, leftOut, rules),
+      notRejudged: [...leftWithoutRequests(entries, leftOut, rules), ...unrenewable(entries, transport)],
       sent: outcome.sent.length,
       leftOut,
       restore: restored,

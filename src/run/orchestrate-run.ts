@@ -59,6 +59,8 @@ export interface RunHooks {
   written?(result: WriteReportsResult): void;
   /** The run was conformant but its reports are incomplete: it ends with EXIT.usage. */
   incomplete?(): void;
+  /** A line about the API user's memory (--state): what was kept, or that the target forgot an earlier run. */
+  noted?(line: string): void;
 }
 
 export interface OrchestrateOptions {
@@ -98,7 +100,11 @@ export async function orchestrateRun(config: RunConfig, options: OrchestrateOpti
   const bundle = options.reports ? await prepareRunBundle(config) : undefined;
   const interruption = followed(options.signal);
   try {
-    const run = await prepareRun(config, { ...(interruption ? { signal: interruption.signal } : {}), ...(journalFile ? { journalFile } : {}) });
+    const run = await prepareRun(config, {
+      ...(interruption ? { signal: interruption.signal } : {}),
+      ...(journalFile ? { journalFile } : {}),
+      note: (line) => options.hooks?.noted?.(line),
+    });
     try {
       return await conduct(run, { ...options, ...(interruption ? { signal: interruption.signal } : {}) }, bundle);
     } finally {

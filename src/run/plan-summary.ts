@@ -8,7 +8,9 @@ import { formatDuration } from '../core/duration.ts';
 import { budgetName, METADATA_PROBES } from '../engine/request-budget.ts';
 import { poolSize } from './request-reserve.ts';
 import type { RunConfig } from './run-config.ts';
-import { runPlanOf } from './run-plan.ts';
+import { fetchesTokens, runPlanOf } from './run-plan.ts';
+import { rememberedCount } from './identity-state.ts';
+import { REMEMBERED_REPEATS } from '../rules/create-identity/remembered-identities.ts';
 import { RULES } from '../core/catalogue.ts';
 import { ruledOutRules, type RuledOutRule } from '../engine/ruled-out.ts';
 
@@ -24,7 +26,21 @@ export interface PlanSummary {
    * Requests by phase, in the run's order; `shrinkingAtMost` only if something fails; `restoreAtMost`
    * reads the accounts before the run and puts them back after (0 under --no-restore).
    */
-  phases: { probe: number; fixedCases: number; scenarios: number; randomCases: number; total: number; shrinkingAtMost: number; restoreAtMost: number };
+  phases: {
+    probe: number;
+    fixedCases: number;
+    scenarios: number;
+    randomCases: number;
+    /** The scenarios' repeats after the random cases and at the end (and under --lifetime). */
+    laterRepeats: number;
+    total: number;
+    shrinkingAtMost: number;
+    restoreAtMost: number;
+  };
+  /** --lifetime, ms: the run waits at its end until its first ref_ids are that old, then repeats them. */
+  lifetimeMs?: number;
+  /** --state: identities earlier runs left for this API user on this target (a few are repeated). */
+  remembered?: number;
   /** Of the phases: valid twins of invalid cases (a faithful target refuses each invalid case). */
   twins: { fixed: number; random: number };
   rules: { rule: string; fixed: number; fixedTwins: number; random: number; randomTwins: number }[];
@@ -40,6 +56,8 @@ export interface PlanSummary {
   identities: number;
   /** The time the rate limit alone takes for the total; absent without a rate limit. */
   atRateLimitMs?: number;
+  /** The longest the run waits for the target's clock (fa.updated-at.moves), on top of its requests; absent when it never waits. */
+  clockWaitAtMostMs?: number;
   /** Since the budget may cut below minimums: the smallest --max-requests whose plan meets every rule's minimum. */
   budget?: { maxRequests: number; reserved: number; runs: number; trimmed: string[]; concludes: number };
   /**
@@ -49,14 +67,22 @@ export interface PlanSummary {
   ruledOut: RuledOutRule[];
   /** Rules left out by --rule: the run judges none of them. */
   notSelected: number;
+  /**
+   * With a fetched token (client credentials, the embedded server): requests to the token
+   * endpoint, not in `phases` (they do not go to the base URL): the first token and the scenarios'
+   * forced renewals, by rule. A token that expires or a 401 renews it once more.
+   */
+  tokenRequests?: { first: number; renewals: { rule: string; requests: number }[] };
 }
 
 export async function planSummary(config: RunConfig): Promise<PlanSummary> {
   const accounts = poolSize(config);
-  const plan = await runPlanOf(config, accounts);
+  // --state: a few ref_ids of earlier runs are repeated (the file is read, never written, by a plan).
+  const remembered = config.stateFile && config.baseUrl ? await rememberedCount(config.stateFile, config.baseUrl, config.auth) : 0;
+  const plan = await runPlanOf(config, accounts, remembered);
   const requests = await plan.requests();
   const { budget } = plan;
-  const ruledOut = await ruledOutRules(plan, accounts, config.runs);
+  const ruledOut = await ruledOutRules(plan, accounts, config.runs, fetchesTokens(config));
   return {
     seed: config.seed,
     profile: config.profile,
@@ -66,8 +92,9 @@ export async function planSummary(config: RunConfig): Promise<PlanSummary> {
     phases: {
       probe: requests.probes,
       fixedCases: requests.fixed + requests.fixedTwins,
-      scenarios: requests.scenarios,
+      scenarios: requests.scenarios - requests.later,
       randomCases: requests.random + requests.randomTwins,
+      laterRepeats: requests.later,
       total: requests.total,
       shrinkingAtMost: requests.shrinkAtMost,
       restoreAtMost: config.noRestore ? 0 : requests.restoreAtMost,
@@ -82,12 +109,18 @@ export async function planSummary(config: RunConfig): Promise<PlanSummary> {
     },
     ...(config.shard ? { shard: { ...config.shard } } : {}),
     identities: requests.creates,
+    ...(config.lifetimeMs ? { lifetimeMs: config.lifetimeMs } : {}),
+    ...(config.stateFile ? { remembered } : {}),
     ...(config.rateLimitPerSecond ? { atRateLimitMs: (requests.total / config.rateLimitPerSecond) * 1000 } : {}),
+    ...(requests.waitsAtMostMs ? { clockWaitAtMostMs: requests.waitsAtMostMs } : {}),
     ...(budget
       ? { budget: { maxRequests: budget.maxRequests, reserved: budget.reserved, runs: budget.runs, trimmed: [...budget.trimmed], concludes: budget.concludes } }
       : {}),
     ruledOut,
     notSelected: RULES.length - plan.selected.length,
+    ...(fetchesTokens(config)
+      ? { tokenRequests: { first: 1, renewals: plan.share.scenarios.flatMap((s) => (s.tokenRequests ? [{ rule: s.rule, requests: s.tokenRequests }] : [])) } }
+      : {}),
   };
 }
 
@@ -102,6 +135,9 @@ export function planLines(summary: PlanSummary): string[] {
     summary.atRateLimitMs !== undefined
       ? `about ${formatDuration(summary.atRateLimitMs)} at ${summary.rateLimitPerSecond} requests a second`
       : 'no rate limit: as fast as the target answers';
+  const wait = summary.clockWaitAtMostMs
+    ? `, plus at most ${formatDuration(summary.clockWaitAtMostMs)} waiting for the target's clock (fa.updated-at.moves)`
+    : '';
   return [
     `plan: ${summary.target ?? 'the embedded reference server'}, seed ${summary.seed}, profile ${summary.profile}, ${summary.runs} random cases per rule${summary.shard ? `, shard ${summary.shard.index}/${summary.shard.count}` : ''}`,
     ...(summary.budget ? budgetLines(summary.budget) : []),
@@ -110,6 +146,7 @@ export function planLines(summary: PlanSummary): string[] {
     row('fixed cases', phases.fixedCases, `${phases.fixedCases - twins.fixed} cases, ${twins.fixed} valid twins`),
     row('scenarios', phases.scenarios),
     row('random cases', phases.randomCases, `${phases.randomCases - twins.random} cases, ${twins.random} valid twins`),
+    row('later', phases.laterRepeats, laterNote(summary)),
     row('total', phases.total),
     row('shrinking', `<= ${phases.shrinkingAtMost}`, 'at most, only if something fails; 429 retries come on top'),
     phases.restoreAtMost
@@ -120,10 +157,29 @@ export function planLines(summary: PlanSummary): string[] {
     ...summary.scenarios.map((s) => `  ${`${s.rule} (scenario)`.padEnd(44)} ${s.requests}`),
     `fiat accounts it would change: ${accounts}`,
     `identities it would create: ${summary.identities}`,
-    `time: ${time}`,
+    ...(summary.tokenRequests ? [tokenRequestLine(summary.tokenRequests)] : []),
+    `time: ${time}${wait}`,
     ...ruledOutLines(summary),
     'nothing was sent.',
   ];
+}
+
+/** What the scenarios send later in the run, when, and what --lifetime adds to the run's time. */
+function laterNote(summary: PlanSummary): string {
+  const spread = "the first ref_ids again after the random cases and at the end, and the updated_at clock's last steps";
+  const earlier =
+    summary.remembered === undefined
+      ? ''
+      : `; ${Math.min(REMEMBERED_REPEATS, summary.remembered)} of the ${summary.remembered} ref_ids earlier runs left (--state)`;
+  if (!summary.lifetimeMs) return `${spread}${earlier}`;
+  return `${spread}, and ${formatDuration(summary.lifetimeMs)} after their creates (--lifetime: the run waits at its end if it was shorter)${earlier}`;
+}
+
+/** The requests to the token endpoint: not in the total, which counts the base URL's. */
+function tokenRequestLine({ first, renewals }: NonNullable<PlanSummary['tokenRequests']>): string {
+  const forced = renewals.map((r) => `${r.requests} forced renewal for ${r.rule}`);
+  const total = first + renewals.reduce((n, r) => n + r.requests, 0);
+  return `token requests: ${total} to the token endpoint (the first token${forced.map((f) => `, ${f}`).join('')}), not in the total; a token that expires or a 401 renews it once more`;
 }
 
 /** ` (shard 2/3's own 2 of the 5 given ids; ...)`: a shard's accounts are its share of the list every shard was given. */

@@ -9,6 +9,7 @@ import { RULES } from '../core/catalogue.ts';
 import { formatDuration } from '../core/duration.ts';
 import { budgetName } from '../engine/request-budget.ts';
 import type { RunConfig } from './run-config.ts';
+import { fetchesTokens } from './run-plan.ts';
 
 export interface Pace {
   rateLimitPerSecond: number | null;
@@ -18,13 +19,13 @@ export interface Pace {
   roundTripMs: number;
 }
 
-/** Seconds a plan takes: bound by the rate limit, or by round trips over what may be in flight. */
-export function estimateMs(plan: Pick<RequestPlan, 'total' | 'updates'>, pace: Pace): number {
+/** Seconds a plan takes: bound by the rate limit, or by round trips over what may be in flight; and the waits for the target's clock. */
+export function estimateMs(plan: Pick<RequestPlan, 'total' | 'updates'> & Partial<Pick<RequestPlan, 'waitsAtMostMs'>>, pace: Pace): number {
   const inFlight = Math.max(1, pace.concurrency);
   const updatesInFlight = Math.max(1, Math.min(pace.accounts, inFlight));
   const byRoundTrips = (plan.updates / updatesInFlight + (plan.total - plan.updates) / inFlight) * pace.roundTripMs;
   const byRate = pace.rateLimitPerSecond ? (plan.total / pace.rateLimitPerSecond) * 1000 : 0;
-  return Math.max(byRoundTrips, byRate);
+  return Math.max(byRoundTrips, byRate) + (plan.waitsAtMostMs ?? 0);
 }
 
 /** The line itself, from the run's plan (prepareRun's `plan`) and the round trip measured while connecting. */
@@ -44,10 +45,10 @@ export function budgetCutLine(budget: Pick<BudgetedPlan, 'maxRequests' | 'trimme
 
 /**
  * The rules this configuration cannot judge whatever the target does (too few fiat accounts, a
- * budget below their minimum) and the smallest change that would, as one line; undefined when none.
+ * static token, a budget below their minimum) and the smallest change that would, as one line; undefined when none.
  */
-export async function ruledOutRunLine(config: Pick<RunConfig, 'runs'>, plan: RunPlan, accounts: number): Promise<string | undefined> {
-  return ruledOutLine(await ruledOutRules(plan, accounts, config.runs));
+export async function ruledOutRunLine(config: Pick<RunConfig, 'runs' | 'baseUrl' | 'auth'>, plan: RunPlan, accounts: number): Promise<string | undefined> {
+  return ruledOutLine(await ruledOutRules(plan, accounts, config.runs, fetchesTokens(config)));
 }
 
 /** What --rule leaves out, one line: the verdict speaks for the selected rules only. Undefined without a filter. */

@@ -17,6 +17,7 @@ import type { RunConfig } from './run-config.ts';
 import type { RunPlan } from '../engine/plan.ts';
 import { RequestBudget } from '../engine/request-budget.ts';
 import { budgetOf, runPlanOf } from './run-plan.ts';
+import { openIdentityState } from './identity-state.ts';
 
 export interface PreparedRun {
   readonly config: RunConfig;
@@ -72,15 +73,21 @@ export function targetTransport(config: RunConfig, target: Target, signal?: Abor
  * `signal`: aborted (with the signal's name as reason) when the user interrupts the run; the
  * transport stops sending and the engine ends with what it judged.
  */
-export async function prepareRun(config: RunConfig, options: { signal?: AbortSignal; journalFile?: string } = {}): Promise<PreparedRun> {
+export async function prepareRun(
+  config: RunConfig,
+  options: { signal?: AbortSignal; journalFile?: string; note?: (line: string) => void } = {},
+): Promise<PreparedRun> {
   // A run that cannot start still lasted from here to its abort: its report says how long.
   const startedAt = Date.now();
   const target = await startTarget(config);
-  // Under --max-requests the plan is fitted before anything is sent, and the transport refuses what would overrun it.
-  const plan = await runPlanOf(config, target.fiatAccountIds.length).catch(async (error: unknown) => {
+  const closeOnError = async (error: unknown): Promise<never> => {
     await target.close();
     throw error;
-  });
+  };
+  // --state: what earlier runs of this API user left on this target (a malformed file is a usage error before any request).
+  const state = config.stateFile ? await openIdentityState(config.stateFile, target.baseUrl, target.auth, options.note).catch(closeOnError) : undefined;
+  // Under --max-requests the plan is fitted before anything is sent, and the transport refuses what would overrun it.
+  const plan = await runPlanOf(config, target.fiatAccountIds.length, state?.memory.earlier.length).catch(closeOnError);
   const budget = budgetOf(config, target.fiatAccountIds.length);
   const transport = targetTransport(config, target, options.signal, budget && new RequestBudget(budget.maxRequests, budget.reserved));
   // The engine reads the config as it is (its options keep their names: RunConfig extends
@@ -92,6 +99,7 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     plan,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.journalFile ? { journalFile: options.journalFile } : {}),
+    ...(state ? { identityMemory: state.memory } : {}),
   };
   // The report's facts likewise: the options as resolved (the credentials left out), and what the target is.
   const { auth: _credentials, ...resolved } = config;
@@ -119,6 +127,14 @@ export async function prepareRun(config: RunConfig, options: { signal?: AbortSig
     async execute(listeners = []) {
       const builder = createReportBuilder(facts, listeners, plan);
       await runEngine(transport, settings, [builder.listener]);
+      // A state file that cannot be written loses this run's memory, not its verdict.
+      if (state)
+        await state
+          .save([...target.secrets, ...transport.secrets()])
+          .then((line) => options.note?.(line))
+          .catch((error: Error) =>
+            options.note?.(`state: ${config.stateFile} could not be written (${error.message}): the next run will not repeat this run's ref_ids`),
+          );
       return { report: builder.report() };
     },
     aborted: (reason, stopped) => abortedReport(facts, reason, stopped, transport.requestCount, startedAt),

@@ -23,6 +23,7 @@ import { RefIds } from '../engine/ref-ids.ts';
 import { concurrentDuplicates } from '../engine/plan.ts';
 import { journalInFreshFolder } from '../engine/restore/restore-journal.ts';
 import { MetadataState } from '../rules/update-fiat-account/metadata-state.ts';
+import type { TokenRenewal } from '../core/token-renewal.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
 import type { PreparedRun } from './prepare-run.ts';
 
@@ -45,7 +46,7 @@ export async function reportReplayer(
     target.fiatAccountIds,
     concurrentDuplicates(prepared.config.concurrency),
     { seed: report.seed, runs: report.runs ?? prepared.settings.runs },
-    { metadata, restore, live: !target.embedded },
+    { metadata, restore, live: !target.embedded, ...(transport.renewToken ? { renewToken: () => transport.renewToken!() } : {}) },
   );
   return { replayer, restore };
 }
@@ -55,6 +56,8 @@ export interface Guest {
   metadata: MetadataState;
   restore: ReplayRestore;
   live: boolean;
+  /** A new token for a scenario that repeats across tokens; absent with a static token. */
+  renewToken?: () => Promise<TokenRenewal>;
 }
 
 /** A case the replay does not send, and why. */
@@ -118,6 +121,7 @@ export class Replayer {
         runs: this.settings.runs,
         metadataSemantics: () => this.guest.metadata.semantics,
         fitMetadata: (c) => c,
+        ...(this.guest.renewToken ? { renewToken: this.guest.renewToken } : {}),
       });
       const problems = outcomes.filter((o) => (o.rule ?? scenario.rule) === rule.id).flatMap((o) => o.problems);
       return outcomes.length ? { problems, judged: true } : { problems, judged: false, why: notJudged ?? 'no create of the scenario was accepted' };

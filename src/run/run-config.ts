@@ -8,6 +8,7 @@ import { UsageError } from '../core/errors.ts';
 import { RULES } from '../core/catalogue.ts';
 import type { AuthConfig } from '../core/auth-config.ts';
 import { isLoopback } from '../core/url.ts';
+import { parseDuration } from '../core/duration.ts';
 import { parseReading, type Reading } from '../server/reading.ts';
 import { PROFILES, defaultProfile, type Profile } from '../engine/profiles.ts';
 import { parseShard, type Shard } from '../engine/shard.ts';
@@ -69,6 +70,8 @@ export interface RunConfig extends EngineOptions {
   reading: Partial<Reading>;
   /** Embedded server only: its strict variant, the open points restricted (set by self-test and the fault matrix). */
   strictServer?: boolean;
+  /** --state FILE: identities of earlier runs of this API user on this target, read before the run and written after it (identity-state.ts). */
+  stateFile?: string;
   /** --bundle FILE: the evidence bundle written after the reports, signed with --sign-key, personal values replaced under --redact-personal. */
   bundle?: BundleSettings;
 }
@@ -173,6 +176,7 @@ export function resolveSettings(settings: GivenSettings, randomSeed: () => numbe
     checkBudget({ maxRequests, reserved: reservedRequests(pool, !noRestore) }, pool, nameOf(settings, 'max-requests'));
   }
   const restorePatience = wholeNumberOf(settings, 'restore-patience', { max: MAX_TIMER_MS / 1000 });
+  const lifetimeMs = lifetimeOf(settings);
 
   return {
     baseUrl: target.baseUrl?.replace(/\/+$/, ''),
@@ -187,6 +191,8 @@ export function resolveSettings(settings: GivenSettings, randomSeed: () => numbe
     ...(noRestore ? { noRestore: true } : {}),
     ...(switchOf(settings, 'read-with-empty-update') ? { readWithEmptyUpdate: true } : {}),
     ...(restorePatience !== undefined ? { restorePatienceMs: restorePatience * 1000 } : {}),
+    ...(lifetimeMs ? { lifetimeMs } : {}),
+    ...stateFileOf(settings, target.baseUrl),
     timeoutMs: wholeNumberOf(settings, 'timeout', { min: 1, max: MAX_TIMER_MS }) ?? DEFAULTS.timeoutMs,
     rateLimitPerSecond: rate === 0 ? null : rate,
     concurrency: wholeNumberOf(settings, 'concurrency', { min: 1 }) ?? DEFAULTS.concurrency,
@@ -264,6 +270,31 @@ function resolveShard(settings: GivenSettings): Shard | undefined {
   }
   const { name, from } = settings.get('shard')!;
   return parseShard(shard, name, from === 'option' ? "'2/3'" : from === 'env' ? `${name}=2/3` : undefined);
+}
+
+/** The longest --lifetime: a day (a CI job that waits longer keeps state between runs instead: --state). */
+const MAX_LIFETIME_MS = 24 * 3_600_000;
+
+/** --lifetime DURATION in ms (0: off), or a UsageError naming the setting as given. */
+function lifetimeOf(settings: GivenSettings): number | undefined {
+  const raw = settings.get('lifetime');
+  if (raw === undefined) return undefined;
+  const ms = typeof raw.value === 'number' ? raw.value * 1000 : parseDuration(String(raw.value));
+  if (ms === undefined || !Number.isFinite(ms) || ms < 0 || ms > MAX_LIFETIME_MS)
+    throw new UsageError(`${raw.name} must be a duration of at most 24h such as 30s, 5m or 1h (a bare number is seconds), got ${JSON.stringify(raw.value)}`);
+  return ms;
+}
+
+/** --state FILE, which means something only for a target that outlives the run. */
+function stateFileOf(settings: GivenSettings, baseUrl: string | undefined): { stateFile?: string } {
+  const file = textOf(settings, 'state');
+  if (file === undefined) return {};
+  if (!file.trim()) throw new UsageError(`${nameOf(settings, 'state')} is empty: give the file kept between runs, or leave it out`);
+  if (baseUrl === undefined)
+    throw new UsageError(
+      `${nameOf(settings, 'state')} needs ${callerName(settings.caller, 'base-url')}: the embedded server a run starts is new every time and remembers no earlier run`,
+    );
+  return { stateFile: file };
 }
 
 /** --bundle with its --sign-key and --redact-personal, which mean nothing without it. */

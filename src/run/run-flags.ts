@@ -67,6 +67,18 @@ export const RUN_OPTIONS = {
     env: 'CONFORMANCE_RESTORE_PATIENCE',
     help: 'seconds each request of the restore is tried again while the target is away (429, 5xx, timeouts, resets; Retry-After honoured) (default 60)',
   },
+  lifetime: {
+    type: 'string',
+    option: 'lifetime',
+    env: 'CONFORMANCE_LIFETIME',
+    help: "also repeat the run's first ref_ids this long after their creation (e.g. 30s, 5m, 1h; a ref_id has no time window, sections 4.2 and 8): the run waits at its end until they are that old, so it lasts at least that long, and sends 2 more requests (`conformance plan` shows them) (default: off)",
+  },
+  state: {
+    type: 'string',
+    option: 'state',
+    env: 'CONFORMANCE_STATE',
+    help: 'a file kept between runs (a CI cache) with the identities earlier runs created on this target for this API user (keyed by a digest of the client id or token, never the secret): the run repeats 3 of their ref_ids, expecting a refusal or the same identity with its data, then adds its own (the newest 48 kept); needs --base-url',
+  },
   timeout: { type: 'string', option: 'timeoutMs', env: 'CONFORMANCE_TIMEOUT_MS', help: 'per-request timeout in ms (default 10000)' },
   'rate-limit': {
     type: 'string',

@@ -13,9 +13,16 @@ export function budgetOf(config: Pick<RunConfig, 'maxRequests' | 'noRestore'>, a
   return config.maxRequests === undefined ? undefined : { maxRequests: config.maxRequests, reserved: reservedRequests(accounts, !config.noRestore) };
 }
 
-/** The run's plan over `accounts` fiat accounts; under --max-requests, fitted into the budget. */
-export function runPlanOf(config: RunConfig, accounts: number): Promise<RunPlan> {
+/** Whether the run's token comes from a token endpoint (client credentials; the embedded server's), so it can be renewed. */
+export const fetchesTokens = (config: Pick<RunConfig, 'baseUrl' | 'auth'>): boolean =>
+  config.baseUrl === undefined || config.auth.kind === 'client-credentials';
+
+/**
+ * The run's plan over `accounts` fiat accounts; under --max-requests, fitted into the budget.
+ * `remembered`: the identities earlier runs created (--state), a few of whose ref_ids it repeats.
+ */
+export function runPlanOf(config: RunConfig, accounts: number, remembered = 0): Promise<RunPlan> {
   const budget = budgetOf(config, accounts);
   // The config is the plan's settings as it is (seed, runs, concurrency, rule filter, shard).
-  return planRun({ ...config, accounts, ...(budget ? { budget } : {}) });
+  return planRun({ ...config, accounts, fetchesTokens: fetchesTokens(config), ...(budget ? { budget } : {}), ...(remembered ? { remembered } : {}) });
 }

@@ -10,7 +10,8 @@ import { sendJson } from './http-io.ts';
 /** Lifetime of an issued token, in seconds. */
 export const TOKEN_LIFETIME_SECONDS = 3600;
 
-export type BearerCheck = { kind: 'missing' } | { kind: 'invalid' } | { kind: 'valid'; owner: string };
+/** `grant`: which token it was (its number, `static` for the static token), never the token itself. */
+export type BearerCheck = { kind: 'missing' } | { kind: 'invalid' } | { kind: 'valid'; owner: string; grant: string };
 
 export interface Authenticator {
   readonly clientId: string;
@@ -54,7 +55,8 @@ export function createAuthenticator(): Authenticator {
   const clientId = `embedded-${randomSecret(6)}`;
   const clientSecret = randomSecret(24);
   const staticToken = randomSecret(32);
-  const issued = new Map<string, { owner: string; expiresAt: number }>();
+  const issued = new Map<string, { owner: string; expiresAt: number; grant: string }>();
+  let grants = 0;
 
   const forgetExpired = (now: number) => {
     for (const [token, grant] of issued) if (grant.expiresAt <= now) issued.delete(token);
@@ -86,7 +88,7 @@ export function createAuthenticator(): Authenticator {
       const now = Date.now();
       forgetExpired(now);
       const token = randomSecret(32);
-      issued.set(token, { owner: clientId, expiresAt: now + TOKEN_LIFETIME_SECONDS * 1000 });
+      issued.set(token, { owner: clientId, expiresAt: now + TOKEN_LIFETIME_SECONDS * 1000, grant: String(++grants) });
       const scope = form.get('scope');
       sendJson(
         res,
@@ -102,9 +104,9 @@ export function createAuthenticator(): Authenticator {
       const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
       if (!token) return { kind: 'invalid' };
       // The static token belongs to the one client, like the tokens it is issued.
-      if (sameSecret(token, staticToken)) return { kind: 'valid', owner: clientId };
+      if (sameSecret(token, staticToken)) return { kind: 'valid', owner: clientId, grant: 'static' };
       const grant = issued.get(token);
-      return grant && grant.expiresAt > Date.now() ? { kind: 'valid', owner: grant.owner } : { kind: 'invalid' };
+      return grant && grant.expiresAt > Date.now() ? { kind: 'valid', owner: grant.owner, grant: grant.grant } : { kind: 'invalid' };
     },
   };
 }

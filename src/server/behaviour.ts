@@ -43,6 +43,8 @@ export interface ServerBehaviour {
   otherMethod(operation: Operation, method: string): 'refuse' | 'handle' | 'fail';
   /** An empty request body: answered as the reading says, a 500, or taken as {} without validation. */
   emptyBody(operation: Operation): 'as-read' | 'fail' | 'unchecked';
+  /** A request labelled application/json with no body at all (no Content-Length, no Transfer-Encoding): answered as any empty body, or a 500. */
+  bodylessJson(operation: Operation): 'as-read' | 'fail';
   /** Status for a body that is not JSON. */
   malformedJsonStatus(operation: Operation): number;
   /** True when the server drops the connection instead of answering this body. */
@@ -61,8 +63,8 @@ export interface ServerBehaviour {
   maxMetadataPairs: number;
   /** The length of a metadata key or value as the server counts it (section 8: characters). */
   metadataLength(text: string): number;
-  /** Whether tax_details must be sent, given tax_details_not_required as sent (4.2). */
-  taxDetailsRequired(notRequired: unknown): boolean;
+  /** Whether tax_details must be sent, given tax_details_not_required as sent and the whole body (4.2). */
+  taxDetailsRequired(notRequired: unknown, body: Record<string, unknown>): boolean;
   /** Refusals of the server's own, beyond the document. */
   extraViolations(operation: Operation, body: Record<string, unknown>): Violation[];
   /** What is stored of an update's (validated) metadata. */
@@ -75,22 +77,40 @@ export interface ServerBehaviour {
   keepsOwnerNames: boolean;
   /** Whether an update's owner names are written into every account, not only the one in the path. */
   ownerNamesOnEveryAccount: boolean;
+  /**
+   * Whether an update refused for its metadata (a limit of section 8) has written its owner names
+   * first (a server that stores the owner record, then validates the metadata). The document: never.
+   */
+  writesNamesOfRefusedUpdate: boolean;
   /** Status for a well-formed id that matches no fiat account. */
   unknownAccountStatus: number;
   /**
    * How ref_id stays unique per API user: atomically; not at all; check-then-insert with an await
-   * between; only the most recent ref_id remembered; or one identity (the first) for every create.
+   * between; only the most recent ref_id remembered; one identity (the first) for every create; or
+   * atomically, but a repeat answered with the oldest identity whose ref_id differs in letter case only.
    */
-  refIdUniqueness: 'atomic' | 'none' | 'racy' | 'last-only' | 'single';
+  refIdUniqueness: 'atomic' | 'none' | 'racy' | 'last-only' | 'single' | 'repeat-folds-case';
   /**
    * What the server keys a ref_id by: the document's ref_id is its exact text (letter case
    * included); a fault folds its case, or adds the rest of the body.
    */
   refIdKey(refId: string, body: Record<string, unknown>): string;
+  /**
+   * How the ref_id index remembers: in the document, every ref_id for ever, and a repeat writes
+   * nothing. A fault's index forgets a ref_id `forgetsAfterMs` after storing it (a cache), or
+   * `upserts`: a repeat writes its body over the identity (keeping its id and created_at).
+   */
+  refIdIndex: { forgetsAfterMs?: number; upserts?: boolean };
+  /** Whose ref_ids are one index: the API user's (section 8), or each access token's (a fault). */
+  refIdScope: 'api-user' | 'access-token';
+  /** Whether a refused create keeps its ref_id as used (reserved before validating, never released). The document: never. */
+  reservesRefusedRefIds: boolean;
   /** The body a repeat of a used ref_id gets (with the created status) instead of the reading's answer; undefined: the reading decides. */
   duplicateResponse(identity: Record<string, unknown>): Record<string, unknown> | undefined;
   /** Content-Type of successful answers. */
   successContentType(operation: Operation): string;
+  /** Whether the seeded fiat accounts were made long before the server started (30 days), or as it starts (a sandbox made fresh for CI). */
+  seedsAccountsAtStart: boolean;
   /** The last change to an updated FiatAccount (a fresh object) before it is sent. */
   fiatAccountResponse(body: Record<string, unknown>): Record<string, unknown>;
   /** The last change to a created Identity (a fresh object) before it is stored and sent. */
@@ -105,6 +125,7 @@ export const FAITHFUL: ServerBehaviour = {
   authChallenge: (_operation, challenge) => challenge,
   otherMethod: () => 'refuse',
   emptyBody: () => 'as-read',
+  bodylessJson: () => 'as-read',
   malformedJsonStatus: () => 400,
   dropsConnection: () => false,
   diesAfterRequests: Number.POSITIVE_INFINITY,
@@ -121,11 +142,16 @@ export const FAITHFUL: ServerBehaviour = {
   writesNulls: false,
   keepsOwnerNames: true,
   ownerNamesOnEveryAccount: false,
+  writesNamesOfRefusedUpdate: false,
   unknownAccountStatus: 404,
   refIdUniqueness: 'atomic',
   refIdKey: (refId) => refId,
+  refIdIndex: {},
+  refIdScope: 'api-user',
+  reservesRefusedRefIds: false,
   duplicateResponse: () => undefined,
   successContentType: () => 'application/json',
+  seedsAccountsAtStart: false,
   fiatAccountResponse: (body) => body,
   identityResponse: (body) => body,
 };

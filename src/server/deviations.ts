@@ -57,6 +57,13 @@ function missingMembers(part: Part<Record<string, unknown>>, members: string[]):
 /** Members the vendor's OpenAPI marks required in an identity's address (IdentityMailingAddress). */
 const VENDOR_ADDRESS_MEMBERS = ['country', 'address1', 'city', 'province'];
 
+/**
+ * How long the forgetting index keeps a ref_id: far longer than a repeat right after its create
+ * takes, even on a loaded machine (the scenarios' repeats of the identities they just made, the
+ * repeats on a renewed token), shorter than the --lifetime its fault's runs get (faults.ts).
+ */
+export const REF_ID_CACHE_MS = 2000;
+
 /** The members each fault overrides. */
 export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour> } = {
   'metadata-over-pairs-accepted': {
@@ -322,7 +329,34 @@ export const DEVIATIONS: { readonly [name in FaultName]: Partial<ServerBehaviour
       return { ...identity, created_at: now, updated_at: now };
     },
   },
+  // Answers the identity the repeat wrote, under every reading (a 409 would hide the write).
+  'id-repeat-upserts': { refIdIndex: { upserts: true }, duplicateResponse: (identity) => identity },
+  'id-ref-id-forgets-after-time': { refIdIndex: { forgetsAfterMs: REF_ID_CACHE_MS } },
+  'id-ref-id-scoped-by-token': { refIdScope: 'access-token' },
+  'id-refused-create-reserves-ref-id': { reservesRefusedRefIds: true },
+  'fa-refused-update-writes-part': { writesNamesOfRefusedUpdate: true },
+  'fa-updated-at-frozen-fresh': { seedsAccountsAtStart: true, fiatAccountResponse: (body) => ({ ...body, updated_at: body.created_at }) },
+  'bodyless-json-500': { bodylessJson: () => 'fail' },
+  // Required only of the sample's country: a person of another nationality or government id country needs no tax_details.
+  'id-tax-rule-one-country': {
+    taxDetailsRequired: (notRequired, body) => notRequired !== true && sampleCountryOnly(body),
+  },
+  'id-govt-id-normalised': {
+    identityResponse: (body) => {
+      const returned = personDetails(body);
+      if (returned && typeof returned.govt_id === 'string') returned.govt_id = returned.govt_id.replace(/\s+/g, '').toUpperCase();
+      return body;
+    },
+  },
+  // A repeat is answered with an identity (not refused), looked up without regard to case: the older one.
+  'id-ref-id-case-insensitive-repeat': { refIdUniqueness: 'repeat-folds-case', duplicateResponse: (identity) => identity },
 };
+
+/** Whether a create's person is of the sample's country (USA), or says no country: the one country a faulty tax rule covers. */
+function sampleCountryOnly(body: Body): boolean {
+  const person = personDetails(body);
+  return [person?.nationality, person?.cip_id_country].every((country) => country === undefined || country === 'USA');
+}
 
 /** The identity without govt_id and govt_id_type in its person_details. */
 function withoutGovtId(body: Body): Body {

@@ -84,8 +84,8 @@ const FAULT_LIST = [
   {
     name: 'id-ref-id-not-unique',
     ruleId: 'id.ref-id.sequential-duplicate',
-    // No uniqueness at all: concurrent repeats create identities too.
-    alsoFails: ['id.ref-id.concurrent-duplicate'],
+    // No uniqueness at all: concurrent repeats and repeats on a renewed token create identities too.
+    alsoFails: ['id.ref-id.concurrent-duplicate', 'id.ref-id.across-tokens'],
     description: 'does not keep ref_id unique (a repeat creates a second identity)',
   },
   {
@@ -132,7 +132,7 @@ const FAULT_LIST = [
     name: 'fa-updated-before-created',
     ruleId: 'fa.updated-after-created',
     // Every answer of a sequence carries the day-early updated_at.
-    alsoFails: ['fa.sequence.timestamps'],
+    alsoFails: ['fa.sequence.timestamps', 'fa.updated-at.moves'],
     description: 'returns updated_at a day before created_at',
   },
   {
@@ -199,6 +199,8 @@ const FAULT_LIST = [
   {
     name: 'id-ref-id-remembers-last',
     ruleId: 'id.ref-id.sequential-duplicate',
+    // The repeats on a renewed token are of older ref_ids too.
+    alsoFails: ['id.ref-id.across-tokens'],
     description: 'remembers only the last ref_id used (a repeat of an older one creates a new identity)',
   },
   {
@@ -264,6 +266,8 @@ const FAULT_LIST = [
   {
     name: 'fa-updated-at-frozen',
     ruleId: 'fa.sequence.timestamps',
+    // Thirty days old, the stamp is also long before the Date of the answer before each update.
+    alsoFails: ['fa.updated-at.moves'],
     description: 'never moves updated_at: every answer carries the creation time (30 days old on the seeded accounts)',
   },
   {
@@ -352,7 +356,75 @@ const FAULT_LIST = [
   {
     name: 'id-repeat-created-anew',
     ruleId: 'id.ref-id.sequential-duplicate',
+    // A repeat on a renewed token is created anew as well.
+    alsoFails: ['id.ref-id.across-tokens'],
     description: 'answers a repeat of a used ref_id with the same identity created anew (a fresh created_at and updated_at: an upsert)',
+  },
+  {
+    name: 'id-repeat-upserts',
+    ruleId: 'id.ref-id.sequential-duplicate',
+    description: "writes a repeat's body over the identity of its ref_id (same id, same created_at) and answers with it: an upsert, whatever the reading",
+  },
+  {
+    name: 'id-ref-id-forgets-after-time',
+    ruleId: 'id.ref-id.sequential-duplicate',
+    description: 'keeps its ref_id index in a cache that forgets an entry 2 s after storing it: a later repeat creates a second identity',
+    // A default run shows it by its repeats of identities made long enough before; a short one
+    // (--rule, few random cases on a fast machine) only by waiting.
+    runSettings: { lifetimeMs: 3000, why: 'a run shorter than the cache time repeats nothing old enough: --lifetime 3s makes it wait' },
+  },
+  {
+    name: 'id-ref-id-scoped-by-token',
+    ruleId: 'id.ref-id.across-tokens',
+    // The later repeats of the run's first ref_ids go on the renewed token too.
+    alsoFails: ['id.ref-id.sequential-duplicate'],
+    description: 'keeps its ref_id index per access token, not per API user: a used ref_id repeated on a renewed token creates a second identity',
+  },
+  // A refusal changes nothing (issue 32): what a refused request leaves behind
+  {
+    name: 'id-refused-create-reserves-ref-id',
+    ruleId: 'id.refused-create.ref-id-free',
+    // The create it refuses is valid, its ref_id held by no identity.
+    alsoFails: ['id.valid-accepted'],
+    description: 'keeps the ref_id of a refused create as used: a later valid create with it gets 409, though no identity holds it',
+  },
+  {
+    name: 'fa-refused-update-writes-part',
+    ruleId: 'fa.refused-update.writes-nothing',
+    description: 'writes the owner names of an update, then refuses it for its metadata (7 pairs, 101 characters): the names stay',
+  },
+  // Issue 32: the updated_at of a sandbox made fresh for CI, and the body-less JSON request
+  {
+    name: 'fa-updated-at-frozen-fresh',
+    ruleId: 'fa.updated-at.moves',
+    description: 'never moves updated_at, on accounts made as the server starts: every answer carries the start time, seconds old when the run begins',
+  },
+  {
+    name: 'bodyless-json-500',
+    ruleId: 'fa.empty-body',
+    // Creates fail the same way: only a 4xx is right there.
+    alsoFails: ['id.empty-body'],
+    description:
+      "fails with 500 on a PUT or POST labelled application/json with no body at all (no Content-Length, what curl -X PUT -H 'Content-Type: application/json' sends): the framework leaves the body undefined and the handler reads it",
+  },
+  // Issue 32, rules over the open space: each shows only when a rule is judged with an open value the target accepted.
+  {
+    name: 'id-tax-rule-one-country',
+    ruleId: 'id.tax.absent-rejected',
+    // The same body with tax_details_not_required false is accepted too.
+    alsoFails: ['id.tax.absent-false-rejected'],
+    description: "enforces the tax rule only for the sample's country: a create whose nationality or cip_id_country is another needs no tax_details",
+  },
+  {
+    name: 'id-govt-id-normalised',
+    ruleId: 'id.govt-id.mirrors-cip',
+    description: 'returns govt_id normalised: spaces removed, letters in upper case (a cip_id like 123-45-6789 comes back unchanged)',
+  },
+  {
+    name: 'id-ref-id-case-insensitive-repeat',
+    ruleId: 'id.ref-id.sequential-duplicate',
+    description:
+      'creates a new identity for a ref_id that differs from a used one in letter case only, but answers its repeat (2xx) with the older identity, looked up without regard to case',
   },
 ] as const satisfies readonly FaultEntry[];
 
@@ -367,6 +439,7 @@ interface FaultEntry {
   notBlamed?: readonly RuleId[];
   alsoFails?: readonly RuleId[];
   hiddenByStrict?: string;
+  runSettings?: { lifetimeMs: number; why: string };
 }
 
 /** The name of one injectable fault. */
@@ -395,6 +468,11 @@ export interface FaultDefinition {
    * as a correct server may), so there is nothing to catch there. Undefined: it shows on both.
    */
   hiddenByStrict?: string;
+  /**
+   * A setting every run under the fault is given (the self-test, the fault matrix): what it takes
+   * to show the defect whatever the machine's speed, and why.
+   */
+  runSettings?: { lifetimeMs: number; why: string };
 }
 
 /** Every fault, in the order `--list-faults` prints them. */

@@ -49,9 +49,10 @@ function sampleWire(index: number): Json {
   };
 }
 
-export function seedFiatAccounts(count: number, now: number = Date.now()): FiatAccountRecord[] {
+/** The accounts the server starts with: made a month ago a minute apart, or `atStart` all at `now` (a sandbox made fresh). */
+export function seedFiatAccounts(count: number, now: number = Date.now(), atStart = false): FiatAccountRecord[] {
   return Array.from({ length: count }, (_, i) => {
-    const created = new Date(now - SEED_AGE_MS + i * 60_000).toISOString();
+    const created = new Date(atStart ? now : now - SEED_AGE_MS + i * 60_000).toISOString();
     return {
       id: randomUUID(),
       ref_id: `seed-account-${i + 1}`,

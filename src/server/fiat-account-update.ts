@@ -54,6 +54,8 @@ export function handleFiatAccountUpdate(
   const ownerBefore = { ...record.owner };
   const applied = found.length ? found : applyUpdate(record, body, context.reading, context.behaviour);
   if (applied.length) {
+    if (context.behaviour.writesNamesOfRefusedUpdate && applied.every((v) => METADATA_CONCERNS.has(v.concern)))
+      writeOwnerNames(record, body, context.behaviour);
     refuseInvalid(res, applied, context, OPERATION);
     return;
   }
@@ -61,6 +63,20 @@ export function handleFiatAccountUpdate(
   if (!context.behaviour.keepsOwnerNames) record.owner = ownerBefore;
   if (context.behaviour.ownerNamesOnEveryAccount) for (const other of accounts.values()) other.owner = { ...record.owner };
   sendJson(res, 200, answer, context.behaviour.successContentType(OPERATION));
+}
+
+/** The refusals of metadata limits (section 8): a fault writes the owner names before it checks them. */
+const METADATA_CONCERNS: ReadonlySet<Violation['concern']> = new Set(['metadata-pairs', 'metadata-length']);
+
+/** Stores the owner names an update sent. */
+function writeOwnerNames(record: FiatAccountRecord, body: Record<string, unknown>, behaviour: ServerBehaviour): void {
+  const owner = body.fiat_account_owner;
+  const person = isPlainObject(owner) ? owner.person_details : undefined;
+  if (!isPlainObject(person) || !behaviour.storesOwnerNames) return;
+  for (const key of ['first_name', 'last_name'] as const) {
+    const value = person[key];
+    if (typeof value === 'string' || (value === null && behaviour.writesNulls)) record.owner[key] = value;
+  }
 }
 
 /**
@@ -83,14 +99,7 @@ function applyUpdate(record: FiatAccountRecord, body: Record<string, unknown>, r
     }
     record.metadata = behaviour.storedMetadata(metadata);
   }
-  const owner = body.fiat_account_owner;
-  const person = isPlainObject(owner) ? owner.person_details : undefined;
-  if (isPlainObject(person) && behaviour.storesOwnerNames) {
-    for (const key of ['first_name', 'last_name'] as const) {
-      const value = person[key];
-      if (typeof value === 'string' || (value === null && behaviour.writesNulls)) record.owner[key] = value;
-    }
-  }
+  writeOwnerNames(record, body, behaviour);
   const instructions = body.fiat_network_instructions;
   if (isPlainObject(instructions) && isPlainObject(instructions.wire)) record.wire = mergeObjects(record.wire, instructions.wire);
   // Never before created_at, whatever the clock did since.

@@ -17,28 +17,36 @@ export async function handleIdentityCreate(identities: IdentityStore, bytes: Buf
     sendJson(res, 500, { error: 'internal' });
     return;
   }
-  const found = takenUnchecked(bytes, OPERATION, context) ? [] : violations(OPERATION, body, context.behaviour, context.reading);
+  const { behaviour, reading } = context;
+  const refIdKey =
+    typeof body.ref_id === 'string' ? behaviour.refIdKey(reading.refIdCase === 'insensitive' ? body.ref_id.toLowerCase() : body.ref_id, body) : body.ref_id;
+  const found = takenUnchecked(bytes, OPERATION, context) ? [] : violations(OPERATION, body, behaviour, reading);
+  const openPoint = !found.length && context.strict ? strictRefusal(OPERATION, body) : undefined;
+  // A fault reserves the ref_id before it validates, and never releases it.
+  if ((found.length || openPoint) && behaviour.reservesRefusedRefIds && typeof refIdKey === 'string') identities.reserve(context.owner, refIdKey);
   if (found.length) {
     refuseInvalid(res, found, context, OPERATION);
     return;
   }
-  const openPoint = context.strict ? strictRefusal(OPERATION, body) : undefined;
   if (openPoint) {
     refuseOpenPoint(res, openPoint, context);
     return;
   }
-  const { behaviour, reading } = context;
   if (behaviour.failsToStore(OPERATION, body)) {
     sendProblem(res, 500, 'internal error');
     return;
   }
   const outcome = await identities.create(
     context.owner,
-    typeof body.ref_id === 'string' ? behaviour.refIdKey(reading.refIdCase === 'insensitive' ? body.ref_id.toLowerCase() : body.ref_id, body) : body.ref_id,
+    refIdKey,
     () => behaviour.identityResponse(identityResponse(body), body),
     behaviour.refIdUniqueness,
     context.strict ? govtIdOf(body) : undefined,
   );
+  if ('reserved' in outcome) {
+    sendProblem(res, 409, 'ref_id is already used; a ref_id is unique among the identities of one API user');
+    return;
+  }
   if ('govtIdHolder' in outcome) {
     const holder = typeof outcome.govtIdHolder === 'string' ? ` by identity ${outcome.govtIdHolder}` : '';
     sendJson(res, 409, { error: 'duplicate_govt_id', field: 'person_details.cip_id', message: `cip_id is already used${holder}` });

@@ -14,7 +14,9 @@ export type CreateOutcome =
   | { created: true; identity: Identity }
   | { created: false; identity: Identity }
   /** The strict variant: the government id is another create's (the id of its identity). */
-  | { created: false; govtIdHolder: unknown };
+  | { created: false; govtIdHolder: unknown }
+  /** A fault's: the ref_id was kept by a refused create, and no identity holds it. */
+  | { created: false; reserved: true };
 
 export class IdentityStore {
   /**
@@ -31,13 +33,30 @@ export class IdentityStore {
   /** The strict variant: each government id, the create that holds it (owner and ref_id) and its identity's id. */
   private readonly govtIds = new Map<string, { holder: string | undefined; id: unknown }>();
   private count = 0;
+  /** A fault's: ref_ids of refused creates, by owner and ref_id, kept as used. */
+  private readonly reserved = new Set<string>();
 
-  /** `keepsWhole`: a repeat gets the first identity back (the "same" reading, or a fault that answers with it). */
-  constructor(private readonly keepsWhole = true) {}
+  /** When each owner's ref_id was stored, for an index that forgets (a fault's `forgetsAfterMs`). */
+  private readonly storedAt = new Map<string, number>();
+
+  /**
+   * `keepsWhole`: a repeat gets the first identity back (the "same" reading, or a fault that
+   * answers with it). The faults' ways of remembering: `forgetsAfterMs`, how long a ref_id stays
+   * in the index (forever in the document); `upserts`, a repeat writes its body over the identity.
+   */
+  constructor(
+    private readonly keepsWhole = true,
+    private readonly memory: { forgetsAfterMs?: number; upserts?: boolean; now?: () => number } = {},
+  ) {}
 
   /** Number of identities created (repeats that returned an existing one not counted). */
   get size(): number {
     return this.count;
+  }
+
+  /** Keeps the ref_id of a refused create as used (a fault: the document's refusal creates nothing). */
+  reserve(owner: string, refId: string): void {
+    this.reserved.add(`${owner}\u0000${refId}`);
   }
 
   /**
@@ -48,6 +67,7 @@ export class IdentityStore {
    */
   async create(owner: string, refId: unknown, build: () => Identity, uniqueness: Uniqueness, govtId?: string): Promise<CreateOutcome> {
     const key = refId === undefined ? undefined : typeof refId === 'string' ? refId : JSON.stringify(refId);
+    if (key !== undefined && this.reserved.has(`${owner}\u0000${key}`)) return { created: false, reserved: true };
     const claim = { govtId, holder: key === undefined ? undefined : `${owner}\u0000${key}` };
     if (uniqueness === 'single') {
       // Answered as a create, whatever the ref_id: the client cannot tell it got someone else.
@@ -68,12 +88,32 @@ export class IdentityStore {
       this.lastKey.set(owner, key);
       return this.insert(identities, key, build(), claim);
     }
-    const existing = identities.get(key);
-    if (existing) return { created: false, identity: JSON.parse(existing) as Identity };
+    const existing = this.remembered(identities, owner, key);
+    if (existing && uniqueness === 'repeat-folds-case') return { created: false, identity: JSON.parse(oldestOfAnyCase(identities, key)) as Identity };
+    if (existing)
+      return {
+        created: false,
+        identity: this.memory.upserts ? this.upsert(identities, key, JSON.parse(existing) as Identity, build) : (JSON.parse(existing) as Identity),
+      };
     const taken = this.govtIdTaken(claim);
     if (taken) return taken;
     if (uniqueness === 'racy') await new Promise((resolve) => setTimeout(resolve, RACE_WINDOW_MS));
     return this.insert(identities, key, build(), claim);
+  }
+
+  /** The identity stored under a ref_id, unless the index forgot it (a fault: it is then stored anew). */
+  private remembered(identities: Map<string, string>, owner: string, key: string): string | undefined {
+    const { forgetsAfterMs, now = Date.now } = this.memory;
+    const at = forgetsAfterMs === undefined ? undefined : this.storedAt.get(`${owner}\u0000${key}`);
+    if (at !== undefined && now() - at >= forgetsAfterMs!) return undefined;
+    return identities.get(key);
+  }
+
+  /** A fault's upsert: the repeat's body over the identity, its id and created_at kept. */
+  private upsert(identities: Map<string, string>, key: string, existing: Identity, build: () => Identity): Identity {
+    const updated = { ...build(), id: existing.id, created_at: existing.created_at };
+    identities.set(key, JSON.stringify(updated));
+    return updated;
   }
 
   /** The refusal when another create holds the government id. */
@@ -84,10 +124,18 @@ export class IdentityStore {
 
   private insert(identities: Map<string, string> | undefined, key: string | undefined, identity: Identity, claim: Claim): CreateOutcome {
     if (identities && key !== undefined) identities.set(key, JSON.stringify(this.keepsWhole ? identity : { id: identity.id }));
+    if (this.memory.forgetsAfterMs !== undefined && claim.holder !== undefined) this.storedAt.set(claim.holder, (this.memory.now ?? Date.now)());
     if (claim.govtId !== undefined && !this.govtIds.has(claim.govtId)) this.govtIds.set(claim.govtId, { holder: claim.holder, id: identity.id });
     this.count += 1;
     return { created: true, identity };
   }
+}
+
+/** The fault 'id-ref-id-case-insensitive-repeat': the first identity (in creation order) whose ref_id is `key` in any letter case. */
+function oldestOfAnyCase(identities: Map<string, string>, key: string): string {
+  const folded = key.toLowerCase();
+  for (const [other, identity] of identities) if (other.toLowerCase() === folded) return identity;
+  return identities.get(key) as string;
 }
 
 /** A create's government id (strict variant only) and who claims it: owner and ref_id, or nobody in particular. */

@@ -94,8 +94,8 @@ interface ServerState {
 
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const reading: Reading = { ...DEFAULT_READING, ...options.reading };
-  const seeded = seedFiatAccounts(Math.max(MIN_ACCOUNTS, options.accounts ?? MIN_ACCOUNTS));
   const behaviour = behaviourFor(options.fault, options.moreFaults);
+  const seeded = seedFiatAccounts(Math.max(MIN_ACCOUNTS, options.accounts ?? MIN_ACCOUNTS), Date.now(), behaviour.seedsAccountsAtStart);
   const state: ServerState = {
     reading,
     strict: options.strict ?? false,
@@ -103,7 +103,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     auth: createAuthenticator(),
     accounts: new Map(seeded.map((a) => [a.id, a])),
     // A 409 for a repeated ref_id names only the first identity's id: no need to keep the rest.
-    identities: new IdentityStore(reading.duplicateRefId === 'same' || behaviour.duplicateResponse !== FAITHFUL.duplicateResponse),
+    identities: new IdentityStore(reading.duplicateRefId === 'same' || behaviour.duplicateResponse !== FAITHFUL.duplicateResponse, behaviour.refIdIndex),
     accountReads: options.accountReads ?? true,
   };
 
@@ -166,6 +166,15 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   };
 }
 
+/**
+ * A request labelled JSON that has no body at all: neither Content-Length nor Transfer-Encoding
+ * (RFC 9112 section 6.3: its body is empty), what curl -X PUT -H 'Content-Type: application/json' sends.
+ */
+const isBodylessJson = (req: IncomingMessage): boolean =>
+  req.headers['content-length'] === undefined &&
+  req.headers['transfer-encoding'] === undefined &&
+  /^application\/json\b/i.test(req.headers['content-type'] ?? '');
+
 async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readRequestBody(req);
   if (body.kind === 'too-large') {
@@ -198,7 +207,8 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   const header = req.headers.authorization;
   const bearer = state.auth.checkBearer(header);
   let owner = state.auth.clientId;
-  if (bearer.kind === 'valid') owner = bearer.owner;
+  // ref_ids are unique per API user (the client); a fault keys them by the access token instead.
+  if (bearer.kind === 'valid') owner = state.behaviour.refIdScope === 'access-token' ? `${bearer.owner}\u0000${bearer.grant}` : bearer.owner;
   else if (operation && header !== undefined && state.behaviour.acceptsAuthorization(operation, header)) {
     // A fault lets these credentials through: the request counts as the one client's.
   } else if (bearer.kind === 'invalid' || !operation || state.behaviour.requiresAuthorization(operation)) {
@@ -216,6 +226,7 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   const allow = route.kind === 'fiat-account' && state.accountReads ? 'GET, PUT' : ALLOWED_METHOD[route.kind];
   if (!operation) return sendProblem(res, 405, `${pathname} takes ${allow}`, { headers: { allow } });
   if (otherMethod === 'fail') return sendProblem(res, 500, 'internal error');
+  if (isBodylessJson(req) && state.behaviour.bodylessJson(operation) === 'fail') return sendProblem(res, 500, 'internal error');
   if (state.behaviour.dropsConnection(operation, decodeUtf8(body.bytes) ?? '')) {
     req.socket.destroy();
     return;

@@ -97,7 +97,7 @@ function identityRuleViolations(body: Record<string, unknown>, behaviour: Server
         found.push({ concern: 'tax', instancePath: `/tax_details/${i}`, message: 'a tax_details entry must have tax_payer_country and tax_payer_id' });
     });
   }
-  if (body.tax_details === undefined && behaviour.taxDetailsRequired(body.tax_details_not_required)) {
+  if (body.tax_details === undefined && behaviour.taxDetailsRequired(body.tax_details_not_required, body)) {
     found.push({ concern: 'tax', instancePath: '', message: 'must have tax_details unless tax_details_not_required is true' });
   }
   const dateOfBirth = isPlainObject(body.person_details) ? body.person_details.date_of_birth : undefined;

@@ -140,6 +140,14 @@ describe('the shortfall line', () => {
     expect(shortfall).not.toContain('make the target accept valid requests');
   });
 
+  it('says how many of its requests got no answer, and asks for answers, not a larger profile', () => {
+    const tally = { ...emptyTally(), fixed: 4, unanswered: 1 };
+    const { shortfall } = coverageOf(getRule('id.other-methods-refused'), tally, { fixed: 5, random: 0 }, new Refusals());
+    expect(shortfall).toBe(
+      'judged by 4 fixed and 0 random cases (minimum 5 and 0): 1 of its requests got no answer (dropped, timed out or cut short); make the target answer every request in time, then run again',
+    );
+  });
+
   it('suggests a larger profile when nothing was refused', () => {
     const { shortfall } = coverageOf(getRule('id.enums'), emptyTally(), { fixed: 1, random: 3 }, new Refusals());
     expect(shortfall).toMatch(/--profile/);

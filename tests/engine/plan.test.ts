@@ -59,4 +59,8 @@ describe('the estimated time of a plan', () => {
     expect(estimateMs(plan, { rateLimitPerSecond: null, concurrency: 8, accounts: 1, roundTripMs: 100 })).toBe(45_000);
     expect(estimateMs(plan, { rateLimitPerSecond: null, concurrency: 1, accounts: 3, roundTripMs: 100 })).toBe(80_000);
   });
+
+  it('adds the longest the scenarios wait for the clock of the target', () => {
+    expect(estimateMs({ ...plan, waitsAtMostMs: 3000 }, { rateLimitPerSecond: 10, concurrency: 8, accounts: 8, roundTripMs: 150 })).toBe(83_000);
+  });
 });

@@ -6,8 +6,9 @@
  * says all of it without credentials.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RULES } from '../../src/core/catalogue.ts';
 import { planRun, selectRules } from '../../src/engine/plan.ts';
-import { ruledOutByAccounts, ruledOutByBudget, ruledOutRules } from '../../src/engine/ruled-out.ts';
+import { ruledOutByAccounts, ruledOutByBudget, ruledOutByCredentials, ruledOutRules } from '../../src/engine/ruled-out.ts';
 import { reservedRequests } from '../../src/run/request-reserve.ts';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
 import { runConformance } from '../../src/api/index.ts';
@@ -16,9 +17,10 @@ import { testIO } from '../cli/test-io.ts';
 import { renderJunit } from '../../src/report/files/junit.ts';
 
 const RUNS = 50;
-/** A plan over one fiat account, as a remote run with one --fiat-account-id makes it. */
+/** A plan over one fiat account, as a remote run with one --fiat-account-id (and no client credentials) makes it. */
 const planOver = (maxRequests?: number, accounts = 1) =>
   planRun({
+    fetchesTokens: false,
     seed: 1,
     runs: RUNS,
     concurrency: 8,
@@ -35,6 +37,32 @@ describe('rules the configuration rules out', () => {
     expect(ruledOutByAccounts(selectRules(), 2)).toEqual([]);
     // A filter that leaves the sequences out leaves nothing to rule out.
     expect(ruledOutByAccounts(selectRules(['id.']), 1)).toEqual([]);
+  });
+
+  it('a static token rules out the repeats across tokens (no renewal), fetched tokens do not', () => {
+    expect(ruledOutByCredentials(selectRules(), false)).toEqual([
+      { rule: 'id.ref-id.across-tokens', setting: '--token', fix: expect.stringContaining('instead of a static --token') },
+    ]);
+    expect(ruledOutByCredentials(selectRules(), true)).toEqual([]);
+    expect(ruledOutByCredentials(selectRules(['fa.']), false)).toEqual([]);
+  });
+
+  it('`plan` with a static token names the rule, its fix, and no token request; with client credentials the forced renewal is a token request', async () => {
+    const base = ['plan', '--base-url', 'https://sandbox.example.com', '--fiat-account-id', '0f8fad5b-d9cb-469f-a165-70867728950e', '--seed', '1'];
+    const withToken = testIO();
+    expect(await main([...base, '--token', 'a-static-token', '--json'], withToken.io)).toBe(0);
+    const summary = JSON.parse(withToken.out.join('\n'));
+    expect(summary.ruledOut).toContainEqual(expect.objectContaining({ rule: 'id.ref-id.across-tokens', setting: '--token' }));
+    expect(summary.tokenRequests).toBeUndefined();
+    // The scenario sends nothing it cannot judge.
+    expect(summary.scenarios.find((s: { rule: string }) => s.rule === 'id.ref-id.across-tokens').requests).toBe(0);
+    const credentials = testIO();
+    const flags = ['--auth-url', 'https://auth.example.com/token', '--client-id', 'id', '--client-secret', 'not-a-real-secret'];
+    expect(await main([...base, ...flags], credentials.io)).toBe(0);
+    const text = credentials.out.join('\n');
+    expect(text).toContain('token requests: 2 to the token endpoint (the first token, 1 forced renewal for id.ref-id.across-tokens), not in the total');
+    expect(text).not.toContain('not-a-real-secret');
+    expect(text).not.toMatch(/id\.ref-id\.across-tokens.*--token/);
   });
 
   it('a budget of 300 names the rules it leaves short and the smallest budget that judges them all', async () => {
@@ -60,7 +88,9 @@ describe('rules the configuration rules out', () => {
     expect(err).toEqual([]);
     const text = out.join('\n');
     const concludes = (await planOver(300)).budget!.concludes;
-    expect(text).toMatch(/^not judged by this configuration: \d+ of 56 rules \(not run; they do not block the verdict without --strict\):$/m);
+    expect(text).toMatch(
+      new RegExp(`^not judged by this configuration: \\d+ of ${RULES.length} rules \\(not run; they do not block the verdict without --strict\\):$`, 'm'),
+    );
     expect(text).toContain('  --fiat-account-id: give a second account id (--fiat-account-id twice) judges it: fa.sequence.isolation');
     expect(text).toMatch(new RegExp(`^  --max-requests: --max-requests ${concludes} judges these \\d+: fa\\.`, 'm'));
     // --json says the same as data.
@@ -97,7 +127,13 @@ describe('rules the configuration rules out', () => {
         blocking: false,
         ruledOutBy: { setting: '--fiat-account-id', fix: 'give a second account id (--fiat-account-id twice)' },
       });
-      expect(report.rules.filter((r) => r.status !== 'passed').map((r) => r.id)).toEqual(['fa.sequence.isolation']);
+      // A static token cannot be renewed: the repeats across tokens are ruled out by --token, with the fix.
+      expect(report.rules.filter((r) => r.status !== 'passed').map((r) => r.id)).toEqual(['fa.sequence.isolation', 'id.ref-id.across-tokens']);
+      expect(report.rules.find((r) => r.id === 'id.ref-id.across-tokens')).toMatchObject({
+        status: 'inconclusive',
+        blocking: false,
+        ruledOutBy: { setting: '--token', fix: expect.stringMatching(/^give OAuth client credentials \(--auth-url, --client-id, --client-secret\)/) },
+      });
       expect(report.summary.verdict).toBe('conformant');
       expect(exitCode).toBe(0);
       // junit.xml: a grey skipped that names the fix, no error.

@@ -57,14 +57,20 @@ describe('runner', () => {
     expect(evidence.seed).toBe(4);
   });
 
-  it('sends every fixed case and scenario before the first random case', async () => {
+  it('sends every fixed case and scenario before the first random case, then the clock steps and the repeats of the first ref_ids after them and at the end', async () => {
     const exchanges = await sentBy({ runs: 5, seed: 2 });
     // The restore of the accounts reads them first and last: housekeeping, no case.
     const labels = exchanges.filter((e) => !e.testCase.restore).map((e) => e.testCase.label);
     const firstRandom = labels.findIndex((l) => l.startsWith('random '));
     expect(firstRandom).toBeGreaterThan(100);
-    // After it, only random cases, their twins and what shrinking sends.
-    expect(labels.slice(firstRandom).filter((l) => !l.startsWith('random '))).toEqual([]);
+    // After it, only random cases, their twins, what shrinking sends, the updated_at clock's last
+    // two steps (after the random cases, so its wait overlaps them) and the later repeats of ref_ids.
+    const later = labels.slice(firstRandom).filter((l) => !l.startsWith('random '));
+    expect(later).toHaveLength(6);
+    expect(later.filter((l) => /^updated_at against the Date, step [23]:/.test(l))).toHaveLength(2);
+    for (const label of later.filter((l) => !l.startsWith('updated_at')))
+      expect(label).toMatch(/^later repeat \d\/2 \((after the random cases|at the end of the run)\)/);
+    expect(labels.slice(-2).every((l) => l.includes('at the end of the run'))).toBe(true);
   });
 
   it('--fail-fast ends the run at the first documented failure: non-conformant, fewer requests, the rest not passed', async () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
 import { caseFamilies } from '../../src/rules/cases/families.ts';
-import { planRequests, plannedFamilies, plannedRuleShards, plannedScenarios, plannedShare, selectRules } from '../../src/engine/plan.ts';
+import { hasFamily, planRequests, plannedFamilies, plannedRuleShards, plannedScenarios, plannedShare, selectRules } from '../../src/engine/plan.ts';
 import { PROFILES } from '../../src/engine/profiles.ts';
 import { familyRequests, parseShard, shardUnits, type Shard } from '../../src/engine/shard.ts';
 
@@ -62,8 +62,11 @@ describe('the shares of a run', () => {
     for (const s of shards(3)) {
       const share = plannedShare(selectRules(), PROFILES.standard, s);
       for (const family of share.families) expect(owners.get(family.rule)).toBe(s.index);
-      for (const scenario of share.scenarios) expect(owners.get(scenario.rule)).toBe(s.index);
+      for (const scenario of share.scenarios.filter((sc) => !hasFamily(sc.rule))) expect(owners.get(scenario.rule)).toBe(s.index);
     }
+    // The rules over the open space judge again what others own: the tax rule stays its family's.
+    const tax = shards(3).find((s) => plannedShare(selectRules(), PROFILES.standard, s).families.some((f) => f.rule === 'id.tax.absent-rejected'))!;
+    expect(owners.get('id.tax.absent-rejected')).toBe(tax.index);
     // Schema rules have no family: every shard judges them.
     expect(owners.has('fa.response.schema')).toBe(false);
   });

@@ -3,7 +3,9 @@
  * shared schemas), reading the document differently where it allows: top-level placement of
  * status and metadata, 422 for rejections, the same identity back for a used ref_id, 200 for a
  * created identity, metadata merged on update, timestamps with +00:00 offsets, a static token
- * only. `defect` switches on one deviation, to prove the harness catches it on a foreign target.
+ * and a token endpoint of its own (client credentials in the form body; a new token each time,
+ * token_type "bearer" in lower case, no expires_in, an extra field: RFC 6749 5.1 allows all of it),
+ * every token the one API user's. `defect` switches on one deviation, to prove the harness catches it on a foreign target.
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -43,9 +45,16 @@ export interface ForeignOptions {
 export interface ForeignServer {
   baseUrl: string;
   token: string;
+  /** Client credentials for its token endpoint (`--auth-url`, `--client-id`, `--client-secret`). */
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
   accountIds: string[];
   close(): Promise<void>;
 }
+
+/** Outside /v2: the document shows no token endpoint (section 5), every vendor has its own. */
+const TOKEN_PATH = '/oauth2/token';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -75,6 +84,10 @@ function withoutNullsOrEmpty(value: Record<string, any>, inMetadata = false): Re
 
 export async function startForeignServer(defect: ForeignDefect = 'none', options: ForeignOptions = {}): Promise<ForeignServer> {
   const token = randomUUID();
+  const clientId = 'foreign-client';
+  const clientSecret = randomUUID();
+  // Every token it issued: all of them the one client's, as the static token is.
+  const issued = new Set<string>([token]);
   const accounts = new Map<string, { created: string; updated: string; first: string | null; last: string | null; metadata: Record<string, string> }>();
   for (let i = 0; i < 2; i++) accounts.set(randomUUID(), { created: now(), updated: now(), first: 'A', last: 'B', metadata: {} });
   const identitiesByRef = new Map<string, Record<string, unknown>>();
@@ -97,8 +110,16 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
         res.end(JSON.stringify(body));
       };
       const reject = (message: string) => reply(422, { error: message });
+      if (req.url === TOKEN_PATH && req.method === 'POST') {
+        const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+        if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret) return reply(400, { error: 'invalid_client' });
+        const fresh = randomUUID();
+        issued.add(fresh);
+        return reply(200, { access_token: fresh, token_type: 'bearer', issued_by: 'foreign' }, { 'cache-control': 'no-store' });
+      }
       // RFC 6750 section 3: a 401 names the Bearer scheme (here in capitals and with no parameters).
-      if (req.headers.authorization !== `Bearer ${token}`) return reply(401, { error: 'unauthorized' }, { 'www-authenticate': 'BEARER' });
+      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+      if (bearer === undefined || !issued.has(bearer)) return reply(401, { error: 'unauthorized' }, { 'www-authenticate': 'BEARER' });
       const answerOf = (
         id: string,
         stored: { created: string; updated: string; first: string | null; last: string | null; metadata: Record<string, string> },
@@ -236,6 +257,9 @@ export async function startForeignServer(defect: ForeignDefect = 'none', options
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     token,
+    tokenUrl: `http://127.0.0.1:${port}${TOKEN_PATH}`,
+    clientId,
+    clientSecret,
     accountIds: [...accounts.keys()],
     close: () =>
       new Promise<void>((resolve) => {

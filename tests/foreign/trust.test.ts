@@ -16,7 +16,24 @@ async function runAgainst(defect: ForeignDefect, extra: string[] = []) {
   const server = await startForeignServer(defect, { dieAfter: 120 });
   servers.push(server);
   const dir = reportDir();
-  const args = ['run', '--base-url', server.baseUrl, '--token', server.token, '--profile', 'quick', '--seed', '5', '--report-dir', dir, ...extra];
+  const args = [
+    'run',
+    '--base-url',
+    server.baseUrl,
+    '--auth-url',
+    server.tokenUrl,
+    '--client-id',
+    server.clientId,
+    '--client-secret',
+    server.clientSecret,
+    '--profile',
+    'quick',
+    '--seed',
+    '5',
+    '--report-dir',
+    dir,
+    ...extra,
+  ];
   for (const id of server.accountIds) args.push('--fiat-account-id', id);
   const result = await conformance(args);
   return { ...result, report: readReport(dir), server };

@@ -15,7 +15,24 @@ async function runAgainst(defect: ForeignDefect) {
   const server = await startForeignServer(defect);
   servers.push(server);
   const dir = reportDir();
-  const args = ['run', '--base-url', server.baseUrl, '--token', server.token, '--profile', 'quick', '--seed', '5', '--strict', '--report-dir', dir];
+  const args = [
+    'run',
+    '--base-url',
+    server.baseUrl,
+    '--auth-url',
+    server.tokenUrl,
+    '--client-id',
+    server.clientId,
+    '--client-secret',
+    server.clientSecret,
+    '--profile',
+    'quick',
+    '--seed',
+    '5',
+    '--strict',
+    '--report-dir',
+    dir,
+  ];
   for (const id of server.accountIds) args.push('--fiat-account-id', id);
   const result = await conformance(args);
   return { ...result, report: readReport(dir) };

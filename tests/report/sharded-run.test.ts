@@ -53,6 +53,8 @@ describe('a sharded run, merged', () => {
     expect(shardRequests - shards.reduce((n, s) => n + restored(s), 0) - repeated).toBe(whole.summary.requests - restored(whole));
     expect(merged.summary.requests).toBe(shardRequests);
     expect(accountReads(merged).cases).toBe(accountReads(whole).cases);
+    // The rules over the open space go with the scenarios' shard: judged there as in the whole run.
+    expect(merged.openSpace).toEqual(whole.openSpace);
     expect(registry().validate('conformance-report', merged)).toEqual([]);
   });
 

@@ -32,29 +32,30 @@ describe('fault matrix', () => {
     expect(wronglyBlamed(fault, ['fa.metadata.over-pairs-rejected', 'fa.no-5xx', 'id.valid-accepted'])).toEqual(['id.valid-accepted']);
   });
 
-  it.each(FAULTS.flatMap((f) => SERVER_VARIANTS.filter((server) => server === 'plain' || !f.hiddenByStrict).map((server) => [f.name, server, f] as const)))(
-    '%s is detected on the %s server, and fails exactly its rule and the second root causes it names',
-    async (_name, server, fault) => {
-      const outcome = await runFault(fault, RUNS, SEED, server);
-      expect(outcome.server).toBe(server);
-      const expected = fault.expect ?? 'failed';
-      if (expected === 'failed') {
-        expect(outcome.failedRules, `${fault.name} should fail ${fault.ruleId}`).toContain(fault.ruleId);
-        expect(outcome.exitCode).toBe(1);
-      } else if (expected === 'inconclusive') {
-        expect(outcome.status, `${fault.name} should leave ${fault.ruleId} inconclusive`).toBe('inconclusive');
-        expect(outcome.reason).toMatch(/judged by \d+ fixed and \d+ random cases/);
-        expect(outcome.exitCode).not.toBe(0);
-      } else {
-        expect(outcome.exitCode, `${fault.name} should stop the run`).toBe(3);
-      }
-      expect(outcome.blocks).toBe(true);
-      // The whole set: a rule outside it is a wrong blame; one of it missing is a root cause not shown.
-      expect([...outcome.failedRules].sort(), `${fault.name}: the rules failed`).toEqual(rulesFailedUnder(fault));
-      expect(outcome.wrongBlame).toEqual([]);
-      for (const innocent of fault.notBlamed ?? []) expect(outcome.failedRules).not.toContain(innocent);
-    },
-  );
+  // Concurrent: a run spends much of its time waiting (the target's clock, --lifetime), and each has
+  // its own server; the context's `expect` ties each assertion to its own test.
+  it.concurrent.for(
+    FAULTS.flatMap((f) => SERVER_VARIANTS.filter((server) => server === 'plain' || !f.hiddenByStrict).map((server) => [f.name, server, f] as const)),
+  )('%s is detected on the %s server, and fails exactly its rule and the second root causes it names', async ([, server, fault], { expect }) => {
+    const outcome = await runFault(fault, RUNS, SEED, server);
+    expect(outcome.server).toBe(server);
+    const expected = fault.expect ?? 'failed';
+    if (expected === 'failed') {
+      expect(outcome.failedRules, `${fault.name} should fail ${fault.ruleId}`).toContain(fault.ruleId);
+      expect(outcome.exitCode).toBe(1);
+    } else if (expected === 'inconclusive') {
+      expect(outcome.status, `${fault.name} should leave ${fault.ruleId} inconclusive`).toBe('inconclusive');
+      expect(outcome.reason).toMatch(/judged by \d+ fixed and \d+ random cases/);
+      expect(outcome.exitCode).not.toBe(0);
+    } else {
+      expect(outcome.exitCode, `${fault.name} should stop the run`).toBe(3);
+    }
+    expect(outcome.blocks).toBe(true);
+    // The whole set: a rule outside it is a wrong blame; one of it missing is a root cause not shown.
+    expect([...outcome.failedRules].sort(), `${fault.name}: the rules failed`).toEqual(rulesFailedUnder(fault));
+    expect(outcome.wrongBlame).toEqual([]);
+    for (const innocent of fault.notBlamed ?? []) expect(outcome.failedRules).not.toContain(innocent);
+  });
 
   it('a fault hidden by the strict variant is not run there, and says why', async () => {
     const hidden = FAULTS.filter((f) => f.hiddenByStrict);
@@ -67,9 +68,9 @@ describe('fault matrix', () => {
 });
 
 describe('fault matrix, one rule at a time (--rule)', () => {
-  it.each(FAULTS.filter((f) => (f.expect ?? 'failed') === 'failed').map((f) => [f.name, f] as const))(
+  it.concurrent.for(FAULTS.filter((f) => (f.expect ?? 'failed') === 'failed').map((f) => [f.name, f] as const))(
     '%s is detected by its rule alone',
-    async (_name, fault) => {
+    async ([, fault], { expect }) => {
       const { report } = await runEmbedded({ fault: fault.name, runs: 3, seed: SEED, ruleFilter: [fault.ruleId] });
       expect(report.rules.find((r) => r.id === fault.ruleId)?.status).toBe('failed');
     },
@@ -77,7 +78,7 @@ describe('fault matrix, one rule at a time (--rule)', () => {
 });
 
 describe('faithful server in every allowed reading', () => {
-  it.each(
+  it.concurrent.for(
     READINGS.flatMap((r) =>
       SERVER_VARIANTS.map(
         (server) =>
@@ -90,7 +91,7 @@ describe('faithful server in every allowed reading', () => {
           ] as const,
       ),
     ),
-  )('%s, the %s server: zero failures, even strict', async (_name, server, reading) => {
+  )('%s, the %s server: zero failures, even strict', async ([, server, reading], { expect }) => {
     const outcome = await runReading(reading, RUNS, SEED, server);
     expect(outcome.server).toBe(server);
     expect(outcome.failedRules).toEqual([]);

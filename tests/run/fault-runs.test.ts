@@ -51,9 +51,10 @@ describe('each fault run once: its HAR re-judged, its findings typed', () => {
 
   // Every fault agrees offline, none is excluded: those of timing (a ref_id race, a server that dies
   // mid-run) show in the answers the HAR recorded (the race's creates, `_error` entries), which the run judged too.
-  it.each([{ name: 'faithful', fault: undefined }, ...FAULTS.map((f) => ({ name: f.name, fault: f }))])(
+  // Concurrent, as the fault matrix: each run has its own server and report folder.
+  it.concurrent.for([{ name: 'faithful', fault: undefined }, ...FAULTS.map((f) => ({ name: f.name, fault: f }))])(
     "$name: the HAR re-judges to the report's statuses, and each failure has a kind of the vocabulary and params the schema accepts for it",
-    async ({ fault }) => {
+    async ({ fault }, { expect }) => {
       const { dir, report } = await embeddedReportFolder(SEED, fault?.name);
       const rejudged = rejudgeHar(harEntriesOf(dir), report.target.fiatAccountIds);
       expect(rejudgeDisagreement(report, rejudged)).toBeUndefined();

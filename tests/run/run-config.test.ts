@@ -129,6 +129,24 @@ describe('run settings', () => {
     expect(usageError(['--shard', '1/3'])).toMatch(/^--shard needs --seed \(or CONFORMANCE_SEED\)/);
   });
 
+  it('reads --lifetime and CONFORMANCE_LIFETIME as a duration, off by default, and refuses what is none', () => {
+    expect(resolve([]).lifetimeMs).toBeUndefined();
+    expect(resolve(['--lifetime', '30s']).lifetimeMs).toBe(30_000);
+    expect(resolve([], { CONFORMANCE_LIFETIME: '5m' }).lifetimeMs).toBe(300_000);
+    expect(resolve(['--lifetime', '90']).lifetimeMs).toBe(90_000);
+    expect(resolve(['--lifetime', '0']).lifetimeMs).toBeUndefined();
+    expect(usageError(['--lifetime', 'soon'])).toMatch(/^--lifetime must be a duration of at most 24h such as 30s/);
+    expect(usageError(['--lifetime', '25h'])).toMatch(/^--lifetime must be a duration/);
+    expect(usageError([], { CONFORMANCE_LIFETIME: '-1s' })).toMatch(/^CONFORMANCE_LIFETIME must be a duration/);
+  });
+
+  it('takes --state for a remote target only: the embedded server a run starts remembers nothing', () => {
+    expect(resolve([...remote, '--state', 'state.json']).stateFile).toBe('state.json');
+    expect(resolve(remote, { CONFORMANCE_STATE: 's.json' }).stateFile).toBe('s.json');
+    expect(usageError(['--state', 'state.json'])).toMatch(/^--state needs --base-url: the embedded server a run starts is new every time/);
+    expect(usageError([...remote, '--state', ' '])).toMatch(/^--state is empty/);
+  });
+
   it('returns null for --help', () => {
     expect(resolveRunConfig(['--help'], {}, seed)).toBeNull();
   });

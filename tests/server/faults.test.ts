@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/server.ts';
 import { FAULTS, type FaultName } from '../../src/server/faults.ts';
+import { REF_ID_CACHE_MS } from '../../src/server/deviations.ts';
 import { accountPath, call, create, IDENTITIES, identityBody, nested, pairs, update } from './http-client.ts';
 
 type Probe = (server: ReferenceServer) => Promise<unknown>;
@@ -448,7 +449,104 @@ const PROBES: Record<FaultName, [Probe, unknown, unknown]> = {
     false,
     true,
   ],
+  'id-repeat-upserts': [
+    async (s) => {
+      const body = identityBody();
+      const first = (await create(s, body)).json;
+      const again = await create(s, { ...body, person_details: { first_name: 'Grace', last_name: 'Hopper', date_of_birth: '1985-12-09' } });
+      return [again.status < 300, again.json?.id === first.id, again.json?.created_at === first.created_at, again.json?.person_details?.first_name];
+    },
+    [false, false, false, undefined],
+    [true, true, true, 'Grace'],
+  ],
+  'id-ref-id-forgets-after-time': [
+    async (s) => {
+      const body = identityBody();
+      const first = status(await create(s, body));
+      const soon = status(await create(s, body));
+      // The fault's cache time is its setting: waited out once, not a bound on speed.
+      await new Promise((resolve) => setTimeout(resolve, REF_ID_CACHE_MS + 20));
+      return [first, soon, status(await create(s, body))];
+    },
+    [201, 409, 409],
+    [201, 409, 201],
+  ],
+  // The first create on the static token, its repeat on a token from the token endpoint.
+  'id-ref-id-scoped-by-token': [
+    async (s) => {
+      const body = identityBody();
+      await create(s, body);
+      return status(await create(s, body, { token: await issuedToken(s) }));
+    },
+    409,
+    201,
+  ],
+  'id-refused-create-reserves-ref-id': [
+    async (s) => {
+      const body = identityBody();
+      const { tax_details_not_required: _flag, ...refused } = body;
+      return [status(await create(s, refused)), status(await create(s, body))];
+    },
+    [400, 201],
+    [400, 409],
+  ],
+  'fa-refused-update-writes-part': [
+    async (s) => {
+      const refused = await update(s, { fiat_account_owner: { person_details: { first_name: 'Lise' } }, metadata: pairs(7) });
+      return [status(refused), (await updated(s)).fiat_account_owner.person_details.first_name];
+    },
+    [400, 'Ada'],
+    [400, 'Lise'],
+  ],
+  'fa-updated-at-frozen-fresh': [
+    async (s) => ((b) => b.updated_at === b.created_at && Date.now() - Date.parse(b.created_at) < 60_000)(await updated(s, { metadata: { k: 'v' } })),
+    false,
+    true,
+  ],
+  'bodyless-json-500': [
+    async (s) => [
+      status(await update(s, undefined, { bodyless: true })),
+      status(await create(s, undefined, { bodyless: true })),
+      status(await update(s, undefined, { raw: '' })),
+    ],
+    [400, 400, 400],
+    [500, 500, 400],
+  ],
+  'id-tax-rule-one-country': [
+    async (s) => [
+      status(await create(s, noTax())),
+      status(await create(s, { ...noTax(), person_details: { first_name: 'Ada', last_name: 'Lovelace', nationality: 'GBR' } })),
+    ],
+    [400, 400],
+    [400, 201],
+  ],
+  'id-govt-id-normalised': [
+    async (s) => [
+      (await created(s, {}, { cip_id: '123-45-6789' })).person_details.govt_id,
+      (await created(s, {}, { cip_id: 'x12 345 678' })).person_details.govt_id,
+    ],
+    ['123-45-6789', 'x12 345 678'],
+    ['123-45-6789', 'X12345678'],
+  ],
+  'id-ref-id-case-insensitive-repeat': [
+    async (s) => {
+      const a = identityBody();
+      const variant = { ...a, ref_id: String(a.ref_id).toUpperCase() };
+      const [first, second] = [await create(s, a), await create(s, variant)];
+      const repeat = await create(s, variant);
+      return [first.json.id === second.json.id, repeat.status < 300 && repeat.json.id === first.json.id];
+    },
+    [false, false],
+    [false, true],
+  ],
 };
+
+/** A token from the server's token endpoint (client credentials in the form body). */
+async function issuedToken(s: ReferenceServer): Promise<string> {
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: s.clientId, client_secret: s.clientSecret });
+  const reply = await fetch(s.tokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+  return ((await reply.json()) as { access_token: string }).access_token;
+}
 
 describe('faults', () => {
   it('every fault has a probe, a unique name and a rule', () => {

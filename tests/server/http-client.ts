@@ -19,6 +19,8 @@ export interface CallOptions {
   /** Bearer token; default the server's static token; null sends no Authorization. */
   token?: string | null;
   headers?: Record<string, string>;
+  /** No body at all, labelled application/json, with no Content-Length (what curl -X PUT -H 'Content-Type: application/json' sends). */
+  bodyless?: true;
 }
 
 /** One request; rejects only when no HTTP answer comes (e.g. a dropped connection). */
@@ -30,6 +32,7 @@ export function call(server: CallTarget, method: string, path: string, options: 
   const token = options.token === undefined ? server.staticToken : options.token;
   const headers: Record<string, string> = {
     ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}),
+    ...(options.bodyless ? { 'content-type': 'application/json' } : {}),
     ...(token !== null ? { authorization: `Bearer ${token}` } : {}),
     ...options.headers,
   };
@@ -50,6 +53,8 @@ export function call(server: CallTarget, method: string, path: string, options: 
       res.on('error', reject);
     });
     req.on('error', reject);
+    // Node frames a PUT or POST ended without data with "Content-Length: 0" unless told otherwise.
+    if (options.bodyless) (req as unknown as { useChunkedEncodingByDefault: boolean }).useChunkedEncodingByDefault = false;
     req.end(payload);
   });
 }

@@ -7,11 +7,11 @@
  * Written whole each time (a temporary file, fsync, rename over the old one, fsync of the folder):
  * a crash or a second Ctrl-C mid-write leaves the previous journal, never half a file.
  */
-import { mkdtemp, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdtemp, open, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.ts';
-import { REDACTED } from '../../core/redaction.ts';
+import { writeJsonAtomically } from '../../core/atomic-write.ts';
 import { isObject } from '../../rules/checks/exchange-facts.ts';
 import type { FieldNote } from './restore-plan.ts';
 import type { RestoreOutcome } from './restore-summary.ts';
@@ -59,21 +59,7 @@ export async function journalInFreshFolder(prefix: string): Promise<string> {
  * the run's own token).
  */
 export async function saveJournal(file: string, journal: RestoreJournal, secrets: readonly string[] = []): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  const handle = await open(temporary, 'w', 0o600);
-  try {
-    const text = secrets.filter((x) => x.length >= 4).reduce((t, secret) => t.split(secret).join(REDACTED), `${JSON.stringify(journal, null, 2)}\n`);
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeJsonAtomically(file, journal, secrets);
   const folder = await open(path.dirname(file), 'r').catch(() => undefined);
   await folder?.sync().catch(() => undefined);
   await folder?.close();

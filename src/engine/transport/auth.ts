@@ -39,7 +39,10 @@ export function tokenFailureMidRun(error: unknown): unknown {
   return error instanceof ConformanceError ? new RunStop('token-endpoint', error.message) : error;
 }
 
-export function bearerAuth(ownToken: OwnToken): Layer {
+/** Which fetched token a token is (TokenSource.generationOf); absent when the run's token is not fetched. */
+export type TokenGenerationOf = ((token: string) => number | undefined) | undefined;
+
+export function bearerAuth(ownToken: OwnToken, generationOf?: TokenGenerationOf): Layer {
   return (next) => async (request) => {
     if (request.auth === 'none') return next(request);
     if (request.auth === 'invalid') return next(withBearer(request, INVALID_TOKEN));
@@ -55,7 +58,12 @@ export function bearerAuth(ownToken: OwnToken): Layer {
     const outcome = await next(withBearer(request, token));
     // Redacted here, where the token is known to be ours: also a renewed one sent further down,
     // and in the attempts sent again.
-    const redacted = (o: Outcome): Outcome => ({ ...o, request: withHeader(o.request, 'authorization', REDACTED_BEARER) });
+    // The record keeps which token generation went instead (a 401's attempt and its renewal differ).
+    const redacted = (o: Outcome): Outcome => {
+      const sent = bearerToken(o.request);
+      const generation = sent !== undefined ? generationOf?.(sent) : undefined;
+      return { ...o, request: withHeader(o.request, 'authorization', REDACTED_BEARER), ...(generation !== undefined ? { tokenGeneration: generation } : {}) };
+    };
     return { ...redacted(outcome), ...(outcome.earlier ? { earlier: outcome.earlier.map(redacted) } : {}) };
   };
 }

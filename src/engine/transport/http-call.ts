@@ -12,6 +12,7 @@ import { recordBody } from './body-record.ts';
 import type { Send } from './send.ts';
 import { agentFor, type Route } from './proxy-route.ts';
 import { refusal } from './proxy-refusal.ts';
+import { needsUnframing, unframedAgent } from './unframed-agent.ts';
 
 // pactum logs failed requests with their headers (tokens included) at its default level: the
 // harness prints nothing it did not decide to print. Global on purpose: a per-spec
@@ -65,7 +66,9 @@ export async function httpCall(request: HttpRequest, timeoutMs: number, route: R
   let spec = pactum.spec().withMethod(request.method).withPath(request.url).withHeaders(request.headers).withRequestTimeout(timeoutMs);
   if (request.body !== undefined && request.body !== '') spec = spec.withBody(request.body);
   requestAsStream(spec);
-  if (agent) requestThrough(spec, agent);
+  // No body at all goes without Content-Length, as curl sends it; an empty body ('') keeps node's "Content-Length: 0".
+  const wire = request.body === undefined && needsUnframing(request.method) ? unframedAgent(request.url, agent) : agent;
+  if (wire) requestThrough(spec, wire);
 
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new Error('deadline')), timeoutMs);

@@ -19,11 +19,12 @@ export function recording(baseUrl: string, record: SentRecorder = () => undefine
     // A case about HTTP around the operation may go with another method (docs/design.md section 2).
     const method = testCase.method ?? OPERATIONS[testCase.operation].method;
     const url = operationUrl(baseUrl, testCase);
-    const finish = (request: RecordedRequest, result: Pick<Outcome, 'response' | 'error'>): Exchange => ({
+    const finish = (request: RecordedRequest, result: Pick<Outcome, 'response' | 'error' | 'tokenGeneration'>): Exchange => ({
       testCase,
       request,
       ...(result.response ? { response: result.response } : {}),
       ...(result.error ? { error: result.error } : {}),
+      ...(result.tokenGeneration !== undefined ? { tokenGeneration: result.tokenGeneration } : {}),
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
     });
@@ -50,6 +51,7 @@ export function recording(baseUrl: string, record: SentRecorder = () => undefine
         request: recorded(o),
         ...(o.response ? { response: o.response } : {}),
         ...(o.error ? { error: o.error } : {}),
+        ...(o.tokenGeneration !== undefined ? { tokenGeneration: o.tokenGeneration } : {}),
         startedAt: o.startedAt ?? exchange.startedAt,
         durationMs: o.durationMs ?? 0,
       }),
@@ -63,14 +65,16 @@ export function recording(baseUrl: string, record: SentRecorder = () => undefine
 
 /**
  * The request a case makes; throws when its body cannot be serialized. A case without a body
- * (the missing-body case, a GET) goes without Content-Type; an empty raw body keeps it.
+ * (the missing-body case, a GET) goes without Content-Type, unless it is the body-less JSON
+ * request; an empty raw body keeps it.
  */
 function caseRequest(testCase: TestCase, method: string, url: string, auth: Request['auth']): Request {
   const body = bodyText(testCase);
+  const json = body !== undefined || testCase.bodylessJson === true;
   return {
     method,
     url,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), accept: 'application/json', 'user-agent': USER_AGENT },
+    headers: { ...(json ? { 'content-type': 'application/json' } : {}), accept: 'application/json', 'user-agent': USER_AGENT },
     ...(body !== undefined ? { body } : {}),
     ...(auth ? { auth } : {}),
   };

@@ -1,9 +1,12 @@
 /**
  * A 401 to the run's own token may mean it was revoked or expired early: renew it once and send
- * once more. Sits below bearerAuth, which redacts whichever token was sent last. A token endpoint
- * that fails at that moment stops the run (tokenFailureMidRun).
+ * once more, unless its Bearer challenge names another error than invalid_token (RFC 6750 3.1:
+ * invalid_request, insufficient_scope): a new token would be refused alike. Sits below
+ * bearerAuth, which redacts whichever token was sent last. A token endpoint that fails at that
+ * moment stops the run (tokenFailureMidRun).
  */
 import { bearerToken, tokenFailureMidRun, withBearer } from './auth.ts';
+import { renewalMayHelp } from './bearer-error.ts';
 import { afterAttempts, type Layer } from './send.ts';
 
 /**
@@ -17,6 +20,7 @@ export function renewOn401(renew: ((rejected: string) => Promise<string | undefi
     // Only our own token: a case sent with none or a made-up one expects the 401.
     const token = request.auth === undefined ? bearerToken(request) : undefined;
     if (outcome.response?.status !== 401 || token === undefined) return outcome;
+    if (!renewalMayHelp(outcome.response.headers['www-authenticate'])) return outcome;
     let renewed: string | undefined;
     try {
       renewed = await renew(token);

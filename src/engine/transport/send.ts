@@ -31,6 +31,8 @@ export interface Outcome {
    * renewed), oldest first: the target received them, so exchanges.har records them and they count.
    */
   earlier?: Outcome[];
+  /** Which fetched token of the run it carried (auth.ts sets it; Exchange.tokenGeneration). */
+  tokenGeneration?: number;
 }
 
 /** `outcome` with the attempts before it (theirs first), none kept on them: one flat list, oldest first. */

@@ -6,7 +6,7 @@
  * sent for changes what some layers do, or leaves a part out, never the order.
  */
 import type { RequestBudget } from '../request-budget.ts';
-import { bearerAuth, type OwnToken } from './auth.ts';
+import { bearerAuth, type OwnToken, type TokenGenerationOf } from './auth.ts';
 import { type ConcurrencyLimit, concurrency } from './concurrency-limit.ts';
 import { counting } from './counting.ts';
 import { interruptible, withinGrace } from './interruptible.ts';
@@ -31,6 +31,8 @@ export type StackEntry = readonly [file: string, layer: Layer];
 /** What the layers of one transport share across all its requests: one token, one set of limits, one count. */
 export interface StackParts {
   ownToken: OwnToken;
+  /** Which fetched token a sent token is, for the record; absent when the token is not fetched. */
+  generationOf?: TokenGenerationOf;
   /** Renews a token the target refused (TokenSource.renew); absent when the token is not fetched. */
   renew: ((rejected: string) => Promise<string | undefined>) | undefined;
   maxRetries: number;
@@ -59,7 +61,7 @@ export function stack(purpose: Purpose, parts: StackParts): StackEntry[] {
   const burstLimits: StackEntry[] = [['paid-first', paidFirst(compose(layersOf(limits)))]];
   return [
     ...unless(purpose === 'reachability', [
-      ['auth', bearerAuth(parts.ownToken)],
+      ['auth', bearerAuth(parts.ownToken, parts.generationOf)],
       ['renew-on-401', renewOn401(parts.renew)],
       ['retry-429', retry429(parts.maxRetries)],
     ]),

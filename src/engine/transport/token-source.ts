@@ -7,10 +7,12 @@
  */
 import { AuthenticationError, UnreachableError, type ConformanceError } from '../../core/errors.ts';
 import { displayUrl } from '../../core/url.ts';
+import type { TokenRenewal } from '../../core/token-renewal.ts';
 import { RunInterrupted } from '../run-stop.ts';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.ts';
 import type { Route } from './proxy-route.ts';
 import { requestToken, type ClientAuthMethod, type ClientCredentials, type TokenAnswer } from './token-request.ts';
+import { abortableWait } from '../../core/abortable-wait.ts';
 
 export type { ClientCredentials } from './token-request.ts';
 
@@ -54,6 +56,8 @@ export class TokenSource {
   private method: ClientAuthMethod | undefined;
   private failure: { error: ConformanceError; at: number } | undefined;
   private readonly issued = new Set<string>();
+  /** Each distinct token issued, numbered from 1 in the order it came (the record shows the number, never the token). */
+  private readonly generations = new Map<string, number>();
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly retryDelaysMs: readonly number[];
@@ -68,7 +72,7 @@ export class TokenSource {
     options: TokenSourceOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? sleep;
+    this.sleep = options.sleep ?? abortableWait;
     this.retryDelaysMs = options.retryDelaysMs ?? TOKEN_RETRY_DELAYS_MS;
     this.signal = options.signal;
     this.route = options.route ?? 'environment';
@@ -100,6 +104,28 @@ export class TokenSource {
     if (current?.value === rejected && current.renewed && this.now() - current.issuedAt < RENEWAL_COOLDOWN_MS) return undefined;
     this.current = undefined;
     return this.fetchShared(true);
+  }
+
+  /**
+   * A new token now, whatever the cache holds (a scenario that must see requests on two tokens,
+   * docs/design.md "ref_ids across access tokens"): one token request. The endpoint may
+   * hand back the token the run holds (`same-token`); a failure leaves the current token serving.
+   */
+  async forceRenewal(): Promise<TokenRenewal> {
+    const before = this.current?.value;
+    try {
+      const token = await this.fetchShared(false);
+      const generation = this.generations.get(token) ?? 0;
+      return token === before ? { kind: 'same-token', generation } : { kind: 'renewed', generation };
+    } catch (error) {
+      if (error instanceof RunInterrupted) throw error;
+      return { kind: 'failed', what: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** Which issued token this is (1 the first); undefined for a token this source did not issue. */
+  generationOf(token: string): number | undefined {
+    return this.generations.get(token);
   }
 
   /** The client secret and every access token issued so far, for redaction. */
@@ -135,6 +161,7 @@ export class TokenSource {
         this.method = method;
         this.failure = undefined;
         this.issued.add(answer.token);
+        if (!this.generations.has(answer.token)) this.generations.set(answer.token, this.generations.size + 1);
         this.current = { value: answer.token, ...lifetime(sentAt, answer.expiresIn), issuedAt: sentAt, renewed };
         return answer.token;
       }
@@ -188,20 +215,6 @@ export class TokenSource {
     if (answer.kind === 'unreachable') return new UnreachableError(`cannot reach ${where}: ${answer.what}${suffix}`);
     return new AuthenticationError(`${where} failed: ${answer.what}${suffix}`);
   }
-}
-
-/** `ms`, or less when `signal` aborts first (the timer goes with it: nothing keeps the process up). */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**

@@ -23,6 +23,7 @@ import { INTERRUPT_GRACE_MS } from './interruptible.ts';
 import { LatencyWatch } from './latency-watch.ts';
 import { layersOf, type Purpose, stack, type StackParts } from './stack.ts';
 import type { RequestBudget } from '../request-budget.ts';
+import type { TokenRenewal } from '../../core/token-renewal.ts';
 
 export { INVALID_TOKEN, REDACTED_BEARER } from './auth.ts';
 
@@ -67,6 +68,11 @@ export interface Transport {
    * after the interrupt.
    */
   sendCleanup(testCase: TestCase): Promise<Exchange>;
+  /**
+   * Client credentials only (absent for a static token or none): asks the token endpoint for a
+   * new token now; the requests after it carry it (Exchange.tokenGeneration). One token request.
+   */
+  renewToken?(): Promise<TokenRenewal>;
   /** Client credentials: fetches the first token (static/none: nothing). Throws AuthenticationError / UnreachableError. */
   authenticate(): Promise<void>;
   /** Any HTTP answer from the base URL counts, a broken one too; no answer after the retries -> UnreachableError. Gives the round trip of a warm request. */
@@ -104,6 +110,7 @@ export function createTransport(options: TransportOptions): Transport {
   };
   const parts: StackParts = {
     ownToken,
+    ...(tokens ? { generationOf: (token: string) => tokens.generationOf(token) } : {}),
     // Only fetched tokens can be renewed; a static token that gets a 401 keeps it.
     renew: tokens ? (rejected) => tokens.renew(rejected) : undefined,
     maxRetries: options.maxRetries,
@@ -132,6 +139,7 @@ export function createTransport(options: TransportOptions): Transport {
       return Promise.all(testCases.map((c) => caseFor('burst')(c)));
     },
     sendCleanup,
+    ...(tokens ? { renewToken: () => tokens.forceRenewal() } : {}),
     async authenticate(): Promise<void> {
       await tokens?.token();
     },

@@ -144,6 +144,12 @@ function mergeUndocumented(reports: readonly ConformanceReport[]): ConformanceRe
 const couldNotStart = (report: ConformanceReport): boolean => report.rules.length > 0 && report.rules.every((r) => r.coverage === undefined);
 
 /** What the shards left behind (since 1.9.0; an older shard's report says nothing of it). */
+/** The open space of the shards that judged one, their rules listed together. */
+function mergedOpenSpace(reports: readonly ConformanceReport[]): { openSpace?: NonNullable<ConformanceReport['openSpace']> } {
+  const spaces = reports.flatMap((r) => (r.openSpace ? [r.openSpace] : []));
+  return spaces.length ? { openSpace: { perRule: Math.max(...spaces.map((s) => s.perRule)), rules: spaces.flatMap((s) => s.rules) } } : {};
+}
+
 function mergeLeftBehind(reports: readonly ConformanceReport[]): { restore?: RestoreSummary; createdIdentities: LedgerEntry[] } {
   const createdIdentities = reports.flatMap((r) => r.createdIdentities ?? []);
   const restores = reports.map((r) => r.restore).filter((r) => r !== undefined);
@@ -233,6 +239,8 @@ export function mergeShardReports(inputs: readonly ShardInput[]): ConformanceRep
       accepted: reports.reduce((n, r) => n + (r.summary.openCases?.accepted ?? 0), 0),
       refused: reports.reduce((n, r) => n + (r.summary.openCases?.refused ?? 0), 0),
     },
+    // The shard that runs the scenarios judged the open space (in a merge of several runs, each its own).
+    ...mergedOpenSpace(reports),
     // Each shard restored its own accounts and created its own identities: the merge lists them all.
     ...mergeLeftBehind(reports),
   });

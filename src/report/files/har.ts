@@ -52,6 +52,8 @@ export interface HarEntry {
    * refused with a valid twin to that twin's request (twin-link.ts).
    */
   _case?: CaseIntent & { auth?: UnauthenticatedKind; twin?: string; input?: string; sequence?: SequenceStep };
+  /** Which of the run's fetched access tokens carried the request (Exchange.tokenGeneration): the token itself is redacted. */
+  _tokenGeneration?: number;
 }
 
 export interface Har {
@@ -162,6 +164,7 @@ export function harEntry(exchange: Exchange | UnjudgedExchange, link?: TwinLinke
     // Only the total is measured; HAR wants the phases, so the wait carries it.
     timings: { send: 0, wait: time, receive: 0 },
     ...(error ? { _error: { kind: error.kind, message: error.message } } : !response ? { _error: { kind: 'other', message: 'no response recorded' } } : {}),
+    ...(exchange.tokenGeneration !== undefined ? { _tokenGeneration: exchange.tokenGeneration } : {}),
     ...(testCase
       ? {
           _case: {

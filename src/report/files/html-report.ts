@@ -109,6 +109,23 @@ function observedContract(report: ConformanceReport): string {
   return `${note}${collapsedWhenLong(table, refused.length, 'open points refused')}`;
 }
 
+/** Which documented rules were judged with which accepted open values (conformance.json openSpace); undefined when none was. */
+function openSpace(report: ConformanceReport): string | undefined {
+  const space = report.openSpace;
+  if (!space?.rules.length) return undefined;
+  const rows = space.rules
+    .map((r) => {
+      const values = r.values.map((v) => `${v.field.split('.').at(-1)} ${v.value}`).join(', ');
+      return `<tr><td class="mono">${e(r.rule)}</td><td class="num">${r.cases}</td><td class="num">${r.refused}</td><td class="bidi">${e(values)}</td></tr>`;
+    })
+    .join('');
+  const note = `<p class="muted">Each rule judged again with open values the target accepted alone, pairwise, at most ${space.perRule} cases a rule; a refused combination is the target's limit, not a failure.</p>`;
+  const table = `<table><thead><tr><th>Rule</th><th class="num">Cases</th><th class="num">Refused</th><th>Open values</th></tr></thead><tbody>${rows}</tbody></table>`;
+  // Collapsed however few its rows: each lists a rule's open values over several lines, and the page of a failing run stays a few screens long.
+  const rules = space.rules.length;
+  return `${note}<details class="long-table" data-rows="${rules}"><summary>${rules} ${rules === 1 ? 'rule' : 'rules'} judged with open values (show the table)</summary>${table}</details>`;
+}
+
 function undocumented(report: ConformanceReport): string {
   if (!report.undocumentedFields.length) return '<p class="empty">None seen.</p>';
   const rows = report.undocumentedFields
@@ -133,6 +150,7 @@ function pageSections(report: ConformanceReport): PageSection[] {
   const n = (test: (r: ReportRule) => boolean) => report.rules.filter(test).length;
   const inconclusive = inconclusiveSection(report);
   const chart = answersChart(report);
+  const space = openSpace(report);
   return [
     {
       id: 'failures',
@@ -143,6 +161,7 @@ function pageSections(report: ConformanceReport): PageSection[] {
     ...(inconclusive ? [{ id: 'inconclusive', title: 'Inconclusive', count: n((r) => r.status === 'inconclusive'), body: inconclusive }] : []),
     { id: 'rules', title: 'Rules', count: report.rules.length, body: rulesSection(report) },
     { id: 'observed-contract', title: 'Observed contract (open points)', body: observedContract(report) },
+    ...(space ? [{ id: 'open-space', title: 'Rules over the open space', count: report.openSpace!.rules.length, body: space }] : []),
     { id: 'coverage', title: 'Coverage of the document', body: coverage(report) },
     ...(chart ? [{ id: 'answers', title: 'Answers per operation', body: chart }] : []),
     { id: 'undocumented', title: 'Undocumented fields', count: report.undocumentedFields.length, body: undocumented(report) },

@@ -29,6 +29,33 @@ const VERDICT_LINE: Record<ConformanceReport['summary']['verdict'], string> = {
   error: '⚠️ **Error**: the run could not judge the target',
 };
 
+/** Values listed per rule; the rest are counted. */
+const OPEN_SPACE_VALUES = 8;
+
+/**
+ * Which documented rules were judged with which accepted open values (conformance.json
+ * `openSpace`): one line per rule; nothing for a run that sent no combination.
+ */
+function openSpaceLines(report: ConformanceReport): string[] {
+  const space = report.openSpace;
+  if (!space?.rules.length) return [];
+  const lines = [
+    '### Rules over the open space',
+    '',
+    `_Each rule judged again with open values the target accepted alone, pairwise, at most ${space.perRule} cases a rule._`,
+    '',
+  ];
+  for (const r of space.rules) {
+    const values = r.values.map((v) => `${v.field.split('.').at(-1)} ${v.value}`);
+    const shown =
+      values.length > OPEN_SPACE_VALUES ? `${values.slice(0, OPEN_SPACE_VALUES).join(', ')} (+${values.length - OPEN_SPACE_VALUES} more)` : values.join(', ');
+    const refused = r.refused ? `, ${r.refused} refused as a combination (the target's limit)` : '';
+    lines.push(`- \`${escapeMarkdownCell(r.rule)}\`: ${r.cases} ${r.cases === 1 ? 'case' : 'cases'}${refused}; with ${escapeMarkdownCell(shown, 400)}`);
+  }
+  lines.push('');
+  return lines;
+}
+
 /**
  * What the target refused where the document leaves the choice open, one line per point, and the
  * open cases' counts; nothing for a run that tried no open point (or a report before 1.7.0).
@@ -132,6 +159,7 @@ export function renderMarkdownSummary(report: ConformanceReport): string {
     lines.push(...inconclusiveItems(inconclusive), '');
   }
   lines.push(...contractLines(report));
+  lines.push(...openSpaceLines(report));
   lines.push(...leftBehindMarkdown(report));
   if (report.undocumentedFields.length) {
     lines.push(`${report.undocumentedFields.length} undocumented response field(s) seen; see report.html.`, '');

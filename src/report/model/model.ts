@@ -2,9 +2,10 @@
  * conformance.json: the report other tools read (docs/design.md section 5.5). Bump REPORT_VERSION on any
  * change that is not purely additive.
  */
+import type { OpenSpaceCoverage } from '../../rules/open-points/combinations-judged.ts';
 import type { UnauthenticatedKind } from '../../core/case.ts';
 import type { Basis, Operation } from '../../core/catalogue.ts';
-import type { Intent, ObservedContract, OpenProbe } from '../../core/open-point.ts';
+import type { CombinedValue, Intent, ObservedContract, OpenProbe } from '../../core/open-point.ts';
 import type { RecordedRequest, RecordedResponse, TransportError } from '../../core/exchange.ts';
 import { EXIT, exitCodeOfSignal } from '../../core/errors.ts';
 import { accountsLeftChanged, type RestoreSummary } from '../../engine/restore/restore-summary.ts';
@@ -12,7 +13,7 @@ import type { LedgerEntry } from '../../engine/identity-ledger.ts';
 import type { RuledOutBy } from '../../engine/events.ts';
 import type { ProblemData } from '../../rules/problem-kinds.ts';
 
-export const REPORT_VERSION = '1.12.0';
+export const REPORT_VERSION = '1.13.0';
 
 /**
  * `inconclusive` (since 1.3.0): judged by fewer cases than the profile's minimum, so neither
@@ -51,6 +52,8 @@ export interface FailureEvidence {
     violates?: string;
     exercises?: string;
     open?: OpenProbe;
+    /** A documented rule's case combined with open values the target accepted alone (since 1.13.0). */
+    combined?: CombinedValue[];
     /** A case about HTTP around the operation (another method, an empty body): the one rule that judges it (since 1.8.0). */
     around?: string;
     auth?: UnauthenticatedKind;
@@ -239,6 +242,12 @@ export interface ConformanceReport {
    * older report: its run tried no open point (report-contract.ts).
    */
   observedContract?: ObservedContract;
+  /**
+   * Which documented rules were judged combined with open values the target accepted, and with
+   * which values, how many cases (since 1.13.0; rules/open-points/combinations.ts). Absent when no
+   * combination was sent (a run without those rules, an older report).
+   */
+  openSpace?: OpenSpaceCoverage;
   /** Response fields the document does not list, with the paths where they were seen. */
   undocumentedFields: { path: string; operation: Operation; count: number }[];
   /** What the run put back on the pool's fiat accounts, or that restore was off (since 1.9.0). */

@@ -35,10 +35,17 @@ export function recordedCase(failure: ReportFailure): TestCase | { problem: stri
     ...(failure.case.auth ? { auth: failure.case.auth } : {}),
     // The probe keeps a replayed open case open: its refusal is no failure there either.
     ...(failure.case.open ? { open: failure.case.open } : {}),
+    // A combination keeps its values: a refusal of the valid one is the target's limit there too.
+    ...(failure.case.combined ? { combined: failure.case.combined } : {}),
     // A case about HTTP around the operation keeps its rule, and the method it went with.
     ...(failure.case.around ? { around: failure.case.around as RuleId } : {}),
     ...(request.method !== OPERATIONS[operation].method ? { method: request.method } : {}),
     ...(request.rawBody !== undefined ? { rawBody: request.rawBody } : { body: request.body }),
+    // No body, yet labelled JSON: the body-less JSON request (http-around/cases.ts).
+    ...(request.rawBody === undefined && request.body === undefined && jsonLabelled(request.headers) ? { bodylessJson: true as const } : {}),
     ...pathParameters,
   };
 }
+
+const jsonLabelled = (headers: Record<string, string> | undefined): boolean =>
+  Object.entries(headers ?? {}).some(([name, value]) => name.toLowerCase() === 'content-type' && /^application\/json\b/i.test(value));

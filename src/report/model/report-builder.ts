@@ -26,6 +26,7 @@ import { CreateLog, reproduction } from './reproduction.ts';
 import { registry } from '../../schema/registry.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../../core/version.ts';
 import { recordedContract } from './report-contract.ts';
+import type { OpenSpaceCoverage } from '../../rules/open-points/combinations-judged.ts';
 import { REPORT_VERSION, type ConformanceReport, type ReportCredentials, type ReportFailure, type ReportRule, type RuleStatus, type Verdict } from './model.ts';
 import type { ReportEvent, ReportListener } from './report-events.ts';
 import type { AnswerCounts } from '../../engine/answer-tally.ts';
@@ -176,6 +177,7 @@ export function buildReport(
     shrinking?: ShrinkSummary;
     budget?: BudgetSummary;
     observedContract?: ObservedContract;
+    openSpace?: OpenSpaceCoverage;
     openCases?: OpenCaseCounts;
     restore?: RestoreSummary;
     createdIdentities?: LedgerEntry[];
@@ -219,6 +221,7 @@ export function buildReport(
     ...(run.budget ? { budget: run.budget } : {}),
     rules,
     observedContract: recordedContract(run.observedContract),
+    ...(run.openSpace ? { openSpace: run.openSpace } : {}),
     undocumentedFields: run.undocumentedFields,
     restore: run.restore ?? notStarted(facts),
     createdIdentities: run.createdIdentities ?? [],

@@ -25,14 +25,23 @@ const DRAWN_DIGITS = 9;
 /** The first create the run sent with each ref_id: what a repeat's reproduction sends first. */
 export class CreateLog {
   private readonly first = new Map<string, RecordedRequest>();
+  /** The token generation of each first create, when the run's token was fetched. */
+  private readonly generations = new Map<string, number>();
 
   observe(exchange: Exchange): void {
     const refId = sentRefId(exchange);
-    if (refId !== undefined && OPERATIONS[exchange.testCase.operation].stampsRefId && !this.first.has(refId)) this.first.set(refId, exchange.request);
+    if (refId === undefined || !OPERATIONS[exchange.testCase.operation].stampsRefId || this.first.has(refId)) return;
+    this.first.set(refId, exchange.request);
+    if (exchange.tokenGeneration !== undefined) this.generations.set(refId, exchange.tokenGeneration);
   }
 
   firstWith(refId: string): RecordedRequest | undefined {
     return this.first.get(refId);
+  }
+
+  /** Which of the run's tokens carried the first create with this ref_id. */
+  generationOf(refId: string): number | undefined {
+    return this.generations.get(refId);
   }
 }
 
@@ -58,9 +67,16 @@ export function reproduction(exchange: Exchange, problem: Problem | undefined, c
   return script.lines([
     `echo '1/2 ${earlier.what}:'`,
     toCurl(earlier.request, { fresh: first }),
-    `echo; echo '2/2 ${exchange.testCase.mode === 'duplicate' ? 'the repeat with the same ref_id' : 'the failing create'}:'`,
+    `echo; echo '2/2 ${exchange.testCase.mode === 'duplicate' ? 'the repeat with the same ref_id' : 'the failing create'}${onAnotherToken(exchange, creates.generationOf(earlier.refId))}:'`,
     toCurl(exchange.request, { fresh }),
   ]);
+}
+
+/** When the run sent the failing create on a later token than the first: the reproduction needs a new token in between. */
+function onAnotherToken(exchange: Exchange, firstGeneration: number | undefined): string {
+  const generation = exchange.tokenGeneration;
+  if (generation === undefined || firstGeneration === undefined || generation === firstGeneration) return '';
+  return `, on another access token (the run sent it on its token ${generation}, the first on token ${firstGeneration}): put a new token from the token endpoint in CONFORMANCE_TOKEN first`;
 }
 
 /** The create a failure depends on, sent before it, and what it is. */

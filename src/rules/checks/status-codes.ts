@@ -39,6 +39,18 @@ export function refusesOpenPoint(e: Exchange): boolean {
   return e.testCase.open !== undefined && answered(e) && is4xx(e) && status !== 404 && !ACCESS_STATUSES.includes(status ?? 0);
 }
 
+/**
+ * A refusal of a valid case that combines open values (rules/open-points/combinations.ts): each
+ * was accepted alone, but a target may refuse them together (a GBR national with an SSN); like an
+ * open case's refusal it is the target's limit, never blamed.
+ */
+export function refusesCombination(e: Exchange): boolean {
+  const status = statusOf(e);
+  return (
+    e.testCase.combined !== undefined && e.testCase.mode === 'valid' && answered(e) && is4xx(e) && status !== 404 && !ACCESS_STATUSES.includes(status ?? 0)
+  );
+}
+
 /** An update aimed at an account of the pool (the unknown-id cases aim elsewhere). */
 function targetsKnownAccount(e: Exchange, ids: readonly string[]): boolean {
   return !usesFiatAccount(e.testCase.operation) || ids.includes(e.testCase.fiatAccountId ?? '');
@@ -63,7 +75,7 @@ export function acceptedCheck(rule: RuleId): Check {
       if (!targetsKnownAccount(e, context.fiatAccountIds)) return null;
       if (is2xx(e)) return pass;
       // The target's limit on an open point: recorded in the observed contract, never blamed.
-      if (refusesOpenPoint(e)) return null;
+      if (refusesOpenPoint(e) || refusesCombination(e)) return null;
       if (context.mergeMayExceedLimit(e)) return null;
       return problem(`${e.testCase.label}: a valid request was not accepted (${describeStatus(e)})`, statusFinding(e, '2xx'));
     },

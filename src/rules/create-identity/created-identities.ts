@@ -13,6 +13,7 @@ import { DigestTable } from '../../core/digest-table.ts';
 import { cutText } from '../../core/cut-text.ts';
 import type { Problem } from '../check.ts';
 import { is2xx, isObject } from '../checks/exchange-facts.ts';
+import { identityData } from './identity-data.ts';
 
 export interface CreatedIdentity {
   refId: string;
@@ -24,6 +25,10 @@ export interface CreatedIdentity {
   body: unknown;
   /** The created_at the create answered, when it answered one as text. */
   createdAt?: string;
+  /** What the first answer showed of the identity's data (identity-data.ts): a repeat must show the same. */
+  data: Record<string, unknown>;
+  /** When the create was sent (ms since the epoch), when known: --lifetime repeats it that long after. */
+  seenAt?: number;
 }
 
 /** Identities kept whole from the start of the run, and the latest ones. */
@@ -70,7 +75,17 @@ export class CreatedIdentities {
     if (refId === undefined || id === undefined || this.get(refId)) return null;
     this.created += 1;
     const createdAt = isObject(e.response?.body) ? e.response.body.created_at : undefined;
-    this.keep({ refId, id: shownId(id), key: idKey(id), body: c.body, ...(typeof createdAt === 'string' ? { createdAt } : {}) });
+    const data = identityData(e.response?.body);
+    const seenAt = Date.parse(e.startedAt);
+    this.keep({
+      refId,
+      id: shownId(id),
+      key: idKey(id),
+      body: c.body,
+      data,
+      ...(typeof createdAt === 'string' ? { createdAt } : {}),
+      ...(Number.isFinite(seenAt) ? { seenAt } : {}),
+    });
     const { id: number, added } = this.ids.add(id);
     if (!added)
       return [

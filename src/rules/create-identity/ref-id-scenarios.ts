@@ -5,21 +5,22 @@
 import type { TestCase } from '../../core/case.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { RuleId } from '../../core/catalogue.ts';
-import { is2xx, isObject, isRfc3339 } from '../checks/exchange-facts.ts';
+import { is2xx } from '../checks/exchange-facts.ts';
 import { rulesOfAnswersAlone } from '../rule-facts.ts';
 import { withControl } from '../cases/twins.ts';
-import { createdId, idKey, sentRefId, shownId, type CreatedIdentity } from './created-identities.ts';
+import { createdId, sentRefId, shownId, type CreatedIdentity } from './created-identities.ts';
 import { minimalIdentity as identity } from './minimal-identity.ts';
+import { duplicate, repeatOutcome } from './repeat-outcome.ts';
+import { laterRepeats } from './later-repeats.ts';
 import type { RejudgeState, Scenario, ScenarioOutcome, ScenarioRejudge } from '../scenarios.ts';
 
-/** A repeat of a used ref_id: a rejection and the same identity back are both right. */
-const duplicate = (c: TestCase, rule: RuleId): TestCase => ({ ...c, mode: 'duplicate', exercises: rule });
+export { repeatOutcome };
 
 /**
  * Without distinct identities for distinct ref_ids, a repeat that comes back with "the same"
  * identity proves nothing: the ref_id scenarios then judge nothing (id.distinct-identities says why).
  */
-function cannotTellIdentitiesApart(created: { size: number; distinctIds: number }): string | undefined {
+export function cannotTellIdentitiesApart(created: { size: number; distinctIds: number }): string | undefined {
   if (created.size < 2)
     return `the run created ${created.size} identit${created.size === 1 ? 'y' : 'ies'} with a readable id; a repeat cannot be told from a new identity`;
   if (created.distinctIds < created.size)
@@ -37,11 +38,14 @@ export const sequentialDuplicate: Scenario = {
   feeds: ['id.distinct-identities', ...rulesOfAnswersAlone('createIdentity')],
   judgesItsRule: true,
   minimums: { 'id.ref-id.sequential-duplicate': 3 },
+  // Its first ref_ids again after the random cases and at the end (and under --lifetime).
+  later: laterRepeats,
   // The originals, 4 repeats of a body (5 when the run made an identity before), one repeat with
   // another body, a used ref_id in another letter case and its twin (asked when it is refused,
-  // which a faithful target need not do).
-  requests: ({ identitiesBefore }) =>
-    identitiesBefore === undefined ? SEQUENTIAL_ORIGINALS + 8 : SEQUENTIAL_ORIGINALS + 4 + Math.min(1, identitiesBefore) + 2,
+  // which a faithful target need not do); then its repeats later in the run.
+  requests: (planning) =>
+    (planning.identitiesBefore === undefined ? SEQUENTIAL_ORIGINALS + 8 : SEQUENTIAL_ORIGINALS + 4 + Math.min(1, planning.identitiesBefore) + 2) +
+    laterRepeats.requests(planning),
   // The originals and the ref_id in another letter case.
   creates: () => SEQUENTIAL_ORIGINALS + 1,
   async run(context) {
@@ -59,6 +63,12 @@ export const sequentialDuplicate: Scenario = {
     const earlier = context.created.list().filter((c) => !own.includes(c));
     const repeats = [own[0], own[own.length - 1], own[1], ...(earlier.length ? [context.pick(earlier)] : []), own[0]];
     const outcomes: ScenarioOutcome[] = [];
+    // The same ref_id with other details first: still one identity per ref_id, with its first data
+    // (a server keyed on the body creates another, an upsert writes them; the plain repeat of the
+    // same ref_id below shows an upsert that answered a refusal).
+    const otherBody: TestCase = { ...identity(`repeat of the ref_id of identity ${own[1].id} with other details`), body: OTHER_DETAILS };
+    const repeated = await context.exercise(context.stamp(duplicate(otherBody, 'id.ref-id.sequential-duplicate'), own[1].refId));
+    if (!is2xx(repeated) || createdId(repeated) !== undefined) outcomes.push(repeatOutcome(repeated, own[1]));
     for (const [i, original] of repeats.entries()) {
       // The same body again, as a client that retries sends it.
       const retry: TestCase = { ...identity(`repeat ${i + 1}/${repeats.length}: the create of identity ${original.id} again`), body: original.body };
@@ -67,51 +77,12 @@ export const sequentialDuplicate: Scenario = {
       if (is2xx(again) && id === undefined) continue; // no id to compare: judge nothing
       outcomes.push(repeatOutcome(again, original));
     }
-    // The same ref_id with other details: still one identity per ref_id (a server keyed on the body creates another).
-    const otherBody: TestCase = { ...identity(`repeat of the ref_id of identity ${own[1].id} with other details`), body: OTHER_DETAILS };
-    const repeated = await context.exercise(context.stamp(duplicate(otherBody, 'id.ref-id.sequential-duplicate'), own[1].refId));
-    if (!is2xx(repeated) || createdId(repeated) !== undefined) outcomes.push(repeatOutcome(repeated, own[1]));
     // Another ref_id that differs in letter case only: judged by id.distinct-identities, a refusal is the target's limit.
     const last = own[own.length - 1];
     await context.exercise(context.stamp(caseVariant(last.refId), otherCase(last.refId)));
     return { outcomes };
   },
 };
-
-/**
- * A repeat judged against the identity its ref_id made: another identity id is a second identity;
- * the same id created at another instant was created again (created_at is set once, 2.5).
- */
-export function repeatOutcome(again: Exchange, original: CreatedIdentity): ScenarioOutcome {
-  const id = createdId(again);
-  if (id !== undefined && idKey(id) !== original.key)
-    return {
-      exchange: again,
-      problems: [
-        {
-          message: `ref_id ${original.refId} was used again and a second identity ${shownId(id)} was created (first: ${original.id})`,
-          kind: 'identity-duplicated',
-          params: { refId: original.refId, ids: [original.id, shownId(id)] },
-        },
-      ],
-    };
-  const createdAt = isObject(again.response?.body) ? again.response.body.created_at : undefined;
-  // Only two RFC 3339 instants compare; a malformed one is id.timestamps.rfc3339's finding.
-  const comparable = isRfc3339(original.createdAt) && isRfc3339(createdAt);
-  if (id !== undefined && comparable && Date.parse(original.createdAt as string) !== Date.parse(createdAt as string))
-    return {
-      exchange: again,
-      problems: [
-        {
-          message: `ref_id ${original.refId} was used again and identity ${original.id} came back created anew: created_at ${String(createdAt)}, first ${original.createdAt}`,
-          instancePath: '/created_at',
-          kind: 'identity-recreated',
-          params: { field: '/created_at', refId: original.refId, id: original.id, expected: original.createdAt as string, received: createdAt as string },
-        },
-      ],
-    };
-  return { exchange: again, problems: [] };
-}
 
 /** Other names and another date of birth than the minimal identity's, nothing more. */
 const OTHER_DETAILS = { person_details: { first_name: 'Grace', last_name: 'Hopper', date_of_birth: '1985-12-09' }, tax_details_not_required: true };

@@ -43,9 +43,12 @@ export function otherMethodsFamily(operation: Operation, rule: RuleId, methods: 
 }
 
 /**
- * The operation's method with a zero-length body, once labelled application/json and once with
- * no body and no Content-Type at all. `mustRefuse`: taken as {}, the body breaks a rule (the
- * create's tax rule), so only a 4xx is right; otherwise {} is a valid request and a 2xx is fine.
+ * The operation's method without a body, three ways: an empty body labelled application/json
+ * ("Content-Length: 0"); no body and no Content-Type at all; and no body at all labelled
+ * application/json, with no Content-Length either, byte for byte what curl -X PUT -H
+ * 'Content-Type: application/json' sends (a framework may parse only a framed body and leave the
+ * body undefined). `mustRefuse`: taken as {}, the body breaks a rule (the create's tax rule), so
+ * only a 4xx is right; otherwise {} is a valid request and a 2xx is fine.
  */
 export function emptyBodyFamily(operation: Operation, rule: RuleId, mustRefuse: boolean): CaseFamily {
   return {
@@ -53,6 +56,9 @@ export function emptyBodyFamily(operation: Operation, rule: RuleId, mustRefuse: 
     examples: [
       aroundCase(operation, rule, 'an empty body with Content-Type application/json', mustRefuse, { rawBody: '' }),
       aroundCase(operation, rule, 'no body and no Content-Type', mustRefuse, {}),
+      aroundCase(operation, rule, 'no body at all with Content-Type application/json (no Content-Length, as curl sends it)', mustRefuse, {
+        bodylessJson: true,
+      }),
     ],
   };
 }

@@ -168,7 +168,8 @@ export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
   formatFacet([...ADDRESS, 'zip_code'], 'postal-code', '62701', POSTAL_CODES, ['United Kingdom']),
   ...countryFacets([...ADDRESS, 'country'], { cases: true }),
   ...countryFacets([...PERSON, 'nationality'], { codes: ['GBR', 'GB'] }),
-  ...countryFacets([...PERSON, 'cip_id_country']),
+  // Another country of the government id: the tax rule and govt_id are judged with it too (combinations.ts).
+  ...countryFacets([...PERSON, 'cip_id_country'], { codes: ['GBR'] }),
   ...codeFacets([...PERSON, 'cip_id_type'], 'kind', 'SSN', ['ITIN', 'EIN', 'PASSPORT', 'ID_CARD', 'DRIVING_LICENSE', 'NATIONAL_ID', 'TAX_ID'], {
     codes: ['ITIN', 'TAX_ID'],
     cases: true,
@@ -209,8 +210,10 @@ export const IDENTITY_OPEN_POINTS: readonly OpenFacet[] = [
       'passport in lower case': digits(8).map((d) => `x${d}`),
       EIN: digits(9).map((d) => `${d.slice(0, 2)}-${d.slice(2)}`),
       'leading zeros': ssn.map((id) => String(leadingZeros(id).value)),
+      // Spaces between the groups: a server that normalises what it stores shows it in govt_id (2.6).
+      'with spaces': digits(9).map((d) => `${d.slice(0, 3)} ${d.slice(3, 5)} ${d.slice(5)}`),
     },
-    ['no dashes', 'leading zeros'],
+    ['no dashes', 'leading zeros', 'passport in lower case', 'with spaces'],
   ),
   facet([...PERSON, 'cip_id'], 'uniqueness', 'government-id-uniqueness', '123-45-6789', fc.constant(named(SHARED_GOVERNMENT_ID)), [
     named(SHARED_GOVERNMENT_ID),

@@ -39,6 +39,17 @@ interface Entry {
   answers: Answer[];
 }
 
+/** A value the target accepted on an open point, as sent: what a documented rule is combined with (combinations.ts). */
+export interface AcceptedOpenValue {
+  operation: Operation;
+  field: string;
+  kind: OpenKind;
+  /** As the observed contract names it: "cjk", "GBR", "no dashes". */
+  description: string;
+  /** The value sent (its JSON parsed again). */
+  value: unknown;
+}
+
 /** What an answer showed against the answers before it: a refusal no limit explains. */
 export interface NeighbourFinding {
   exchange: Exchange;
@@ -104,6 +115,30 @@ export class OpenPointBook {
     const { control, open, ...rest } = c;
     // Only random cases keep inside: their label says so.
     return { ...rest, label: `random ${open.field} kept inside the target's limits (instead of ${open.value})`, body: control.body };
+  }
+
+  /**
+   * Every value accepted so far, the first of each description per field and kind, in a fixed
+   * order (field, kind, description), so a run at any concurrency combines the same values.
+   */
+  acceptedValues(): AcceptedOpenValue[] {
+    const values: AcceptedOpenValue[] = [];
+    for (const entry of this.entries.values()) {
+      const seen = new Set<string>();
+      for (const answer of entry.answers) {
+        if (!answer.accepted || seen.has(answer.probe.value) || answer.sent === '') continue;
+        seen.add(answer.probe.value);
+        const { operation, field, kind } = entry;
+        values.push({ operation, field, kind, description: answer.probe.value, value: JSON.parse(answer.sent) });
+      }
+    }
+    const key = (v: AcceptedOpenValue) => `${v.operation} ${v.field} ${v.kind} ${v.description}`;
+    return values.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  }
+
+  /** Whether an open case on the field (of any kind) has had an answer. */
+  tried(operation: Operation, field: string): boolean {
+    return [...this.entries.values()].some((e) => e.operation === operation && e.field === field && e.answers.length > 0);
   }
 
   /** The observed contract: every field and kind tried, in a fixed order. */

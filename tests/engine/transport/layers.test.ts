@@ -97,6 +97,28 @@ describe('renewOn401', () => {
     expect(renew).not.toHaveBeenCalled();
   });
 
+  it('renews on a challenge of invalid_token or none (RFC 6750 3.1), not on one that names another error', async () => {
+    const challenged = (challenge: string) => ({ response: response(401, { 'www-authenticate': challenge }) });
+    for (const challenge of [
+      'Bearer realm="api", error="invalid_token", error_description="expired"',
+      'bearer error=INVALID_TOKEN',
+      'Bearer',
+      'Basic realm="x"',
+    ]) {
+      const renew = vi.fn(async () => 'tok-2');
+      await renewOn401(renew)(fakeSend(challenged(challenge), 200))(own);
+      expect(renew, challenge).toHaveBeenCalledWith('tok-1');
+    }
+    for (const challenge of ['Bearer realm="api", error="invalid_request"', 'Basic realm="x", Bearer error="insufficient_scope", scope="write"']) {
+      const renew = vi.fn(async () => 'tok-2');
+      const next = fakeSend(challenged(challenge));
+      const kept = await renewOn401(renew)(next)(own);
+      expect(renew, challenge).not.toHaveBeenCalled();
+      expect(next.calls).toHaveLength(1);
+      expect(kept.response?.status).toBe(401);
+    }
+  });
+
   it('stops the run when the token endpoint fails at the renewal', async () => {
     const next = fakeSend(401);
     const stop = await renewOn401(() => Promise.reject(new AuthenticationError('the token endpoint failed: HTTP 503')))(next)(own).catch((e: unknown) => e);

@@ -177,3 +177,88 @@ describe('renewal on a 401', () => {
     expect(tokens.seen).toHaveLength(0);
   });
 });
+
+describe('a forced renewal and the token generations (a scenario that needs requests on two tokens)', () => {
+  it('asks the endpoint once, and each exchange says which token carried it (a 401 attempt and its renewal alike), never the token', async () => {
+    const tokens = await tokenEndpoint(serve, { expiresIn: 3600 });
+    const api = await target(serve, (t) => t !== 'tok-2'); // tok-2 is "revoked" at once: a 401, then tok-3
+    const transport = transportFor(api.url, tokens.tokenUrl);
+    const first = await transport.send(create);
+    expect(first.tokenGeneration).toBe(1);
+    expect(await transport.renewToken!()).toEqual({ kind: 'renewed', generation: 2 });
+    expect(tokens.seen).toHaveLength(2);
+    const after = await transport.send(create);
+    expect(after.response?.status).toBe(200);
+    expect(after.resent?.map((a) => [a.response?.status, a.tokenGeneration])).toEqual([[401, 2]]);
+    expect(after.tokenGeneration).toBe(3);
+    expect(JSON.stringify([first, after])).not.toMatch(/tok-\d/);
+    // Cases without the run's token carry no generation.
+    expect((await transport.send(create, { auth: 'none' })).tokenGeneration).toBeUndefined();
+  });
+
+  it('an endpoint that hands back the same token: same-token, one generation; one that refuses: failed, the current token still serves', async () => {
+    const same = await tokenEndpoint(serve, {
+      override: (_n, res) => {
+        json(res, 200, { access_token: 'tok-same', token_type: 'Bearer' });
+        return true;
+      },
+    });
+    const api = await target(serve, () => true);
+    const transport = transportFor(api.url, same.tokenUrl);
+    await transport.authenticate();
+    expect(await transport.renewToken!()).toEqual({ kind: 'same-token', generation: 1 });
+    expect((await transport.send(create)).tokenGeneration).toBe(1);
+
+    const refusing = await tokenEndpoint(serve, {
+      override: (n, res) => {
+        if (n === 0) return false;
+        json(res, 400, { error: 'invalid_client' });
+        return true;
+      },
+    });
+    const other = transportFor(api.url, refusing.tokenUrl);
+    await other.authenticate();
+    const renewal = await other.renewToken!();
+    expect(renewal).toMatchObject({ kind: 'failed', what: expect.stringContaining('refused the client credentials: HTTP 400 invalid_client') });
+    expect(JSON.stringify(renewal)).not.toContain(SECRET);
+    const still = await other.send(create);
+    expect([still.response?.status, still.tokenGeneration]).toEqual([200, 1]);
+  });
+
+  it('a static token has no renewal and no generation', async () => {
+    const api = await target(serve, () => true);
+    const transport = createTransport({
+      baseUrl: api.url,
+      auth: { kind: 'static', token: 'static-tok' },
+      timeoutMs: 2000,
+      rateLimitPerSecond: null,
+      concurrency: 1,
+      maxRetries: 0,
+    });
+    expect(transport.renewToken).toBeUndefined();
+    expect((await transport.send(create)).tokenGeneration).toBeUndefined();
+  });
+});
+
+describe('token answers as RFC 6749 5.1 allows them', () => {
+  it.each([
+    [
+      'token_type "bearer" in lower case, no expires_in, extra fields',
+      { access_token: 'tok-a', token_type: 'bearer', scope: 'x', id_token: 'y', ext: { a: 1 } },
+    ],
+    ['token_type in capitals', { access_token: 'tok-a', token_type: 'BEARER', expires_in: 60 }],
+    ['expires_in as a string', { access_token: 'tok-a', token_type: 'Bearer', expires_in: '3600' }],
+    ['no token_type at all (section 5 of the document says Bearer)', { access_token: 'tok-a' }],
+  ])('%s: the token is used as a bearer token, nothing judged', async (_name, answer) => {
+    const tokens = await tokenEndpoint(serve, {
+      override: (_n, res) => {
+        json(res, 200, answer);
+        return true;
+      },
+    });
+    const api = await target(serve, (t) => t === 'tok-a');
+    const transport = transportFor(api.url, tokens.tokenUrl);
+    expect((await transport.send(create)).response?.status).toBe(200);
+    expect(api.seen[0].headers.authorization).toBe('Bearer tok-a');
+  });
+});

@@ -88,6 +88,21 @@ describe('recording', () => {
     expect(next.calls[1].body).toBe('');
   });
 
+  it('labels the body-less JSON request application/json with no body, and a replay rebuilds it from that label', async () => {
+    const next = fakeSend(400);
+    const bodyless: TestCase = { ...update, body: undefined, bodylessJson: true, around: 'fa.empty-body' };
+    const exchange = await recording('http://target')(next)(bodyless);
+    expect(next.calls[0].headers['content-type']).toBe('application/json');
+    expect(next.calls[0]).not.toHaveProperty('body');
+    expect(toCurl(exchange.request)).not.toContain('--data');
+    const failure = { message: 'x', case: caseIntent(bodyless), request: exchange.request, curl: '', seed: 1 };
+    expect(recordedCase(failure)).toMatchObject({ bodylessJson: true, around: 'fa.empty-body' });
+    // Without the label it is the missing body; an empty raw body is no body-less request.
+    const { 'content-type': _label, ...unlabelled } = exchange.request.headers;
+    expect(recordedCase({ ...failure, request: { ...exchange.request, headers: unlabelled } })).not.toHaveProperty('bodylessJson');
+    expect(recordedCase({ ...failure, request: { ...exchange.request, rawBody: '' } })).not.toHaveProperty('bodylessJson');
+  });
+
   it('passes the credential asked for down, the option before the case', async () => {
     const next = fakeSend(401);
     await recording('http://target')(next)({ ...update, auth: 'invalid' });

@@ -76,8 +76,8 @@ async function run(exchanges: Exchange[], runEnd: Partial<Extract<RunEvent, { ty
 const schemaErrors = (report: unknown) => registry().validate('conformance-report', report);
 
 describe('conformance.json 1.7.0', () => {
-  it("is version 1.12.0 (1.8.0 adds case.around, 1.9.0 restore, createdIdentities, budget, every request the HAR holds counted and an aborted run's reason, 1.10.0 the restore journal and the creates whose answer was lost, 1.11.0 a failure's kind and params, 1.12.0 the stop kind authorization, the open kind null-or-empty, a rule's ruledOutBy the target's credentials kind, a rule's failedCases and the answers per operation)", () => {
-    expect(REPORT_VERSION).toBe('1.12.0');
+  it("is version 1.12.0 (1.8.0 adds case.around, 1.9.0 restore, createdIdentities, budget, every request the HAR holds counted and an aborted run's reason, 1.10.0 the restore journal and the creates whose answer was lost, 1.11.0 a failure's kind and params, 1.12.0 the stop kind authorization, the open kind null-or-empty, a rule's ruledOutBy the target's credentials kind, a rule's failedCases and the answers per operation, 1.13.0 openSpace and a case's combined values)", () => {
+    expect(REPORT_VERSION).toBe('1.13.0');
   });
 
   it("carries the run-end event's restore and created identities, and validates", async () => {
