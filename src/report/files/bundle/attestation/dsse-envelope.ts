@@ -32,12 +32,22 @@ export function preAuthEncoding(payloadType: string, body: Buffer): Buffer {
 }
 
 /**
- * The keyid of a key: the SHA-256 of its SPKI DER bytes, 64 lowercase hex digits (the manifest's
- * `signer` is `SHA256:` and the first 32 of them). The same derivation as in-toto's for a key file.
+ * The keyid of an Ed25519 key: its OpenSSH SHA-256 fingerprint (`SHA256:` and the unpadded base64
+ * of the SHA-256 of its `ssh-ed25519` wire blob), what `ssh-keygen -l` prints for it. DSSE leaves
+ * the derivation to the parties; this is the one go-securesystemslib computes for a verifier
+ * without a keyid (SHA256KeyID), and it skips a signature whose keyid differs from it: so cosign
+ * and in-toto-golang, given the public key, accept ours. A hint only; never used to decide here.
  */
 export function dsseKeyId(key: KeyObject): string {
-  const der = (key.type === 'public' ? key : createPublicKey(key)).export({ type: 'spki', format: 'der' });
-  return createHash('sha256').update(der).digest('hex');
+  const raw = Buffer.from(String((key.type === 'public' ? key : createPublicKey(key)).export({ format: 'jwk' }).x), 'base64url');
+  // SSH wire strings (RFC 4251): a big-endian uint32 length, then the bytes.
+  const field = (bytes: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(bytes.length);
+    return Buffer.concat([length, bytes]);
+  };
+  const wire = Buffer.concat([field(Buffer.from('ssh-ed25519', 'ascii')), field(raw)]);
+  return `SHA256:${createHash('sha256').update(wire).digest('base64').replace(/=+$/, '')}`;
 }
 
 /**

@@ -1,5 +1,9 @@
 /** The DSSE envelope: the spec's PAE test vector, signing and verifying, both base64 alphabets, and what fails. */
-import { generateKeyPairSync } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   decodeBase64,
@@ -10,9 +14,17 @@ import {
   preAuthEncoding,
   sealEnvelope,
 } from '../../../../../src/report/files/bundle/attestation/dsse-envelope.ts';
-import { keyFingerprint } from '../../../../../src/report/files/bundle/signature.ts';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+/** ssh-keygen, when the machine has it (OpenSSH's client): an implementation of the fingerprint that is not ours. */
+const sshKeygen = (() => {
+  try {
+    execFileSync('ssh-keygen', ['-?'], { stdio: 'ignore' });
+    return true;
+  } catch (error) {
+    return (error as { status?: number }).status !== undefined;
+  }
+})();
 
 describe('the pre-authentication encoding', () => {
   it('is the test vector of protocol.md (DSSE v1.0.2), lengths in bytes', () => {
@@ -27,14 +39,24 @@ describe('the pre-authentication encoding', () => {
 describe('an envelope', () => {
   const body = Buffer.from('{"_type":"https://in-toto.io/Statement/v1"}');
 
-  it('signed verifies with its key, not another; its keyid is the SPKI SHA-256 the fingerprint starts', () => {
+  it('signed verifies with its key, not another; its keyid is the OpenSSH SHA-256 fingerprint of the key', () => {
     const envelope = sealEnvelope(body, privateKey);
     expect(envelope.payloadType).toBe('application/vnd.in-toto+json');
     expect(envelopeSignedBy(envelope, publicKey)).toBe(true);
     expect(envelopeSignedBy(envelope, generateKeyPairSync('ed25519').publicKey)).toBe(false);
-    expect(envelope.signatures[0].keyid).toMatch(/^[0-9a-f]{64}$/);
+    expect(envelope.signatures[0].keyid).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
     expect(envelope.signatures[0].keyid).toBe(dsseKeyId(publicKey));
-    expect(keyFingerprint(publicKey)).toBe(`SHA256:${envelope.signatures[0].keyid.slice(0, 32)}`);
+  });
+
+  it.skipIf(!sshKeygen)('the keyid is what ssh-keygen -l prints for a key ssh-keygen made (the keyid cosign and in-toto-golang compute)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'keyid-'));
+    const file = path.join(dir, 'k');
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', file]);
+    const fingerprint = execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${file}.pub`], { encoding: 'utf8' }).split(' ')[1];
+    // The raw 32 bytes end the key's wire blob (the .pub's second word); as a node key, then our keyid.
+    const blob = Buffer.from(readFileSync(`${file}.pub`, 'utf8').split(' ')[1], 'base64');
+    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: blob.subarray(-32).toString('base64url') }, format: 'jwk' });
+    expect(dsseKeyId(key)).toBe(fingerprint);
   });
 
   it('a changed payload or payload type no longer verifies; the keyid is never consulted', () => {
