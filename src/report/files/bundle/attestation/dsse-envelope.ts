@@ -34,9 +34,10 @@ export function preAuthEncoding(payloadType: string, body: Buffer): Buffer {
 /**
  * The keyid of an Ed25519 key: its OpenSSH SHA-256 fingerprint (`SHA256:` and the unpadded base64
  * of the SHA-256 of its `ssh-ed25519` wire blob), what `ssh-keygen -l` prints for it. DSSE leaves
- * the derivation to the parties; this is the one go-securesystemslib computes for a verifier
- * without a keyid (SHA256KeyID), and it skips a signature whose keyid differs from it: so cosign
- * and in-toto-golang, given the public key, accept ours. A hint only; never used to decide here.
+ * the derivation to the parties; this is the one go-securesystemslib computes for a verifier that
+ * has a public key and no keyid (SHA256KeyID), and it skips a signature whose keyid differs: so the
+ * Go verifiers under cosign and sigstore's libraries, given the public key, accept ours. A hint
+ * only; never used to decide here.
  */
 export function dsseKeyId(key: KeyObject): string {
   const raw = Buffer.from(String((key.type === 'public' ? key : createPublicKey(key)).export({ format: 'jwk' }).x), 'base64url');
