@@ -7,7 +7,7 @@
  */
 import { createHash, type KeyObject } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CliIO } from './io.ts';
 import { EXIT, UsageError } from '../core/errors.ts';
@@ -48,7 +48,7 @@ async function subjectFiles(inputs: AttestationInputs, bundle: EvidenceVerifyRes
   const dir = inputs.subjects;
   if (!(await lstat(dir).catch(() => undefined))?.isDirectory())
     throw new UsageError(`--subjects ${dir} is not a folder; give the folder that holds the attested files`);
-  return { from: dir, digest: (name) => fileDigest(dir, name) };
+  return { from: dir, digest: (name) => fileDigest(dir, name), read: (name) => readFile(path.join(dir, name)).catch(() => undefined) };
 }
 
 /** The attestation checked against the bundle's own: the same bytes, or a failure line. */

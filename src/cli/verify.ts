@@ -34,8 +34,8 @@ An attestation (the envelope run --bundle writes beside the bundle) is checked o
 DSSE signature against --public-key (needed when it is signed), the in-toto Statement v1 and its
 Test Result predicate against the published schemas, and the subjects' SHA-256: in the bundle
 given with --bundle (verified whole first, and the attestation must be the bundle's own), or in
-the folder given with --subjects (the bundle unpacked). --json prints {verified, problem?, notes,
-key, statement?}.
+the folder given with --subjects (the bundle unpacked; its conformance.json must then state the
+same result and tests). --json prints {verified, problem?, notes, key, statement?}.
 Exit 0 verified, 1 verification failed, 2 usage (no such file, not a bundle, a bad key file).`;
 
 const OPTIONS = {

@@ -6,7 +6,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createPrivateKey } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { envelopeLine, sealEnvelope } from '../../src/report/files/bundle/attestation/dsse-envelope.ts';
+import type { TestResultStatement } from '../../src/report/files/bundle/attestation/test-result-statement.ts';
+import type { ConformanceReport } from '../../src/report/model/model.ts';
 import { embeddedReportFolder } from '../report/bundle-fixture.ts';
 import { conformance, reportDir } from './binary.ts';
 
@@ -45,6 +49,20 @@ describe('conformance verify <attestation>', () => {
     const withFiles = await conformance(['verify', attestation, '--public-key', key, '--subjects', folder, '--json']);
     expect(withFiles.code, withFiles.stderr).toBe(0);
     expect(JSON.parse(withFiles.stdout)).toMatchObject({ verified: true, key: 'given', statement: { predicate: { result: 'PASSED' } } });
+    expect(JSON.parse(withFiles.stdout).notes).toContain('its result and tests agree with conformance.json');
+
+    // Signed by the right key over the right files, but saying FAILED beside a conformant conformance.json.
+    const report = JSON.parse(readFileSync(path.join(folder, 'conformance.json'), 'utf8')) as ConformanceReport;
+    const { statement } = JSON.parse(withFiles.stdout) as { statement: TestResultStatement };
+    const lying = { ...statement, predicate: { ...statement.predicate, result: 'FAILED' } };
+    const signKey = createPrivateKey(readFileSync(path.join(keys, 'private.pem')));
+    const forged = path.join(dir, 'forged.intoto.jsonl');
+    writeFileSync(forged, envelopeLine(sealEnvelope(Buffer.from(JSON.stringify(lying)), signKey)));
+    const disagrees = await conformance(['verify', forged, '--public-key', key, '--subjects', folder]);
+    expect(disagrees.code).toBe(1);
+    expect(disagrees.stderr.trim()).toMatch(
+      new RegExp(`forged\\.intoto\\.jsonl: predicate\\.result is FAILED, conformance\\.json's verdict ${report.summary.verdict} makes it PASSED$`),
+    );
     // The member inside the bundle is the same file.
     expect(readFileSync(path.join(folder, 'attestation.intoto.jsonl')).equals(readFileSync(attestation))).toBe(true);
 

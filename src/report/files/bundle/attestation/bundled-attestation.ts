@@ -12,7 +12,7 @@ import { BUNDLED_KEY_FILE, type Manifest, MANIFEST_FILE } from '../manifest.ts';
 import { publicKeyOfPem } from '../signature.ts';
 import { ATTESTATION_FILE } from './attestation.ts';
 import { envelopeSignedBy, parseEnvelope } from './dsse-envelope.ts';
-import { envelopeStatement } from './verify-attestation.ts';
+import { envelopeStatement, predicateDisagreement } from './verify-attestation.ts';
 import { testResultStatement } from './test-result-statement.ts';
 
 /** What the bundle's attestation showed: its result and how many files it attests. */
@@ -69,10 +69,8 @@ export function checkBundledAttestation(
     ...(manifest.redacted ? { redactedValues: manifest.redactedValues } : {}),
   });
   const said = statement.value;
-  if (said.predicate.result !== expected.predicate.result)
-    return {
-      problem: `${ATTESTATION_FILE}: predicate.result is ${said.predicate.result}, ${REPORT_FILES.json}'s verdict ${report.summary.verdict} makes it ${expected.predicate.result}`,
-    };
+  const disagreement = predicateDisagreement(said, report, ATTESTATION_FILE);
+  if (disagreement) return { problem: disagreement };
   const differs = firstDifference(said, expected);
   if (differs) return { problem: `${ATTESTATION_FILE}: ${differs} differs from what ${REPORT_FILES.json} and ${MANIFEST_FILE} say` };
   return { notes: [], attestation: { result: said.predicate.result, subjects: said.subject.length } };

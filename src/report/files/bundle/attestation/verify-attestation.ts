@@ -9,7 +9,10 @@ import type { KeyObject } from 'node:crypto';
 import { keyFingerprint } from '../signature.ts';
 import { decodeBase64, type DsseEnvelope, envelopeSignedBy, IN_TOTO_PAYLOAD_TYPE, parseEnvelope } from './dsse-envelope.ts';
 import { statementProblems } from './statement-schemas.ts';
-import { TEST_RESULT_PREDICATE, type TestResultStatement } from './test-result-statement.ts';
+import type { ConformanceReport } from '../../../model/model.ts';
+import { checkedReport } from '../../../model/read-report.ts';
+import { REPORT_FILES } from '../../write-reports.ts';
+import { TEST_RESULT_PREDICATE, type TestResultStatement, testResultStatement } from './test-result-statement.ts';
 
 /** What `verifyAttestation` found. */
 export interface AttestationVerifyResult {
@@ -23,10 +26,40 @@ export interface AttestationVerifyResult {
   key: 'given' | 'none';
 }
 
-/** How the subjects are checked: the SHA-256 of the file a subject names, or undefined when there is none; `from` names where they are. */
+/**
+ * How the subjects are checked: the SHA-256 of the file a subject names, or undefined when there is
+ * none; `from` names where they are. With `read`, the attested conformance.json is read too, and
+ * the predicate must say what it says (result from the verdict, tests from the rule statuses).
+ */
 export interface SubjectFiles {
   digest(name: string): Promise<string | undefined>;
   from: string;
+  read?(name: string): Promise<Buffer | undefined>;
+}
+
+/** Where the predicate's result or tests differ from what `report` says, as a line; undefined when they agree. */
+export function predicateDisagreement(statement: TestResultStatement, report: ConformanceReport, name: string): string | undefined {
+  const expected = testResultStatement(report, [], { commandLine: '' }).predicate;
+  const said = statement.predicate;
+  if (said.result !== expected.result)
+    return `${name}: predicate.result is ${said.result}, ${REPORT_FILES.json}'s verdict ${report.summary.verdict} makes it ${expected.result}`;
+  for (const list of ['passedTests', 'warnedTests', 'failedTests'] as const) {
+    if (JSON.stringify(said[list]) !== JSON.stringify(expected[list])) return `${name}: predicate.${list} differs from ${REPORT_FILES.json}'s rule statuses`;
+  }
+  return undefined;
+}
+
+/** The attested conformance.json against the predicate, when the files can be read and it is a subject. */
+async function reportProblem(statement: TestResultStatement, files: SubjectFiles, name: string): Promise<string | undefined> {
+  if (!files.read || !statement.subject.some((s) => s.name === REPORT_FILES.json)) return undefined;
+  const data = await files.read(REPORT_FILES.json);
+  let report: ConformanceReport;
+  try {
+    report = checkedReport(JSON.parse(data?.toString('utf8') ?? ''), REPORT_FILES.json);
+  } catch (error) {
+    return `${REPORT_FILES.json} in ${files.from} is not a report (${String((error as Error).message).split('\n')[0]})`;
+  }
+  return predicateDisagreement(statement, report, name);
 }
 
 type Checked<T> = { value: T } | { problem: string };
@@ -83,9 +116,10 @@ export async function verifyAttestation(text: string, name: string, publicKey?: 
   if ('problem' in statement) return { verified: false, problem: statement.problem, notes: [], key };
   const notes = [...signature.notes];
   if (files) {
-    const problem = await subjectsProblem(statement.value, files);
+    const problem = (await subjectsProblem(statement.value, files)) ?? (await reportProblem(statement.value, files, name));
     if (problem) return { verified: false, problem, notes: [], statement: statement.value, key };
     notes.push(`${statement.value.subject.length} subjects have their SHA-256 in ${files.from}`);
+    if (files.read) notes.push(`its result and tests agree with ${REPORT_FILES.json}`);
   } else {
     notes.push('subjects not checked: give --bundle FILE or --subjects DIR');
   }

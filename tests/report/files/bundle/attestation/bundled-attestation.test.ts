@@ -92,7 +92,7 @@ describe("a bundle's attestation", () => {
         (s) => {
           s.predicate.passedTests.push(s.predicate.failedTests.pop()!);
         },
-        /^attestation\.intoto\.jsonl: predicate\.passedTests\[\d+\] differs from what conformance\.json and manifest\.json say$/,
+        /^attestation\.intoto\.jsonl: predicate\.passedTests differs from conformance\.json's rule statuses$/,
       ],
       [
         'subject',
