@@ -2,8 +2,9 @@
  * Checks an attestation.intoto.jsonl (docs/design.md 5.10): a DSSE envelope of the in-toto payload
  * type, its signature against the public key given (an unsigned envelope proves nothing of origin
  * and fails with a key), a Statement v1 with a Test Result predicate valid against the published
- * schemas (statement-schemas.ts), and, when the files are at hand, each subject's SHA-256. The
- * first failure is one line naming what is wrong.
+ * schemas (statement-schemas.ts), and, when the files are at hand, each subject's SHA-256 and
+ * the attested conformance.json's verdict and rule statuses. The first failure is one line naming
+ * what is wrong.
  */
 import type { KeyObject } from 'node:crypto';
 import { keyFingerprint } from '../signature.ts';
