@@ -154,3 +154,18 @@ describe('the attestation of a redacted bundle', () => {
     expect(shows(Buffer.from(command.content!, 'base64').toString('utf8'), 'Lovelace')).toBe(true);
   });
 });
+
+describe('the attestation of a conformant run with a warning', () => {
+  it('says WARNED and lists the convention that failed without blocking in warnedTests, not failedTests', async () => {
+    // A 401 without a WWW-Authenticate challenge: a convention, which does not block without --strict.
+    const warned = await embeddedReportFolder(32, 'fa-auth-no-challenge');
+    const rule = warned.report.rules.find((r) => r.id === 'fa.auth-challenge')!;
+    expect(rule).toMatchObject({ status: 'failed', blocking: false });
+    expect(warned.report.summary.verdict).toBe('conformant');
+    const made = buildBundle(warned.report, await reportFolderFiles(warned.dir), { signKey: signer.privateKey, commandLine: 'conformance run --seed 32' });
+    const { predicate } = partnerCheck(made.attestation, membersOf(made), signer.publicKey);
+    expect(predicate.result).toBe('WARNED');
+    expect(predicate.warnedTests).toContain('fa.auth-challenge');
+    expect(predicate.failedTests).toEqual([]);
+  });
+});
