@@ -7,11 +7,12 @@
  */
 import { createHash, type KeyObject } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CliIO } from './io.ts';
 import { EXIT, UsageError } from '../core/errors.ts';
 import { sha256 } from '../report/files/bundle/manifest.ts';
+import { looksLikeGzip } from '../report/files/bundle/tar-archive.ts';
 import { ATTESTATION_FILE } from '../report/files/bundle/attestation/attestation.ts';
 import { type AttestationVerifyResult, type SubjectFiles, verifyAttestation } from '../report/files/bundle/attestation/verify-attestation.ts';
 import { type EvidenceVerifyResult, verifyEvidence } from '../run/verify-evidence.ts';
@@ -24,8 +25,28 @@ export interface AttestationInputs {
   json?: boolean;
 }
 
-/** Whether a file's bytes look like a DSSE envelope (JSON with a payloadType) rather than a bundle. */
-export const looksLikeEnvelope = (bytes: Buffer): boolean => /^\s*\{/.test(bytes.subarray(0, 64).toString('utf8')) && bytes.includes('"payloadType"');
+/** An envelope's cap: an attestation is a few KiB; a JSON file larger than this is no attestation of ours. */
+const ENVELOPE_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * The file's bytes when it is a DSSE envelope (JSON with a payloadType, not gzip), else undefined:
+ * a bundle, a missing file, anything else goes the bundle's way, whose errors say what it is. Only
+ * the first bytes of a large or gzip file are read.
+ */
+export async function envelopeBytes(file: string): Promise<Buffer | undefined> {
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const { size } = await handle.stat();
+    const head = Buffer.alloc(Math.min(size, 64));
+    await handle.read(head, 0, head.length, 0);
+    if (size > ENVELOPE_LIMIT || looksLikeGzip(head) || !/^\s*\{/.test(head.toString('utf8'))) return undefined;
+    const bytes = await handle.readFile();
+    return bytes.includes('"payloadType"') ? bytes : undefined;
+  } finally {
+    await handle.close();
+  }
+}
 
 /** The SHA-256 of a regular file in `dir` named `name` (one plain name, no folder), streamed; undefined when there is none. */
 async function fileDigest(dir: string, name: string): Promise<string | undefined> {

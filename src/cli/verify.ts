@@ -11,7 +11,7 @@ import { EXIT, UsageError } from '../core/errors.ts';
 import { readPublicKey } from '../report/files/bundle/signature.ts';
 import { looksLikeGzip } from '../report/files/bundle/tar-archive.ts';
 import { type RejudgeSummary, verifyEvidence } from '../run/verify-evidence.ts';
-import { looksLikeEnvelope, verifyAttestationFile } from './verify-attestation.ts';
+import { envelopeBytes, verifyAttestationFile } from './verify-attestation.ts';
 
 const HELP = `usage: conformance verify <bundle.tar.gz> [--public-key FILE] [--json]
        conformance verify <attestation.intoto.jsonl> --public-key FILE [--bundle FILE | --subjects DIR] [--json]
@@ -46,18 +46,15 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-async function fileBytes(file: string): Promise<Buffer> {
+async function bundleBytes(file: string): Promise<Buffer> {
+  let bytes: Buffer;
   try {
-    return await readFile(file);
+    bytes = await readFile(file);
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-}
-
-async function bundleBytes(file: string, bytes?: Buffer): Promise<Buffer> {
-  const read = bytes ?? (await fileBytes(file));
-  if (!looksLikeGzip(read)) throw new UsageError(`${file} is not a bundle (not a .tar.gz); make one with run --bundle FILE or conformance bundle`);
-  return read;
+  if (!looksLikeGzip(bytes)) throw new UsageError(`${file} is not a bundle (not a .tar.gz); make one with run --bundle FILE or conformance bundle`);
+  return bytes;
 }
 
 /** What the re-judge covered, for the line of a verified bundle: how many rules it could not judge again, and why (--json names them). */
@@ -78,14 +75,15 @@ export async function verify(argv: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('give one bundle file: conformance verify <bundle.tar.gz> [--public-key FILE]');
   const [file] = positionals;
   const publicKey = values['public-key'] !== undefined ? await readPublicKey(values['public-key']) : undefined;
-  const bytes = await fileBytes(file);
-  if (!looksLikeGzip(bytes) && looksLikeEnvelope(bytes)) {
+  // An attestation (a small JSON file) is told from a bundle by its first bytes; a bundle is read as before.
+  const envelope = await envelopeBytes(file);
+  if (envelope) {
     const { bundle, subjects, json } = values;
-    return verifyAttestationFile(file, bytes, { ...(publicKey ? { publicKey } : {}), bundle, subjects, json }, (b) => bundleBytes(b), io);
+    return verifyAttestationFile(file, envelope, { ...(publicKey ? { publicKey } : {}), bundle, subjects, json }, bundleBytes, io);
   }
   if (values.bundle !== undefined || values.subjects !== undefined)
     throw new UsageError(`--bundle and --subjects go with an attestation: conformance verify attestation.intoto.jsonl --bundle ${file}`);
-  const result = verifyEvidence(await bundleBytes(file, bytes), publicKey);
+  const result = verifyEvidence(await bundleBytes(file), publicKey);
   if (values.json) {
     io.out(JSON.stringify(result, null, 2));
   } else if (result.verified) {
