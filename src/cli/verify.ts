@@ -11,8 +11,10 @@ import { EXIT, UsageError } from '../core/errors.ts';
 import { readPublicKey } from '../report/files/bundle/signature.ts';
 import { looksLikeGzip } from '../report/files/bundle/tar-archive.ts';
 import { type RejudgeSummary, verifyEvidence } from '../run/verify-evidence.ts';
+import { envelopeBytes, verifyAttestationFile } from './verify-attestation.ts';
 
 const HELP = `usage: conformance verify <bundle.tar.gz> [--public-key FILE] [--json]
+       conformance verify <attestation.intoto.jsonl> --public-key FILE [--bundle FILE | --subjects DIR] [--json]
 
 Checks an evidence bundle (run --bundle, conformance bundle) offline: the archive reads, every
 file has the SHA-256 and size manifest.json lists and no file is unlisted, the signature of
@@ -24,11 +26,22 @@ HAR cut judges nothing: the rules of its operation are listed as not re-judged).
 Without --public-key a signed bundle is checked against the public key it carries: that proves
 integrity only, not who signed. An unsigned bundle says "unsigned: integrity only, no proof of
 origin", and fails with --public-key. A failure is one line naming what changed.
---json prints {verified, problem?, notes, key, manifest, rejudge?} instead.
+The bundle's attestation.intoto.jsonl must be signed by the same key, attest the manifest's files
+and say what conformance.json says (result from the verdict, tests from the rule statuses).
+--json prints {verified, problem?, notes, key, manifest, attestation?, rejudge?} instead.
+
+An attestation (the envelope run --bundle writes beside the bundle) is checked on its own: the
+DSSE signature against --public-key (needed when it is signed), the in-toto Statement v1 and its
+Test Result predicate against the published schemas, and the subjects' SHA-256: in the bundle
+given with --bundle (verified whole first, and the attestation must be the bundle's own), or in
+the folder given with --subjects (the bundle unpacked; its conformance.json must then state the
+same result and tests). --json prints {verified, problem?, notes, key, statement?}.
 Exit 0 verified, 1 verification failed, 2 usage (no such file, not a bundle, a bad key file).`;
 
 const OPTIONS = {
   'public-key': { type: 'string' },
+  bundle: { type: 'string' },
+  subjects: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -62,13 +75,22 @@ export async function verify(argv: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('give one bundle file: conformance verify <bundle.tar.gz> [--public-key FILE]');
   const [file] = positionals;
   const publicKey = values['public-key'] !== undefined ? await readPublicKey(values['public-key']) : undefined;
+  // An attestation (a small JSON file) is told from a bundle by its first bytes; a bundle is read as before.
+  const envelope = await envelopeBytes(file);
+  if (envelope) {
+    const { bundle, subjects, json } = values;
+    return verifyAttestationFile(file, envelope, { ...(publicKey ? { publicKey } : {}), bundle, subjects, json }, bundleBytes, io);
+  }
+  if (values.bundle !== undefined || values.subjects !== undefined)
+    throw new UsageError(`--bundle and --subjects go with an attestation: conformance verify attestation.intoto.jsonl --bundle ${file}`);
   const result = verifyEvidence(await bundleBytes(file), publicKey);
   if (values.json) {
     io.out(JSON.stringify(result, null, 2));
   } else if (result.verified) {
     const m = result.manifest!;
     const rejudged = result.rejudge ? `, ${rejudgedText(result.rejudge)}` : '';
-    io.out(`verified: ${file}: ${m.files.length} files, verdict ${m.verdict} recomputed from the rules${rejudged}; ${result.notes.join('; ')}`);
+    const attested = result.attestation ? `, ${result.attestation.subjects} files attested ${result.attestation.result} by its attestation` : '';
+    io.out(`verified: ${file}: ${m.files.length} files, verdict ${m.verdict} recomputed from the rules${rejudged}${attested}; ${result.notes.join('; ')}`);
   } else {
     io.err(`conformance verify: ${file}: verification failed: ${result.problem}`);
   }

@@ -34,6 +34,7 @@ describe('a fresh bundle', () => {
     const given = verifyBundle(signed, signer.publicKey);
     expect(given).toMatchObject({ verified: true, key: 'given' });
     expect(given.manifest?.files.map((f) => f.name)).toEqual([
+      'attestation.intoto.jsonl',
       'conformance.json',
       'created-identities.json',
       'exchanges.har',

@@ -15,6 +15,7 @@ import { REPORT_FILES } from '../write-reports.ts';
 import { BUNDLED_KEY_FILE, type Manifest, MANIFEST_FILE, parseManifest, SIGNATURE_FILE, sha256 } from './manifest.ts';
 import { keyFingerprint, publicKeyOfPem, signatureMatches } from './signature.ts';
 import { type ArchiveMember, ArchiveError, readTarGz } from './tar-archive.ts';
+import { type BundledAttestation, checkBundledAttestation } from './attestation/bundled-attestation.ts';
 
 /** What `verifyBundle` found: verified, or the one line of the first failure. */
 export interface VerifyResult {
@@ -26,6 +27,8 @@ export interface VerifyResult {
   manifest?: Manifest;
   /** The key the signature was checked with: the one given, the bundle's own, or none (unsigned). */
   key: 'given' | 'bundled' | 'none';
+  /** The bundle's attestation.intoto.jsonl, checked against the rest: its result and how many files it attests (absent in an older bundle). */
+  attestation?: BundledAttestation;
 }
 
 /** What a signature that does not match means, said once. */
@@ -137,5 +140,8 @@ export function verifyBundle(bytes: Buffer, publicKey?: KeyObject): VerifyResult
   if (disagreement) return fail(`${REPORT_FILES.json}: ${disagreement}`, manifest);
   const rendering = checkRenderings(report, members, manifest);
   if (rendering) return fail(rendering, manifest);
-  return { verified: true, notes: signature.notes, manifest, key: signature.key };
+  const attested = checkBundledAttestation((name) => members.get(name), manifest, report, publicKey);
+  if ('problem' in attested) return fail(attested.problem, manifest);
+  const attestation = attested.attestation ? { attestation: attested.attestation } : {};
+  return { verified: true, notes: [...signature.notes, ...attested.notes], manifest, key: signature.key, ...attestation };
 }

@@ -13,13 +13,14 @@ import { readReport } from '../../model/read-report.ts';
 import type { ConformanceReport } from '../../model/model.ts';
 import { rerunCommand } from '../../model/rerun-command.ts';
 import { REPORT_FILES } from '../write-reports.ts';
-import { BUNDLED_KEY_FILE, buildManifest, type Manifest, manifestBytes, MANIFEST_FILE, SIGNATURE_FILE } from './manifest.ts';
+import { BUNDLED_KEY_FILE, buildManifest, type Manifest, manifestBytes, MANIFEST_FILE, SIGNATURE_FILE, sha256 } from './manifest.ts';
 import { keyFingerprint, publicKeyPem, signBytes } from './signature.ts';
 import { type ArchiveMember, writeTarGz } from './tar-archive.ts';
 import { redactPersonalValues } from './personal-redaction.ts';
 import { writeWholeFile } from '../output-file.ts';
 import { markRedactedHar } from './redaction-mark.ts';
 import { HAR_FILE } from '../har-file.ts';
+import { ATTESTATION_FILE, buildAttestation } from './attestation/attestation.ts';
 
 /** How a bundle is made. */
 export interface BundleOptions {
@@ -31,10 +32,11 @@ export interface BundleOptions {
   commandLine?: string;
 }
 
-/** A bundle's bytes and its manifest. */
+/** A bundle's bytes, its manifest, and its attestation.intoto.jsonl (also a member), to write beside it. */
 export interface Bundle {
   bytes: Buffer;
   manifest: Manifest;
+  attestation: Buffer;
 }
 
 /** The report files of `dir`, in the order write-reports.ts names them; conformance.json must be there. */
@@ -58,16 +60,25 @@ export function buildBundle(report: ConformanceReport, files: readonly ArchiveMe
     members = redacted.members.map((m) => (m.name === HAR_FILE ? { name: m.name, data: Buffer.from(markRedactedHar(m.data.toString('utf8')), 'utf8') } : m));
     redactedValues = redacted.values;
   }
+  const commandLine = options.commandLine ?? rerunCommand(report);
+  // The attestation's subjects are the report files as bundled; the manifest then lists it like them.
+  const subjects = members.map((m) => ({ name: m.name, sha256: sha256(m.data) }));
+  const attestation = buildAttestation(report, subjects, {
+    commandLine,
+    ...(redactedValues !== undefined ? { redactedValues } : {}),
+    ...(options.signKey ? { signKey: options.signKey } : {}),
+  });
+  members.push({ name: ATTESTATION_FILE, data: attestation });
   if (options.signKey) members.push({ name: BUNDLED_KEY_FILE, data: Buffer.from(publicKeyPem(options.signKey), 'utf8') });
   const manifest = buildManifest(report, members, {
-    commandLine: options.commandLine ?? rerunCommand(report),
+    commandLine,
     ...(redactedValues !== undefined ? { redactedValues } : {}),
     ...(options.signKey ? { signer: keyFingerprint(options.signKey) } : {}),
   });
   const bytes = manifestBytes(manifest);
   members.push({ name: MANIFEST_FILE, data: bytes });
   if (options.signKey) members.push({ name: SIGNATURE_FILE, data: signBytes(bytes, options.signKey) });
-  return { bytes: writeTarGz(members), manifest };
+  return { bytes: writeTarGz(members), manifest, attestation };
 }
 
 /** The bundle of the report folder `dir`. */
