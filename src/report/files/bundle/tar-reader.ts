@@ -64,7 +64,10 @@ export class TarReader {
   push(chunk: Buffer): void {
     let at = 0;
     while (at < chunk.length) {
-      if (this.closed) return this.afterEnd(chunk.subarray(at));
+      if (this.closed) {
+        this.afterEnd(chunk.subarray(at));
+        return;
+      }
       if (this.skip > 0) {
         const n = Math.min(this.skip, chunk.length - at);
         this.skip -= n;
