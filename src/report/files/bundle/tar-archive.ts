@@ -30,7 +30,7 @@ export type ArchiveSource = { name: string; size: number } & ({ data: Buffer } |
 /** The folder every member sits in, so that `tar -xzf` does not spill files into the working directory. */
 export const BUNDLE_FOLDER = 'conformance-bundle';
 
-/** The old in-memory cap, for readTarGz: more than any bundle it is given. */
+/** readTarGz's default cap: it holds everything, so no more than this. */
 const IN_MEMORY_LIMITS: ArchiveLimits = { member: () => 512 * 1024 * 1024, total: 512 * 1024 * 1024 };
 /** Level 9 for the smallest evidence; the same level in both writers keeps their bytes the same. */
 const GZIP = { level: 9 };
@@ -100,15 +100,16 @@ function keeper(done: (data: Buffer) => void): MemberSink {
 }
 
 /** The members of a .tar.gz held in memory, or an ArchiveError saying why not (one line). */
-export function readTarGz(bytes: Buffer): ArchiveMember[] {
+export function readTarGz(bytes: Buffer, limits: ArchiveLimits = IN_MEMORY_LIMITS): ArchiveMember[] {
   let tar: Buffer;
   try {
-    tar = gunzipSync(bytes, { maxOutputLength: IN_MEMORY_LIMITS.total + BLOCK * 4 });
+    // The closing blocks and a record's padding beyond the members' bytes.
+    tar = gunzipSync(bytes, { maxOutputLength: limits.total + 1024 * 1024 + BLOCK * 4 });
   } catch (error) {
     throw new ArchiveError(`the gzip stream is damaged (${(error as Error).message})`);
   }
   const members: ArchiveMember[] = [];
-  const reader = new TarReader((name) => keeper((data) => members.push({ name, data })), IN_MEMORY_LIMITS);
+  const reader = new TarReader((name) => keeper((data) => members.push({ name, data })), limits);
   reader.push(tar);
   reader.end();
   return members;
