@@ -50,7 +50,11 @@ function rejudgeEntries(entries: readonly HarEntry[], report: ConformanceReport)
 function harWatch(): { watch: MemberWatch; reader: () => HarMemberReader | undefined } {
   let har: HarMemberReader | undefined;
   return {
-    watch: (name) => (name === REPORT_FILES.har ? (har = new HarMemberReader()) : undefined),
+    watch: (name) => {
+      if (name !== REPORT_FILES.har) return undefined;
+      har = new HarMemberReader();
+      return har;
+    },
     reader: () => har,
   };
 }
