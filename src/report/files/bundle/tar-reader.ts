@@ -128,7 +128,7 @@ export class TarReader {
     if (header.fullName.includes('/')) this.folders.add(header.fullName.split('/')[0]);
     if (this.folders.size > 1) throw new ArchiveError(`the members sit in ${this.folders.size} folders; a bundle has one`);
     const limit = this.limits.member(name);
-    if (header.size > limit) throw new ArchiveError(`${name} declares ${header.size} bytes, over the ${MiB(limit)} a ${name} may have`);
+    if (header.size > limit) throw new ArchiveError(`${name} declares ${header.size} bytes, over its limit of ${MiB(limit)}`);
     this.declared += header.size;
     if (this.declared > this.limits.total) throw new ArchiveError(`the members declare over ${MiB(this.limits.total)} together, more than a bundle may hold`);
     this.member = { name, size: header.size, left: header.size, sink: this.open(name, header.size) };

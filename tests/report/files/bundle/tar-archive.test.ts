@@ -144,7 +144,7 @@ describe('the streaming archive', () => {
     const bytes = await bomb(encodeHeader('conformance-bundle/big.har', declared), 64 * 1024 * 1024);
     expect(bytes.length).toBeLessThan(200 * 1024);
     const read = await readStream(bytes);
-    expect(read.refusal).toBe('big.har declares 419430400 bytes, over the 8 MiB a big.har may have');
+    expect(read.refusal).toBe('big.har declares 419430400 bytes, over its limit of 8 MiB');
     // Refused at the header: at most a few inflated chunks of the 64 MiB inside were read.
     expect(read.progress.inflated).toBeLessThan(1024 * 1024);
   });
