@@ -7,7 +7,7 @@ import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
 import { readPrivateKey } from '../report/files/bundle/signature.ts';
-import { bundleReportFolder, writeBundleFile } from '../report/files/bundle/write-bundle.ts';
+import { writeReportFolderBundle } from '../report/files/bundle/write-bundle.ts';
 import { checkOutputFile } from '../report/files/output-file.ts';
 
 const HELP = `usage: conformance bundle <report folder> --out FILE [--sign-key FILE] [--redact-personal]
@@ -42,11 +42,10 @@ export async function bundle(argv: string[], io: CliIO): Promise<number> {
   // Refused before the folder is read: a device, a FIFO, a link or a folder at --out, or a missing folder.
   await checkOutputFile('--out', values.out);
   const signKey = values['sign-key'] !== undefined ? await readPrivateKey(values['sign-key']) : undefined;
-  const { bytes, manifest } = await bundleReportFolder(dir, {
+  const manifest = await writeReportFolderBundle(dir, values.out, {
     ...(signKey ? { signKey } : {}),
     ...(values['redact-personal'] ? { redactPersonal: true } : {}),
   });
-  await writeBundleFile(values.out, bytes);
   const signed = manifest.signer ? `signed (${manifest.signer})` : 'unsigned';
   const redacted = manifest.redacted ? `, ${manifest.redactedValues} personal values replaced` : '';
   io.out(`bundle ${values.out}: ${manifest.files.length} files, ${signed}${redacted}`);

@@ -5,6 +5,8 @@
  * line by line; a HAR in another layout (one line, or pretty-printed) is read whole instead.
  */
 
+import { createReadStream } from 'node:fs';
+
 const HEAD_START = '{"log": {';
 const HEAD_END = '"entries": [';
 const CLOSING = ']}}';
@@ -27,3 +29,17 @@ export function headWith(line: string, fields: Record<string, unknown>): string 
 
 /** The log's own fields (version, creator, marks) of a head line. */
 export const logOfHead = (line: string): Record<string, unknown> => (JSON.parse(`${line.trimEnd()}${CLOSING}`) as { log: Record<string, unknown> }).log;
+
+/**
+ * The lines of a text file as it streams (UTF-8), split at `\n` without it: joined again with
+ * `\n` they give the text back exactly (the last piece, empty after a final new line, included).
+ */
+export async function* fileLines(file: string): AsyncGenerator<string> {
+  let rest = '';
+  for await (const chunk of createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>) {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop()!;
+    yield* lines;
+  }
+  yield rest;
+}

@@ -164,33 +164,75 @@ class SpellingMatcher {
   }
 }
 
+/**
+ * The stand-ins of one bundle's personal values, ready to redact any text of it: a whole file, or
+ * exchanges.har line by line as it streams (har-redaction.ts); `redact` checks its own output, so
+ * a text is never held twice.
+ */
+export class PersonalRedaction {
+  private constructor(
+    private readonly matcher: SpellingMatcher,
+    private readonly remaining: SpellingMatcher,
+    private readonly replacement: ReadonlyMap<string, string>,
+    /** How many distinct values are replaced. */
+    readonly values: number,
+  ) {}
+
+  /** The redaction of `personal` (a HAR's personal values, personal-values.ts). */
+  static of(personal: Iterable<string>, standIns: StandIns = new StandIns()): PersonalRedaction {
+    const values = [...personal].filter(hasReplaceableCharacters);
+    const originals = new Map<string, Reach>();
+    for (const value of values) for (const spell of SPELLINGS) originals.set(spell(value), reachOf(value));
+    const rawMatcher = new SpellingMatcher(new Map(values.map((v) => [v, reachOf(v)])));
+    const standInOf = new Map<string, string>();
+    for (const value of values) {
+      // Quoted, as files hold it: a stand-in that spells an original, even a short one, is drawn again.
+      const standIn = standIns.of(value, (candidate) => !rawMatcher.foundIn(`"${candidate}"`));
+      if (standIn === undefined)
+        throw new UsageError('--redact-personal: a personal value has no stand-in that differs from every other value; no bundle written');
+      standInOf.set(value, standIn);
+    }
+    const replacement = new Map<string, string>();
+    const given = new Set<string>();
+    for (const value of values) {
+      // Asked again: a later draw may have given this value's stand-in to another and drawn it anew (stand-ins.ts).
+      const standIn = standIns.of(value) ?? standInOf.get(value)!;
+      for (const spell of SPELLINGS) {
+        const from = spell(value);
+        if (!replacement.has(from)) replacement.set(from, spell(standIn));
+        given.add(spell(standIn));
+      }
+    }
+    // A spelling that is also a stand-in given (a shape with fewer free stand-ins than values,
+    // stand-ins.ts) cannot be told from one: every other original must be gone.
+    const remaining = new Map([...originals].filter(([spelling]) => !given.has(spelling)));
+    return new PersonalRedaction(new SpellingMatcher(originals), new SpellingMatcher(remaining), replacement, values.length);
+  }
+
+  /** `text` of the member `file` with every spelling replaced; a UsageError naming the file (never the value) when one remains. */
+  redact(text: string, file: string): string {
+    const redacted = this.matcher.replace(text, (spelling) => this.replacement.get(spelling)!).text;
+    if (this.remaining.foundIn(redacted)) throw new UsageError(`--redact-personal: a personal value remains in ${file} after redaction; no bundle written`);
+    return redacted;
+  }
+}
+
+/** A file's text redacted: exchanges.har line by line, as it is redacted while streaming, any other whole. */
+export function redactMember(redaction: PersonalRedaction, name: string, text: string): string {
+  if (name !== HAR_FILE) return redaction.redact(text, name);
+  return text
+    .split('\n')
+    .map((line) => redaction.redact(line, name))
+    .join('\n');
+}
+
 /** The members with every personal value of their HAR replaced, and how many distinct values were. */
 export function redactPersonalValues(members: readonly ArchiveMember[], standIns: StandIns = new StandIns()): { members: ArchiveMember[]; values: number } {
   const har = members.find((m) => m.name === HAR_FILE);
-  const values = har ? [...personalValuesOfHar(har.data.toString('utf8'))].filter(hasReplaceableCharacters) : [];
-  const originals = new Map<string, Reach>();
-  for (const value of values) for (const spell of SPELLINGS) originals.set(spell(value), reachOf(value));
-  const matcher = new SpellingMatcher(originals);
-  const rawMatcher = new SpellingMatcher(new Map(values.map((v) => [v, reachOf(v)])));
-  const replacement = new Map<string, string>();
-  for (const value of values) {
-    // Quoted, as files hold it: a stand-in that spells an original, even a short one, is drawn again.
-    const standIn = standIns.of(value, (candidate) => !rawMatcher.foundIn(`"${candidate}"`));
-    if (standIn === undefined)
-      throw new UsageError('--redact-personal: a personal value has no stand-in that differs from every other value; no bundle written');
-    for (const spell of SPELLINGS) {
-      const from = spell(value);
-      if (!replacement.has(from)) replacement.set(from, spell(standIn));
-    }
-  }
+  const redaction = PersonalRedaction.of(har ? personalValuesOfHar(har.data.toString('utf8')) : [], standIns);
   const redacted = members.map((member) => ({
     name: member.name,
-    data: Buffer.from(matcher.replace(member.data.toString('utf8'), (spelling) => replacement.get(spelling)!).text, 'utf8'),
+    data: Buffer.from(redactMember(redaction, member.name, member.data.toString('utf8')), 'utf8'),
   }));
-  for (const member of redacted) {
-    if (matcher.foundIn(member.data.toString('utf8'))) {
-      throw new UsageError(`--redact-personal: a personal value remains in ${member.name} after redaction; no bundle written`);
-    }
-  }
-  return { members: redacted, values: values.length };
+  return { members: redacted, values: redaction.values };
 }
