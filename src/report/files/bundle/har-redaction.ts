@@ -51,6 +51,7 @@ export async function redactHarFile(file: string, staged: string, redaction: Per
     for await (const line of fileLines(file)) {
       if (index === 0 && !isHarHead(line)) {
         // Another layout: read whole, as it always was.
+        out.on('error', () => undefined);
         out.destroy();
         return await redactWholeHar(file, staged, redaction);
       }
@@ -61,6 +62,8 @@ export async function redactHarFile(file: string, staged: string, redaction: Per
     out.end();
     await finished(out);
   } catch (error) {
+    // A write still pending fails on the destroyed stream: the first error is the one thrown.
+    out.on('error', () => undefined);
     out.destroy();
     throw error;
   }

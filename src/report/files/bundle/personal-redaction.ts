@@ -14,6 +14,7 @@ import { UsageError } from '../../../core/errors.ts';
 import { HAR_FILE } from '../har-file.ts';
 import { personalValuesOfHar } from './personal-values.ts';
 import { hasReplaceableCharacters, StandIns } from './stand-ins.ts';
+import { datedValue } from './date-stand-in.ts';
 import type { ArchiveMember } from './tar-archive.ts';
 
 /** Shorter values are replaced only where they stand quoted, or as a whole word (below). */
@@ -158,6 +159,17 @@ class SpellingMatcher {
     return { text: count ? parts.join('') : text, count };
   }
 
+  /** Every spelling that occurs in `text`, at any place and of any length, standing alone or not. */
+  occurringIn(text: string, out: Set<string>): void {
+    for (let at = 0; at < text.length; at++) {
+      let node = this.trie.get(text.charCodeAt(at));
+      for (let next = at + 1; node; next++) {
+        if (node.end !== undefined) out.add(node.end);
+        node = next < text.length ? node.get(text.charCodeAt(next)) : undefined;
+      }
+    }
+  }
+
   /** Whether a spelling stands in `text`. */
   foundIn(text: string): boolean {
     return this.replace(text, (m) => m).count > 0;
@@ -184,29 +196,36 @@ export class PersonalRedaction {
     const originals = new Map<string, Reach>();
     for (const value of values) for (const spell of SPELLINGS) originals.set(spell(value), reachOf(value));
     const rawMatcher = new SpellingMatcher(new Map(values.map((v) => [v, reachOf(v)])));
+    // A day's stand-in serves every value that starts with that day: no original may start with it.
+    const originalDays = new Set(values.map((value) => datedValue(value)?.day));
+    const acceptable = (candidate: string) => !rawMatcher.foundIn(`"${candidate}"`) && !originalDays.has(candidate);
     const standInOf = new Map<string, string>();
     for (const value of values) {
       // Quoted, as files hold it: a stand-in that spells an original, even a short one, is drawn again.
-      const standIn = standIns.of(value, (candidate) => !rawMatcher.foundIn(`"${candidate}"`));
+      const standIn = standIns.of(value, acceptable);
       if (standIn === undefined)
         throw new UsageError('--redact-personal: a personal value has no stand-in that differs from every other value; no bundle written');
       standInOf.set(value, standIn);
     }
     const replacement = new Map<string, string>();
-    const given = new Set<string>();
+    const shuffled = new Set<string>();
     for (const value of values) {
       // Asked again: a later draw may have given this value's stand-in to another and drawn it anew (stand-ins.ts).
       const standIn = standIns.of(value) ?? standInOf.get(value)!;
       for (const spell of SPELLINGS) {
         const from = spell(value);
         if (!replacement.has(from)) replacement.set(from, spell(standIn));
-        given.add(spell(standIn));
+        if (standIns.shuffled(standIn)) shuffled.add(spell(standIn));
       }
     }
-    // A spelling that is also a stand-in given (a shape with fewer free stand-ins than values,
-    // stand-ins.ts) cannot be told from one: every other original must be gone.
-    const remaining = new Map([...originals].filter(([spelling]) => !given.has(spelling)));
-    return new PersonalRedaction(new SpellingMatcher(originals), new SpellingMatcher(remaining), replacement, values.length);
+    // A spelling that is also a stand-in drawn among the values of a crowded shape, or stands
+    // inside one (stand-ins.ts: a day given as another's stand-in starts every value that day's
+    // rests make), cannot be told from a stand-in: every other original must be gone.
+    const inside = new Set<string>();
+    const all = new SpellingMatcher(originals);
+    for (const spelling of shuffled) all.occurringIn(spelling, inside);
+    const remaining = new Map([...originals].filter(([spelling]) => !inside.has(spelling)));
+    return new PersonalRedaction(all, new SpellingMatcher(remaining), replacement, values.length);
   }
 
   /** `text` of the member `file` with every spelling replaced; a UsageError naming the file (never the value) when one remains. */
