@@ -28,7 +28,7 @@ The bundle is read as a stream, each file hashed as it is inflated; a file whose
 more than its limit is refused before any of it is inflated (manifest.json 1 MiB, manifest.sig
 and signer-public-key.pem 4 KiB, conformance.json 32 MiB, junit.xml and summary.md 16 MiB,
 report.html and created-identities.json 256 MiB, exchanges.har 1 GiB, any other 16 MiB; all
-together 1.5 GiB), so a gzip bomb is refused early. An exchanges.har over 48 MiB is hashed but
+together 1.5 GiB), so a gzip bomb is refused early. An exchanges.har over 24 MiB is hashed but
 not re-judged (a note says so): verify keeps within 250 MB.
 --json prints {verified, problem?, notes, key, manifest, rejudge?} instead.
 Exit 0 verified, 1 verification failed, 2 usage (no such file, not a bundle, a bad key file).`;

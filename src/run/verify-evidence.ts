@@ -50,9 +50,9 @@ function rejudgeEntries(entries: readonly HarEntry[], report: ConformanceReport)
 function harWatch(): { watch: MemberWatch; reader: () => HarMemberReader | undefined } {
   let har: HarMemberReader | undefined;
   return {
-    watch: (name) => {
+    watch: (name, size) => {
       if (name !== REPORT_FILES.har) return undefined;
-      har = new HarMemberReader();
+      har = new HarMemberReader(size);
       return har;
     },
     reader: () => har,

@@ -3,7 +3,8 @@
  * entries): split into lines as HarFile writes them (har-lines.ts), each parsed as it completes,
  * so the text is never held whole; a HAR in another layout (an older one-line file) is gathered
  * and parsed at its end. What is kept is capped (REJUDGE_BYTES): past it the entries are
- * dropped and the HAR is said to be too large to re-judge, hashed all the same. A control byte
+ * dropped and the HAR is said to be too large to re-judge, hashed all the same (a HAR whose header
+ * declares more is never parsed). A control byte
  * (a NUL of a gzip bomb's zeros) proves the member is no JSON text at all: refused at once, so the
  * archive stops inflating there.
  */
@@ -12,8 +13,12 @@ import type { MemberSink } from './tar-archive.ts';
 import { entryOfLine, isHarHead } from '../har-lines.ts';
 import { HAR_FILE } from '../har-file.ts';
 
-/** The entry text kept for the re-judge: about three times that in parsed entries, within the 250 MB a verify may take. */
-export const REJUDGE_BYTES = 48 * 1024 * 1024;
+/**
+ * The largest HAR re-judged: re-judging takes about five times the HAR's size above verify's own
+ * 95 MB (a deep run's 15 MB HAR: 170 MB peak; a 57 MB one: 386 MB), so 24 MiB stays within the
+ * 250 MB a verify may take. A larger HAR is hashed only, decided at its header.
+ */
+export const REJUDGE_BYTES = 24 * 1024 * 1024;
 /** No entry the tool writes comes near it (bodies are cut at 64K characters, har.ts). */
 const ENTRY_LINE_BYTES = 4 * 1024 * 1024;
 
@@ -33,7 +38,13 @@ export class HarMemberReader implements MemberSink {
   private result: HarMemberResult | undefined;
   private started = false;
 
-  constructor(private readonly budget = REJUDGE_BYTES) {}
+  /** @param declared the size the member's header declares: over `budget`, the entries are not even parsed. */
+  constructor(
+    declared = 0,
+    private readonly budget = REJUDGE_BYTES,
+  ) {
+    if (declared > budget) this.result = { tooLarge: declared };
+  }
 
   /** Whether reading stopped (a problem, or too large): the rest is only checked for control bytes. */
   private get stopped(): boolean {

@@ -54,6 +54,37 @@ function poolOf(ch: string, category: Category, leadingDigit: boolean): string[]
   return pool;
 }
 
+/** Each character's choices: its pool, or itself when it stays (punctuation, a mark). Same choices, same shape. */
+function choicesOf(value: string): string[][] {
+  let previous = '';
+  const choices: string[][] = [];
+  for (const ch of value) {
+    const category = categoryOf(ch);
+    const pool = category ? poolOf(ch, category, category === 'Nd' && !/^\p{Nd}$/u.test(previous)) : [];
+    choices.push(pool.length ? pool : [ch]);
+    previous = ch;
+  }
+  return choices;
+}
+
+/** A shape small enough to go through whole (two-letter codes: 676) when random draws keep hitting given stand-ins. */
+const ENUMERABLE = 100_000;
+
+/** Every spelling of a shape, from the `start`-th on, wrapping around; none when the shape is too large to go through. */
+function* spellingsOf(choices: readonly string[][], start: number): Generator<string> {
+  const total = choices.reduce((n, pool) => n * pool.length, 1);
+  if (total > ENUMERABLE) return;
+  for (let i = 0; i < total; i++) {
+    let rest = (start + i) % total;
+    let out = '';
+    for (let at = choices.length - 1; at >= 0; at--) {
+      out = choices[at][rest % choices[at].length] + out;
+      rest = Math.floor(rest / choices[at].length);
+    }
+    yield out;
+  }
+}
+
 /** Whether a value has anything a stand-in would change. */
 export const hasReplaceableCharacters = (value: string): boolean => /[\p{L}\p{N}\p{So}]/u.test(value);
 
@@ -71,6 +102,8 @@ export class StandIns {
   /** Stand-ins drawn among the other values (a crowded shape), and days given so. */
   private readonly shuffledValues = new Set<string>();
   private readonly shuffledDays = new Set<string>();
+  /** Which value each (undated) stand-in was given to: a trade renews it. */
+  private readonly valueOfStandIn = new Map<string, string>();
 
   constructor(salt: Buffer = randomBytes(32)) {
     this.salt = salt;
@@ -116,9 +149,49 @@ export class StandIns {
       this.byValue.set(value, standIn);
       this.taken.add(standIn);
       if (attempt >= FIRST_DRAWS) this.shuffledValues.add(standIn);
+      this.valueOfStandIn.set(standIn, value);
       return standIn;
     }
-    return undefined;
+    return this.ofCrowded(value);
+  }
+
+  /**
+   * A value whose draws kept hitting given stand-ins: the first free spelling of its shape, gone
+   * through from a point the salt picks; when the value itself is the only one free, it trades
+   * with a value of its shape given before (that one takes the value as its stand-in).
+   */
+  private ofCrowded(value: string): string | undefined {
+    const choices = choicesOf(value);
+    const start = createHmac('sha256', this.salt).update(`crowded\u0000${value}`).digest().readUInt32BE(0);
+    const shape = choices.map((pool) => pool.join('')).join('\u0000');
+    let trade: string | undefined;
+    for (const spelling of spellingsOf(choices, start)) {
+      if (spelling === value) continue;
+      const owner = this.valueOfStandIn.get(spelling);
+      if (owner === undefined) {
+        if (!this.taken.has(spelling)) return this.give(value, spelling);
+        continue;
+      }
+      const ownerShape = choicesOf(owner)
+        .map((pool) => pool.join(''))
+        .join('\u0000');
+      if (trade === undefined && !this.taken.has(value) && owner !== value && ownerShape === shape) trade = spelling;
+    }
+    if (trade === undefined) return undefined;
+    const owner = this.valueOfStandIn.get(trade)!;
+    this.give(owner, value);
+    return this.give(value, trade);
+  }
+
+  /** `value`'s stand-in is `standIn`, drawn among the other values of a crowded shape. */
+  private give(value: string, standIn: string): string {
+    const old = this.byValue.get(value);
+    if (old !== undefined) this.taken.delete(old);
+    this.byValue.set(value, standIn);
+    this.taken.add(standIn);
+    this.valueOfStandIn.set(standIn, value);
+    this.shuffledValues.add(standIn);
+    return standIn;
   }
 
   /**

@@ -68,14 +68,14 @@ function memberSink(name: string, contents: BundleContents, also: MemberSink | u
   };
 }
 
-/** What a reader of a member's bytes other than verify's (the re-judge's HAR reader) gets: by name, or none. */
-export type MemberWatch = (name: string) => MemberSink | undefined;
+/** What a reader of a member's bytes other than verify's (the re-judge's HAR reader) gets: by name and declared size, or none. */
+export type MemberWatch = (name: string, size: number) => MemberSink | undefined;
 
 /** The contents of members held in memory (readTarGz's), each also given to `watch`'s sink. */
 export function contentsOfMembers(members: readonly ArchiveMember[], watch: MemberWatch = () => undefined): BundleContents {
   const contents: BundleContents = { digests: new Map(), kept: new Map() };
   for (const member of members) {
-    const sink = memberSink(member.name, contents, watch(member.name));
+    const sink = memberSink(member.name, contents, watch(member.name, member.data.length));
     sink.write(member.data);
     sink.end();
   }
@@ -85,7 +85,7 @@ export function contentsOfMembers(members: readonly ArchiveMember[], watch: Memb
 /** The contents of a bundle read as a stream, member by member, each under its cap (an ArchiveError at the first refusal). */
 export async function readBundleContents(source: Readable, watch: MemberWatch = () => undefined, progress?: InflateProgress): Promise<BundleContents> {
   const contents: BundleContents = { digests: new Map(), kept: new Map() };
-  await readTarGzStream(source, (name) => memberSink(name, contents, watch(name)), BUNDLE_LIMITS, progress);
+  await readTarGzStream(source, (name, size) => memberSink(name, contents, watch(name, size)), BUNDLE_LIMITS, progress);
   return contents;
 }
 

@@ -8,7 +8,7 @@ const lines = (n: number) =>
 
 /** The reader's outcome for `text` given in chunks of `size` bytes (a line, a character split between chunks). */
 function read(text: string, size: number, budget?: number) {
-  const reader = new HarMemberReader(budget);
+  const reader = new HarMemberReader(0, budget);
   const bytes = Buffer.from(text, 'utf8');
   for (let at = 0; at < bytes.length; at += size) reader.write(bytes.subarray(at, at + size));
   reader.end();
@@ -30,6 +30,10 @@ describe('HarMemberReader', () => {
     expect(read(lines(2).replace('"http://x/1"', 'http://x/1'), 64)).toMatchObject({ problem: expect.stringMatching(/^exchanges.har is not JSON \(line 3: /) });
     expect(read('{"log": {}}', 64)).toEqual({ problem: 'exchanges.har has no log.entries' });
     expect(read(lines(100), 4096, 2000)).toEqual({ tooLarge: expect.any(Number) });
+    const declared = new HarMemberReader(3000, 2000);
+    declared.write(Buffer.from(lines(1)));
+    declared.end();
+    expect(declared.outcome).toEqual({ tooLarge: 3000 });
   });
 
   it('refuses at once what no JSON text holds: a first byte other than {, a control byte', () => {
