@@ -28,6 +28,8 @@ export {
 export {
   /** @public */
   verifyEvidence,
+  /** @beta */
+  verifyEvidenceFile,
   /** @public */
   type EvidenceVerifyResult,
   /** @beta */

@@ -103,8 +103,9 @@ function keeper(done: (data: Buffer) => void): MemberSink {
 export function readTarGz(bytes: Buffer, limits: ArchiveLimits = IN_MEMORY_LIMITS): ArchiveMember[] {
   let tar: Buffer;
   try {
-    // The closing blocks and a record's padding beyond the members' bytes.
-    tar = gunzipSync(bytes, { maxOutputLength: limits.total + 1024 * 1024 + BLOCK * 4 });
+    // Held whole, so never more than IN_MEMORY_LIMITS (a file is read as a stream: readTarGzStream),
+    // with room for the closing blocks and a record's padding.
+    tar = gunzipSync(bytes, { maxOutputLength: Math.min(limits.total, IN_MEMORY_LIMITS.total) + 1024 * 1024 + BLOCK * 4 });
   } catch (error) {
     throw new ArchiveError(`the gzip stream is damaged (${(error as Error).message})`);
   }
