@@ -44,6 +44,8 @@ export type {
 export {
   /** @public */
   verifyEvidence,
+  /** @beta */
+  verifyEvidenceFile,
   /** @public */
   type EvidenceVerifyResult,
   /** @beta */

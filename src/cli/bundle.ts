@@ -7,7 +7,7 @@ import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
 import { readPrivateKey } from '../report/files/bundle/signature.ts';
-import { bundleReportFolder, writeBundleFile } from '../report/files/bundle/write-bundle.ts';
+import { writeReportFolderBundle } from '../report/files/bundle/write-bundle.ts';
 import { checkOutputFile } from '../report/files/output-file.ts';
 import { checkAttestationBeside, writeAttestationBeside } from '../report/files/bundle/attestation/attestation.ts';
 
@@ -48,11 +48,10 @@ export async function bundle(argv: string[], io: CliIO): Promise<number> {
   await checkOutputFile('--out', values.out);
   await checkAttestationBeside('--out', values.out);
   const signKey = values['sign-key'] !== undefined ? await readPrivateKey(values['sign-key']) : undefined;
-  const { bytes, manifest, attestation } = await bundleReportFolder(dir, {
+  const { manifest, attestation } = await writeReportFolderBundle(dir, values.out, {
     ...(signKey ? { signKey } : {}),
     ...(values['redact-personal'] ? { redactPersonal: true } : {}),
   });
-  await writeBundleFile(values.out, bytes);
   const beside = await writeAttestationBeside(values.out, attestation);
   const signed = manifest.signer ? `signed (${manifest.signer})` : 'unsigned';
   const redacted = manifest.redacted ? `, ${manifest.redactedValues} personal values replaced` : '';

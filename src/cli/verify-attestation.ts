@@ -15,7 +15,7 @@ import { sha256 } from '../report/files/bundle/manifest.ts';
 import { looksLikeGzip } from '../report/files/bundle/tar-archive.ts';
 import { ATTESTATION_FILE } from '../report/files/bundle/attestation/attestation.ts';
 import { type AttestationVerifyResult, type SubjectFiles, verifyAttestation } from '../report/files/bundle/attestation/verify-attestation.ts';
-import { type EvidenceVerifyResult, verifyEvidence } from '../run/verify-evidence.ts';
+import type { EvidenceVerifyResult } from '../run/verify-evidence.ts';
 
 /** What `verify` was given beside the attestation. */
 export interface AttestationInputs {
@@ -91,11 +91,11 @@ export async function verifyAttestationFile(
   file: string,
   bytes: Buffer,
   inputs: AttestationInputs,
-  readBundle: (file: string) => Promise<Buffer>,
+  verifyBundle: (file: string) => Promise<EvidenceVerifyResult>,
   io: CliIO,
 ): Promise<number> {
   if (inputs.bundle !== undefined && inputs.subjects !== undefined) throw new UsageError('give --bundle FILE or --subjects DIR, not both');
-  const bundle = inputs.bundle !== undefined ? verifyEvidence(await readBundle(inputs.bundle), inputs.publicKey) : undefined;
+  const bundle = inputs.bundle !== undefined ? await verifyBundle(inputs.bundle) : undefined;
   let result: AttestationVerifyResult;
   if (bundle && !bundle.verified) {
     result = { verified: false, problem: `the bundle ${inputs.bundle}: ${bundle.problem}`, notes: [], key: inputs.publicKey ? 'given' : 'none' };

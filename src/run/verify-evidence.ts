@@ -3,14 +3,19 @@
  * verify-bundle.ts: hashes, signature, the verdict recomputed from the rules), then the rule
  * statuses of conformance.json against what the recorded exchanges of exchanges.har say, re-judged
  * offline (har-rejudge.ts). Composed here: the report layer cannot import the judge of run/.
+ * A bundle file is read as a stream (verifyEvidenceFile): its HAR's entries are parsed as they
+ * are inflated (har-member.ts), never its text whole.
  */
 import type { KeyObject } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import type { RuleId } from '../core/catalogue.ts';
 import type { HarEntry } from '../report/files/har.ts';
-import { verifyBundle, type VerifyResult } from '../report/files/bundle/verify-bundle.ts';
-import { readTarGz } from '../report/files/bundle/tar-archive.ts';
+import { type MemberWatch, verifyBundleStream, verifyHeldBundle, type Verification, type VerifyResult } from '../report/files/bundle/verify-bundle.ts';
+import { HarMemberReader, REJUDGE_BYTES } from '../report/files/bundle/har-member.ts';
+import type { InflateProgress } from '../report/files/bundle/tar-archive.ts';
 import { REPORT_FILES } from '../report/files/write-reports.ts';
 import { checkedReport } from '../report/model/read-report.ts';
+import type { ConformanceReport } from '../report/model/model.ts';
 import { type HarRejudge, rejudgeDisagreement, rejudgeHar } from './har-rejudge.ts';
 
 /** What re-judging the recorded exchanges found, as `verify --json` prints it. */
@@ -28,14 +33,8 @@ export interface RejudgeSummary {
 /** A verification with the re-judge of the recorded exchanges (absent when an earlier check failed, or the bundle holds no HAR). */
 export type EvidenceVerifyResult = VerifyResult & { rejudge?: RejudgeSummary };
 
-/** The re-judge of a verified bundle's HAR against its report, or undefined without a HAR. */
-function rejudgeBundle(bytes: Buffer): RejudgeSummary | undefined {
-  const members = new Map(readTarGz(bytes).map((m) => [m.name, m.data]));
-  const harData = members.get(REPORT_FILES.har);
-  if (!harData) return undefined;
-  const entries = (JSON.parse(harData.toString('utf8')) as { log?: { entries?: HarEntry[] } }).log?.entries;
-  if (!Array.isArray(entries)) return { rules: [], notRejudged: [], rebuilt: 0, leftOut: 0, disagreement: `${REPORT_FILES.har} has no log.entries` };
-  const report = checkedReport(JSON.parse(members.get(REPORT_FILES.json)!.toString('utf8')), REPORT_FILES.json);
+/** The re-judge of a verified bundle's HAR entries against its report. */
+function rejudgeEntries(entries: readonly HarEntry[], report: ConformanceReport): RejudgeSummary {
   const rejudged = rejudgeHar(entries, report.target.fiatAccountIds);
   const disagreement = rejudgeDisagreement(report, rejudged);
   return {
@@ -47,23 +46,57 @@ function rejudgeBundle(bytes: Buffer): RejudgeSummary | undefined {
   };
 }
 
-/**
- * Verifies a bundle (verifyBundle), then re-judges its recorded exchanges: a rule status of
- * conformance.json they contradict fails the verification with one line naming the rule.
- */
-export function verifyEvidence(bytes: Buffer, publicKey?: KeyObject): EvidenceVerifyResult {
-  const result = verifyBundle(bytes, publicKey);
+/** A reader of the HAR member as it passes, for the re-judge after the other checks. */
+function harWatch(): { watch: MemberWatch; reader: () => HarMemberReader | undefined } {
+  let har: HarMemberReader | undefined;
+  return {
+    watch: (name, size) => {
+      if (name !== REPORT_FILES.har) return undefined;
+      har = new HarMemberReader(size);
+      return har;
+    },
+    reader: () => har,
+  };
+}
+
+/** A verified bundle's result with its re-judge, or the one line that says why its HAR is no evidence. */
+function withRejudge({ result, kept }: Verification, har: HarMemberReader | undefined): EvidenceVerifyResult {
   if (!result.verified) return result;
-  let rejudge: RejudgeSummary | undefined;
+  const outcome = har?.outcome;
+  if (!outcome) return { ...result, notes: [...result.notes, `no ${REPORT_FILES.har}: the rule statuses were not re-judged`] };
+  // The hashes matched, so the HAR is the one bundled: one that does not parse, or whose entries
+  // are not HAR entries, is no evidence, and says so in one line rather than a stack.
+  if ('problem' in outcome) return { ...result, verified: false, problem: outcome.problem };
+  if ('tooLarge' in outcome)
+    return {
+      ...result,
+      notes: [
+        ...result.notes,
+        `${REPORT_FILES.har} is over ${REJUDGE_BYTES / 1024 / 1024} MiB: hashed, its rule statuses not re-judged (verify keeps within its memory bound)`,
+      ],
+    };
+  let rejudge: RejudgeSummary;
   try {
-    rejudge = rejudgeBundle(bytes);
+    const report = checkedReport(JSON.parse(kept.get(REPORT_FILES.json)!.toString('utf8')), REPORT_FILES.json);
+    rejudge = rejudgeEntries(outcome.entries as HarEntry[], report);
   } catch (error) {
-    // The hashes matched, so the HAR is the one bundled: one that does not parse, or whose entries
-    // are not HAR entries, is no evidence, and says so in one line rather than a stack.
-    const why = error instanceof SyntaxError ? `is not JSON (${error.message})` : `cannot be re-judged (${String((error as Error).message).split('\n')[0]})`;
-    return { ...result, verified: false, problem: `${REPORT_FILES.har} ${why}` };
+    return { ...result, verified: false, problem: `${REPORT_FILES.har} cannot be re-judged (${String((error as Error).message).split('\n')[0]})` };
   }
-  if (!rejudge) return { ...result, notes: [...result.notes, `no ${REPORT_FILES.har}: the rule statuses were not re-judged`] };
   if (rejudge.disagreement) return { ...result, verified: false, problem: rejudge.disagreement, rejudge };
   return { ...result, rejudge };
+}
+
+/**
+ * Verifies a bundle held in memory (verifyBundle), then re-judges its recorded exchanges: a rule
+ * status of conformance.json they contradict fails the verification with one line naming the rule.
+ */
+export function verifyEvidence(bytes: Buffer, publicKey?: KeyObject): EvidenceVerifyResult {
+  const har = harWatch();
+  return withRejudge(verifyHeldBundle(bytes, publicKey, har.watch), har.reader());
+}
+
+/** verifyEvidence of a bundle file, read as a stream: within the memory bound whatever the file holds. */
+export async function verifyEvidenceFile(file: string, publicKey?: KeyObject, progress?: InflateProgress): Promise<EvidenceVerifyResult> {
+  const har = harWatch();
+  return withRejudge(await verifyBundleStream(createReadStream(file), publicKey, har.watch, progress), har.reader());
 }
