@@ -28,7 +28,7 @@ beforeAll(async () => {
   attestation = path.join(dir, 'evidence.intoto.jsonl');
   const made = await conformance(['bundle', run.dir, '--out', bundle, '--sign-key', path.join(keys, 'private.pem')]);
   expect(made.code, made.stderr).toBe(0);
-  expect(made.stdout).toMatch(/^bundle .*evidence\.tar\.gz: 8 files, signed \(SHA256:[0-9a-f]{32}\); attestation .*evidence\.intoto\.jsonl$/m);
+  expect(made.stdout).toMatch(/^bundle .*evidence\.tar\.gz: 9 files, signed \(SHA256:[0-9a-f]{32}\); attestation .*evidence\.intoto\.jsonl$/m);
 });
 
 describe('conformance verify <attestation>', () => {
@@ -41,7 +41,7 @@ describe('conformance verify <attestation>', () => {
     );
     const withBundle = await conformance(['verify', attestation, '--public-key', key, '--bundle', bundle]);
     expect(withBundle.code, withBundle.stderr).toBe(0);
-    expect(withBundle.stdout).toMatch(/6 subjects have their SHA-256 in the bundle .*evidence\.tar\.gz$/m);
+    expect(withBundle.stdout).toMatch(/7 subjects have their SHA-256 in the bundle .*evidence\.tar\.gz$/m);
     const unpacked = path.join(dir, 'unpacked');
     mkdirSync(unpacked);
     execFileSync('tar', ['-xzf', bundle, '-C', unpacked]);

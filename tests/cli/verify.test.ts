@@ -52,7 +52,7 @@ describe('signed evidence on the command line', () => {
     const verified = await conformance(['verify', bundle, '--public-key', path.join(keys, 'public.pem')]);
     expect(verified.code, verified.stderr).toBe(0);
     expect(verified.stdout).toMatch(
-      /^verified: .*evidence\.tar\.gz: 8 files, verdict conformant recomputed from the rules, \d+ rule statuses re-judged from \d+ recorded exchanges, 6 files attested PASSED by its attestation; signed by the public key given/,
+      /^verified: .*evidence\.tar\.gz: 9 files, verdict conformant recomputed from the rules, \d+ rule statuses re-judged from \d+ recorded exchanges, 7 files attested PASSED by its attestation; signed by the public key given/,
     );
 
     const other = path.join(dir, 'other');

@@ -40,6 +40,7 @@ describe('a fresh bundle', () => {
       'exchanges.har',
       'junit.xml',
       'report.html',
+      'restore-journal.json',
       BUNDLED_KEY_FILE,
       'summary.md',
     ]);

@@ -11,6 +11,7 @@ import { REPORT_FILES } from '../write-reports.ts';
 import type { ArchiveLimits } from './tar-archive.ts';
 import { BUNDLED_KEY_FILE, MANIFEST_FILE, SIGNATURE_FILE } from './manifest.ts';
 import { ATTESTATION_FILE } from './attestation/attestation.ts';
+import { JOURNAL_FILE } from '../../../engine/restore/restore-journal.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -26,6 +27,8 @@ export const MEMBER_LIMITS: Readonly<Record<string, number>> = {
   [REPORT_FILES.json]: 32 * MiB,
   [REPORT_FILES.junit]: 16 * MiB,
   [REPORT_FILES.markdown]: 16 * MiB,
+  // The restore journal: a few KiB an account.
+  [JOURNAL_FILE]: 16 * MiB,
   // Hashed as they stream, never held.
   [REPORT_FILES.html]: 256 * MiB,
   [REPORT_FILES.identities]: 256 * MiB,

@@ -20,6 +20,7 @@ import { readReport } from '../../model/read-report.ts';
 import type { ConformanceReport } from '../../model/model.ts';
 import { rerunCommand } from '../../model/rerun-command.ts';
 import { REPORT_FILES } from '../write-reports.ts';
+import { JOURNAL_FILE } from '../../../engine/restore/restore-journal.ts';
 import { BUNDLED_KEY_FILE, buildManifest, type Manifest, type ManifestFile, manifestBytes, MANIFEST_FILE, SIGNATURE_FILE } from './manifest.ts';
 import { keyFingerprint, publicKeyPem, signBytes } from './signature.ts';
 import { type ArchiveMember, type ArchiveSource, writeTarGz, writeTarGzStream } from './tar-archive.ts';
@@ -50,14 +51,18 @@ export interface Bundle {
 /** A member ready for the archive: its digest known, its bytes in memory or in a file. */
 type StagedMember = ArchiveSource & ManifestFile;
 
-/** The report files of `dir`, in the order write-reports.ts names them; conformance.json must be there. */
+/**
+ * The files of `dir` a bundle holds: the reports in the order write-reports.ts names them, then the
+ * restore journal when the run wrote one (the accounts as they were and what was put back: the
+ * evidence of what the run left behind). conformance.json must be there.
+ */
 function reportFileNames(dir: string): string[] {
-  const names = Object.values(REPORT_FILES).filter((name) => existsSync(path.join(dir, name)));
+  const names = [...Object.values(REPORT_FILES), JOURNAL_FILE].filter((name) => existsSync(path.join(dir, name)));
   if (!names.includes(REPORT_FILES.json)) throw new UsageError(`${dir} holds no ${REPORT_FILES.json}: give a report folder`);
   return names;
 }
 
-/** The report files of `dir` read whole (small folders, tests), in the order write-reports.ts names them. */
+/** The bundled files of `dir` read whole (small folders, tests), in the order `reportFileNames` gives. */
 export async function reportFolderFiles(dir: string): Promise<ArchiveMember[]> {
   const names = reportFileNames(dir);
   return Promise.all(names.map(async (name) => ({ name, data: await readFile(path.join(dir, name)) })));
