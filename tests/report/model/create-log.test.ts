@@ -45,7 +45,7 @@ describe('CreateLog', () => {
     expect(log.firstWith('c')).toBeUndefined();
     // The repeat's reproduction then sends the repeat's own request twice: still a repeat.
     const line = reproduction(repeat, undefined, log);
-    expect(line).toContain("a create with this ref_id");
+    expect(line).toContain('a create with this ref_id');
     expect(line.split('curl ').length - 1).toBe(2);
   });
 
