@@ -223,18 +223,6 @@ export class StreamingEntryJudge {
 }
 
 /**
- * Judges the exchanges of a HAR's entries in the HAR's order (those no rule judges left out here),
- * each refusal by the verdict of its twin among them; every rule judged, sorted by id.
- */
-export function judgeEntryExchanges(exchanges: readonly EntryExchange[], fiatAccountIds: readonly string[]): ReplayedRule[] {
-  const order = new TwinOrder();
-  for (const { at, judged, links } of exchanges) if (judged && links.input !== undefined) order.add(links.input, at);
-  const judge = new StreamingEntryJudge(fiatAccountIds, order);
-  for (const sent of exchanges) judge.add(sent);
-  return judge.finish();
-}
-
-/**
  * Whether a status judged again agrees with the report's: a failed rule must fail, a passed one be
  * judged and pass, an errored one crash again, an inconclusive one not fail.
  */
