@@ -44,8 +44,9 @@ export interface Measured {
   exitCode: number | null;
   seconds: number;
   peakMb: number;
-  /** What the command printed (its last 64 KB). */
+  /** What the command printed (the last 64 KB of each stream). */
   stdout: string;
+  stderr: string;
 }
 
 /**
@@ -54,19 +55,20 @@ export interface Measured {
  */
 export async function measure(argv: string[]): Promise<Measured> {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...argv], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout = (stdout + text).slice(-64 * 1024);
-  });
+  const child = spawn(process.execPath, [BIN, ...argv], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const printed = { stdout: '', stderr: '' };
+  for (const stream of ['stdout', 'stderr'] as const)
+    child[stream].setEncoding('utf8').on('data', (text: string) => {
+      printed[stream] = (printed[stream] + text).slice(-64 * 1024);
+    });
   let peakMb = 0;
   const sample = () => {
     for (const field of ['VmHWM', 'VmRSS'] as const) peakMb = Math.max(peakMb, statusMb(child.pid!, field) ?? 0);
   };
   const poll = setInterval(sample, 100);
-  const exitCode = await new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exitCode = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   clearInterval(poll);
-  return { exitCode, seconds: (performance.now() - started) / 1000, peakMb, stdout };
+  return { exitCode, seconds: (performance.now() - started) / 1000, peakMb, ...printed };
 }
 
 /** Entries of exchanges.har (one a line), read as a stream: a long run's HAR is larger than a string can be. */
@@ -198,12 +200,12 @@ export async function memoryFigures(settings: FigureSettings): Promise<Figure[]>
   const bundle = path.join(dir, 'deep.tar.gz');
   const deepArgs = ['run', '--profile', 'deep', '--seed', String(seed), '--report-dir', deepDir, '--bundle', bundle];
   const deep = await measure([...deepArgs, '--sign-key', path.join(keys, 'private.pem'), '--redact-personal']);
-  const bundleMb = ((await stat(bundle).catch(() => ({ size: 0 }))).size / MB).toFixed(1);
+  const bundleSize = (await stat(bundle).catch(() => undefined))?.size;
   add({
     what: 'deep run, signed redacted bundle',
     command: `${deepArgs.join(' ')} --sign-key KEY --redact-personal`,
     measured: deep,
-    outcome: `${await verdictOf(deepDir)}, bundle ${bundleMb} MB`,
+    outcome: `${await verdictOf(deepDir)}, ${bundleSize === undefined ? `no bundle: ${lineOf(deep.stderr, /bundle/)}` : `bundle ${(bundleSize / MB).toFixed(1)} MB`}`,
   });
 
   const bomb = path.join(dir, 'bomb.tar.gz');
@@ -258,7 +260,8 @@ async function oneRun(values: { runs?: string; seed?: string; huge?: boolean; ke
     const target = server
       ? ['--base-url', server.baseUrl, '--token', 'memory-probe-token', '--fiat-account-id', server.fiatAccountId, '--timeout', '30000']
       : [];
-    const { exitCode, seconds, peakMb } = await measure(['run', ...target, '--runs', String(runs), '--seed', String(seed), '--report-dir', reportDir]);
+    const { exitCode, seconds, peakMb, stderr } = await measure(['run', ...target, '--runs', String(runs), '--seed', String(seed), '--report-dir', reportDir]);
+    if (stderr.trim()) console.log(stderr.trim().slice(-2000));
     const report = JSON.parse(await readFile(path.join(reportDir, 'conformance.json'), 'utf8')) as { summary: { requests: number; verdict: string } };
     const harFile = path.join(reportDir, 'exchanges.har');
     const har = await harEntries(harFile);
@@ -286,7 +289,7 @@ async function fourFigures(values: { runs?: string; seed?: string; 'har-entries'
     });
     const rows = figureRows(figures);
     console.log(`\n${FIGURE_HEADINGS.join(' | ')}\n${rows.map((r) => r.join(' | ')).join('\n')}`);
-    for (const f of figures) await writeFile(path.join(dir, `${f.what.replace(/\W+/g, '-')}.out`), f.measured.stdout);
+    for (const f of figures) await writeFile(path.join(dir, `${f.what.replace(/\W+/g, '-')}.out`), `${f.measured.stdout}\n${f.measured.stderr}`);
   } finally {
     if (values.keep) console.log(`files kept in ${dir}`);
     else await rm(dir, { recursive: true, force: true });
