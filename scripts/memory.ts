@@ -126,7 +126,8 @@ export async function writeGzipBomb(file: string, insideBytes = 400 * MB): Promi
  * A HAR of about `entries` entries made from a real small one (`source`, one entry a line, as
  * har-file.ts writes it): its entries again and again, each copy under a run tag of its own (the
  * recorded tag with `c<copy>` appended, in ref_ids and metadata alike, and in the other letter case
- * where a scenario flipped it), so a replay's creates stay new identities and its repeats repeats. Faster than a run of that many requests; written as a
+ * where a scenario flipped it), so a replay's creates stay new identities and its repeats repeats;
+ * the twin links too (ownCopy). Faster than a run of that many requests; written as a
  * stream. Returns the entries written.
  */
 export async function writeLargeHar(source: string, file: string, entries: number): Promise<number> {
@@ -141,7 +142,7 @@ export async function writeLargeHar(source: string, file: string, entries: numbe
   for (let copy = 0; written < entries; copy++) {
     for (const line of body) {
       if (written >= entries) break;
-      const own = tag && copy ? line.replaceAll(tag, `${tag}c${copy}`).replaceAll(otherCase(tag), otherCase(`${tag}c${copy}`)) : line;
+      const own = copy ? ownCopy(line, tag, copy) : line;
       await write(`${written ? ',\n' : ''}${own}`);
       written++;
     }
@@ -149,6 +150,16 @@ export async function writeLargeHar(source: string, file: string, entries: numbe
   await write('\n]}}\n');
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
   return written;
+}
+
+/**
+ * An entry line of copy `copy`: its run tag (in both letter cases) and its twin links (`_case.twin`
+ * and `input`, keys of the recorded file) made the copy's own, so each copy's refusals are decided
+ * by the copy's own twins, as in a run as long.
+ */
+function ownCopy(line: string, tag: string | undefined, copy: number): string {
+  const tagged = tag ? line.replaceAll(tag, `${tag}c${copy}`).replaceAll(otherCase(tag), otherCase(`${tag}c${copy}`)) : line;
+  return tagged.replace(/"(twin|input)":"([A-Za-z0-9_-]+)"/g, `"$1":"$2c${copy}"`);
 }
 
 /** One figure: what was measured, how, and what it found. */
