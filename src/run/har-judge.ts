@@ -97,26 +97,37 @@ export interface EntryExchange {
  * so a refused case waits only for the one entry that decides it.
  */
 export class TwinOrder {
-  private readonly byInput = new Map<string, number[]>();
-  private readonly entries = new Set<number>();
+  /** By input, where it is: one place (a run asks a twin once), or several in increasing order. */
+  private readonly byInput = new Map<string, number | number[]>();
 
   /** Notes an entry that carries `input`, at `at` (in increasing order). */
   add(input: string, at: number): void {
-    const list = this.byInput.get(input) ?? [];
-    list.push(at);
-    this.byInput.set(input, list);
-    this.entries.add(at);
+    const known = this.byInput.get(input);
+    if (known === undefined) this.byInput.set(input, at);
+    else if (typeof known === 'number') this.byInput.set(input, [known, at]);
+    else known.push(at);
   }
 
   /** The entries with `input` after `at`, nearest first. */
   *after(input: string, at: number): Generator<number> {
-    const list = this.byInput.get(input) ?? [];
+    const list = this.places(input);
     for (let i = firstAbove(list, at); i < list.length; i++) yield list[i];
   }
 
-  /** Whether the entry at `at` carries a twin input. */
-  has(at: number): boolean {
-    return this.entries.has(at);
+  /** The entries with `input` before `at`, nearest first. */
+  *before(input: string, at: number): Generator<number> {
+    const list = this.places(input);
+    for (let i = firstAbove(list, at - 1) - 1; i >= 0; i--) yield list[i];
+  }
+
+  /** Whether the entry at `at` carries the twin input `input`. */
+  has(input: string | undefined, at: number): boolean {
+    return input !== undefined && this.places(input).includes(at);
+  }
+
+  private places(input: string): readonly number[] {
+    const known = this.byInput.get(input);
+    return known === undefined ? [] : typeof known === 'number' ? [known] : known;
   }
 }
 
@@ -148,7 +159,6 @@ export class StreamingEntryJudge {
   private readonly waiting: EntryExchange[] = [];
   /** The verdicts of the order's entries that came (accepted or not), and those left out. */
   private readonly verdictAt = new Map<number, boolean>();
-  private readonly verdictsOf = new Map<string, number[]>();
   private readonly skippedAt = new Set<number>();
   private current: boolean | undefined;
 
@@ -162,22 +172,17 @@ export class StreamingEntryJudge {
   /** One exchange, in the HAR's order; those no rule judges only count as come. */
   add(sent: EntryExchange): void {
     if (!sent.judged) {
-      this.skip(sent.at);
+      this.skip(sent.at, sent.links.input);
       return;
     }
-    if (sent.links.input !== undefined && this.order.has(sent.at)) {
-      this.verdictAt.set(sent.at, is2xx(sent.exchange));
-      const list = this.verdictsOf.get(sent.links.input) ?? [];
-      list.push(sent.at);
-      this.verdictsOf.set(sent.links.input, list);
-    }
+    if (this.order.has(sent.links.input, sent.at)) this.verdictAt.set(sent.at, is2xx(sent.exchange));
     this.waiting.push(sent);
     this.judgeReady();
   }
 
-  /** An entry left out (not sent, or judged by no rule): a twin there decides nothing. */
-  skip(at: number): void {
-    if (this.order.has(at)) this.skippedAt.add(at);
+  /** An entry left out (not sent, or judged by no rule), with the twin input it carries: a twin there decides nothing. */
+  skip(at: number, input: string | undefined): void {
+    if (this.order.has(input, at)) this.skippedAt.add(at);
     this.judgeReady();
   }
 
@@ -216,9 +221,11 @@ export class StreamingEntryJudge {
       if (verdict !== undefined) return verdict;
       if (!ended && !this.skippedAt.has(later)) return WAIT;
     }
-    const came = this.verdictsOf.get(links.twin) ?? [];
-    const before = firstAbove(came, at - 1) - 1;
-    return before < 0 ? undefined : this.verdictAt.get(came[before]);
+    for (const earlier of this.order.before(links.twin, at)) {
+      const verdict = this.verdictAt.get(earlier);
+      if (verdict !== undefined) return verdict;
+    }
+    return undefined;
   }
 }
 

@@ -103,7 +103,7 @@ class Rejudging {
     if ('why' in rebuilt) {
       this.leftOut.push({ index: at, why: rebuilt.why });
       if (bodyCut(entry) && entry._case && !entry._case.restore) for (const id of rulesOfCutEntry(entry)) this.cutRules.add(id);
-      this.judge.skip(at);
+      this.judge.skip(at, entry._case?.input);
       return;
     }
     this.rebuilt++;

@@ -187,7 +187,7 @@ async function sendAll(source: HarEntrySource, s: Sending): Promise<{ sent: numb
   const leftOut: LeftOut[] = [];
   const leave = (entry: HarEntry, index: number, why: string) => {
     leftOut.push({ index, why, rules: rulesOfEntry(entry) });
-    s.judge.skip(index);
+    s.judge.skip(index, entry._case?.input);
   };
   const batches = new RaceBatches();
   const sender = new EntrySender(s, leave);
