@@ -189,7 +189,9 @@ const verdictOf = async (reportDir: string): Promise<string> => {
 /** The first line of the output that matches, else its last line. */
 const lineOf = (stdout: string, pattern: RegExp): string => {
   const lines = stdout.split('\n').filter((l) => l.trim());
-  return (lines.find((l) => pattern.test(l)) ?? lines.at(-1) ?? '').trim().slice(0, 140);
+  // A refusal may quote what it read: control characters (a bomb's NULs) shown as escapes.
+  const line = (lines.find((l) => pattern.test(l)) ?? lines.at(-1) ?? '').trim();
+  return JSON.stringify(line).slice(1, -1).slice(0, 140);
 };
 
 /** The four figures of issue 33, each a child process measured alone, one after the other. */
