@@ -228,7 +228,7 @@ export async function memoryFigures(settings: FigureSettings): Promise<Figure[]>
     what: 'verify of a gzip bomb',
     command: `verify bomb.tar.gz (${bombKb} KB, 400 MB inside) --public-key KEY`,
     measured: verify,
-    outcome: lineOf(verify.stdout, /./),
+    outcome: lineOf(`${verify.stdout}\n${verify.stderr}`, /./),
   });
 
   const harDir = path.join(dir, 'har');
