@@ -44,7 +44,12 @@ describe("the memory figures' inputs", () => {
     expect(entries.length).toBe(count);
     const tagOf = (e: HarEntry) => /"conformance_run":"([^"]+)"/.exec(e.request.postData?.text ?? '')?.[1];
     // Three whole copies, three tags (the last 5 entries, a fourth copy's start, create nothing).
-    const tags = new Set(entries.slice(0, 3 * original.length).map(tagOf).filter((t) => t !== undefined));
+    const tags = new Set(
+      entries
+        .slice(0, 3 * original.length)
+        .map(tagOf)
+        .filter((t) => t !== undefined),
+    );
     expect(tags.size).toBe(3);
     const twins = (from: number, to: number) => new Set(entries.slice(from, to).flatMap((e) => (e._case?.input ? [e._case.input] : [])));
     const first = twins(0, original.length);
