@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { RULES } from '../../src/core/catalogue.ts';
 import type { HarEntry } from '../../src/report/files/har.ts';
 import { buildBundle, reportFolderFiles } from '../../src/report/files/bundle/write-bundle.ts';
-import { BODY_CUT, rejudgeDisagreement, rejudgeHar } from '../../src/run/har-rejudge.ts';
+import { BODY_CUT, rejudgeDisagreement, rejudgeHar, rejudgeHarStream } from '../../src/run/har-rejudge.ts';
+import { HarReader } from '../../src/report/files/har-reader.ts';
 import { verifyEvidence } from '../../src/run/verify-evidence.ts';
 import { embeddedReportFolder } from '../report/bundle-fixture.ts';
 import { forgedReport, forgedReportFolder } from './forged-report.ts';
@@ -122,5 +123,16 @@ describe('what the re-judge refuses to take on trust', () => {
     expect(verified.rejudge?.disagreement).toBeUndefined();
     const statuses = new Map(verified.rejudge!.rules.map((r) => [r.id, r.status]));
     for (const rule of report.rules.filter((r) => r.status === 'passed' || r.status === 'failed')) expect(statuses.get(rule.id), rule.id).toBe(rule.status);
+  });
+});
+
+describe('the re-judge of a HAR read as a stream (issue 33)', () => {
+  it("judges a faulty run's HAR file as the re-judge of its entries in memory, the pool read from the file", async () => {
+    const { dir, report } = await embeddedReportFolder(SEED, 'metadata-over-pairs-accepted');
+    const file = path.join(dir, 'exchanges.har');
+    const streamed = await rejudgeHarStream(() => new HarReader(file).entries());
+    expect(streamed).toEqual(rejudgeHar(harEntriesOf(dir)));
+    expect(streamed.rules.find((r) => r.id === 'fa.metadata.over-pairs-rejected')?.status).toBe('failed');
+    expect(rejudgeDisagreement(report, streamed)).toBeUndefined();
   });
 });
