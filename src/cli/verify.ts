@@ -32,8 +32,9 @@ The bundle is read as a stream, each file hashed as it is inflated; a file whose
 more than its limit is refused before any of it is inflated (manifest.json 1 MiB, manifest.sig
 and signer-public-key.pem 4 KiB, conformance.json 32 MiB, junit.xml and summary.md 16 MiB,
 report.html and created-identities.json 256 MiB, exchanges.har 1 GiB, any other 16 MiB; all
-together 1.5 GiB), so a gzip bomb is refused early. An exchanges.har over 24 MiB is hashed but
-not re-judged (a note says so): verify keeps within 250 MB.
+together 1.5 GiB), so a gzip bomb is refused early. An exchanges.har over 24 MiB is copied to a
+private temporary folder as it streams and re-judged from there entry by entry: verify keeps
+within 250 MB.
 --json prints {verified, problem?, notes, key, manifest, attestation?, rejudge?} instead.
 
 An attestation (the envelope run --bundle writes beside the bundle) is checked on its own: the

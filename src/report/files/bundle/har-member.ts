@@ -2,12 +2,14 @@
  * A bundle's exchanges.har read as it streams out of the archive (verify's re-judge needs its
  * entries): split into lines as HarFile writes them (har-lines.ts), each parsed as it completes,
  * so the text is never held whole; a HAR in another layout (an older one-line file) is gathered
- * and parsed at its end. What is kept is capped (REJUDGE_BYTES): past it the entries are
- * dropped and the HAR is said to be too large to re-judge, hashed all the same (a HAR whose header
- * declares more is never parsed). A control byte
+ * and parsed at its end. What is kept is capped (REJUDGE_BYTES): a HAR whose header declares more
+ * is copied as it streams to a spool file when one is given (verify of a bundle file re-judges it
+ * from there entry by entry, har-reader.ts), else said to be too large to re-judge, hashed all the
+ * same; one that runs past the cap without declaring it is too large too. A control byte
  * (a NUL of a gzip bomb's zeros) proves the member is no JSON text at all: refused at once, so the
  * archive stops inflating there.
  */
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { ArchiveError } from './tar-header.ts';
 import type { MemberSink } from './tar-archive.ts';
 import { entryOfLine, isHarHead } from '../har-lines.ts';
@@ -23,7 +25,7 @@ export const REJUDGE_BYTES = 24 * 1024 * 1024;
 const ENTRY_LINE_BYTES = 4 * 1024 * 1024;
 
 /** What the HAR gave: its entries, or why they could not be read (said after the hashes are checked), or that it is too large. */
-export type HarMemberResult = { entries: unknown[] } | { problem: string } | { tooLarge: number };
+export type HarMemberResult = { entries: unknown[] } | { problem: string } | { tooLarge: number } | { spooled: string };
 
 const isControl = (byte: number): boolean => byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d;
 
@@ -38,12 +40,21 @@ export class HarMemberReader implements MemberSink {
   private result: HarMemberResult | undefined;
   private started = false;
 
-  /** @param declared the size the member's header declares: over `budget`, the entries are not even parsed. */
+  /** The spool file's descriptor while a large HAR is copied to it. */
+  private spoolFd: number | undefined;
+
+  /**
+   * @param declared the size the member's header declares: over `budget`, the entries are not even
+   * parsed here; they are copied to `spoolFile` when given, else the HAR is too large.
+   */
   constructor(
     declared = 0,
     private readonly budget = REJUDGE_BYTES,
+    private readonly spoolFile?: string,
   ) {
-    if (declared > budget) this.result = { tooLarge: declared };
+    if (declared <= budget) return;
+    if (spoolFile === undefined) this.result = { tooLarge: declared };
+    else this.spoolFd = openSync(spoolFile, 'wx', 0o600);
   }
 
   /** Whether reading stopped (a problem, or too large): the rest is only checked for control bytes. */
@@ -52,7 +63,17 @@ export class HarMemberReader implements MemberSink {
   }
 
   write(chunk: Buffer): void {
-    this.refuseControlBytes(chunk);
+    try {
+      this.refuseControlBytes(chunk);
+    } catch (error) {
+      if (this.spoolFd !== undefined) closeSync(this.spoolFd);
+      this.spoolFd = undefined;
+      throw error;
+    }
+    if (this.spoolFd !== undefined) {
+      writeSync(this.spoolFd, chunk);
+      return;
+    }
     let from = 0;
     while (from < chunk.length && !this.stopped) {
       const nl = chunk.indexOf(0x0a, from);
@@ -64,6 +85,12 @@ export class HarMemberReader implements MemberSink {
   }
 
   end(): void {
+    if (this.spoolFd !== undefined) {
+      closeSync(this.spoolFd);
+      this.spoolFd = undefined;
+      this.result = { spooled: this.spoolFile! };
+      return;
+    }
     if (this.stopped) return;
     if (this.mode === 'lines') {
       if (this.pieceBytes) this.completeLine();
