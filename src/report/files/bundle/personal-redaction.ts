@@ -7,7 +7,9 @@
  * replaced again. A value shorter than SHORT_VALUE is replaced only where it is quoted or, when it
  * holds a letter and at least WORD_VALUE characters, where it stands as a whole word (a case's
  * label names the owner "Grace Hopper" unquoted; a name "Al" must not mangle "Alert", nor a
- * probe's "28" a date of birth or a count). Then every file is searched for every original spelling again:
+ * probe's "28" a date of birth or a count). No value counts where a digit it starts or ends with
+ * is glued to another digit: that is a longer number (a sort code "19-10-04" inside the timestamp
+ * "2019-10-04T21:25:44Z"), and replacing it would break a value the report judged. Then every file is searched for every original spelling again:
  * one that remains stops the bundle (a UsageError, no bundle written), naming the file, never the value.
  */
 import { UsageError } from '../../../core/errors.ts';
@@ -145,6 +147,24 @@ function characterBefore(text: string, offset: number): string {
   return low >= 0xdc00 && low <= 0xdfff && offset >= 2 ? text.slice(offset - 2, offset) : text.charAt(offset - 1);
 }
 
+const DIGIT = /^\p{Nd}$/u;
+/** An escape that ends in a digit (`\u00e9`, `%C3`): its digit is no number's. */
+const ENDS_IN_ESCAPE = /(?:\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})$/;
+
+/**
+ * Whether a spelling found at `offset` is glued to a digit on a side where it has one: part of a
+ * longer number, not the value. A sort code "19-10-04" stands inside every timestamp of
+ * 2019-10-04; replaced there, "2019-10-04T21:25:44Z" became "2067-50-00T21:25:44Z", no date,
+ * and the redacted bundle no longer judged as its report.
+ */
+function gluedToDigits(match: string, offset: number, text: string): boolean {
+  const first = String.fromCodePoint(match.codePointAt(0)!);
+  if (DIGIT.test(first) && DIGIT.test(characterBefore(text, offset)) && !ENDS_IN_ESCAPE.test(text.slice(Math.max(0, offset - 6), offset))) return true;
+  const last = characterBefore(match, match.length);
+  const after = String.fromCodePoint(text.codePointAt(offset + match.length) ?? 0x20);
+  return DIGIT.test(last) && DIGIT.test(after) && !ENDS_IN_ESCAPE.test(match);
+}
+
 /** Finds the spellings of the personal values in a text, standing alone where a value is short. */
 class SpellingMatcher {
   private readonly trie: SpellingTrie;
@@ -167,7 +187,7 @@ class SpellingMatcher {
 
   private standsAlone(match: string, offset: number, text: string): boolean {
     const reach = this.spellings.get(match);
-    if (reach === 'anywhere') return true;
+    if (reach === 'anywhere') return !gluedToDigits(match, offset, text);
     const before = characterBefore(text, offset);
     const after = String.fromCodePoint(text.codePointAt(offset + match.length) ?? 0x20);
     if (QUOTE_BEFORE.has(before) && QUOTE_AFTER.has(after)) return true;
