@@ -169,8 +169,14 @@ function gluedToDigits(match: string, offset: number, text: string): boolean {
 class SpellingMatcher {
   private readonly trie: SpellingTrie;
 
-  /** @param spellings spelling -> where its value counts as found */
-  constructor(private readonly spellings: ReadonlyMap<string, Reach>) {
+  /**
+   * @param spellings spelling -> where its value counts as found
+   * @param insideNumbers whether a value counts inside a longer number too (a stand-in must not hold one even so)
+   */
+  constructor(
+    private readonly spellings: ReadonlyMap<string, Reach>,
+    private readonly insideNumbers = false,
+  ) {
     // A walk of a trie, not one alternation of every spelling: a regular expression of thousands
     // of values took 10 s over a deep run's 15 MB HAR.
     this.trie = new SpellingTrie(spellings.keys());
@@ -187,7 +193,7 @@ class SpellingMatcher {
 
   private standsAlone(match: string, offset: number, text: string): boolean {
     const reach = this.spellings.get(match);
-    if (reach === 'anywhere') return !gluedToDigits(match, offset, text);
+    if (reach === 'anywhere') return this.insideNumbers || !gluedToDigits(match, offset, text);
     const before = characterBefore(text, offset);
     const after = String.fromCodePoint(text.codePointAt(offset + match.length) ?? 0x20);
     if (QUOTE_BEFORE.has(before) && QUOTE_AFTER.has(after)) return true;
@@ -245,7 +251,8 @@ export class PersonalRedaction {
     const values = [...personal].filter(hasReplaceableCharacters);
     const originals = new Map<string, Reach>();
     for (const value of values) for (const spell of SPELLINGS) originals.set(spell(value), reachOf(value));
-    const rawMatcher = new SpellingMatcher(new Map(values.map((v) => [v, reachOf(v)])));
+    // Strict: no stand-in shows an original's digits, even glued inside a longer number.
+    const rawMatcher = new SpellingMatcher(new Map(values.map((v) => [v, reachOf(v)])), true);
     // A day's stand-in serves every value that starts with that day: no original may start with it.
     const originalDays = new Set(values.map((value) => datedValue(value)?.day));
     const acceptable = (candidate: string) => !rawMatcher.foundIn(`"${candidate}"`) && !originalDays.has(candidate);

@@ -45,4 +45,15 @@ describe('PersonalRedaction of a value that stands inside a longer number', () =
     const redaction = PersonalRedaction.of(['123456789'], new StandIns(Buffer.alloc(32, 4)));
     for (const text of ['01234567890', '1234567890', '0123456789', '"1764123456789"']) expect(redaction.redact(text, 'x.txt')).toBe(text);
   });
+
+  it('never gives a stand-in that shows an original inside a longer number', () => {
+    // 20,000 six-digit originals: a seven-digit draw holds one of them about once in 22.
+    const sixes = Array.from({ length: 20_000 }, (_, i) => String(100_000 + ((i * 7919) % 900_000)));
+    const sevens = Array.from({ length: 300 }, (_, i) => String(1_000_000 + i * 29_989));
+    const standIns = new StandIns(Buffer.alloc(32, 5));
+    PersonalRedaction.of([...sixes, ...sevens], standIns);
+    const originals = new Set(sixes);
+    const showing = sevens.map((v) => standIns.of(v)!).filter((s) => originals.has(s.slice(0, 6)) || originals.has(s.slice(1)));
+    expect(showing).toEqual([]);
+  });
 });
