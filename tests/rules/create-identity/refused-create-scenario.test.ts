@@ -15,13 +15,13 @@ import type { HarEntry } from '../../../src/report/files/har.ts';
 import { orchestrateRun } from '../../../src/run/orchestrate-run.ts';
 import { rejudgeHar } from '../../../src/run/har-rejudge.ts';
 import { replayHar } from '../../../src/run/har-replay.ts';
-import { runConfig } from '../../../src/run/run-config.ts';
 import type { FaultName } from '../../../src/server/faults.ts';
 import { createReferenceServer, type ReferenceServer } from '../../../src/server/server.ts';
 import { refusedCreate, refusedRefIdOutcome } from '../../../src/rules/create-identity/refused-create-scenario.ts';
 import { freshJudgeState } from '../../../src/rules/rule-judge.ts';
 import type { ScenarioContext } from '../../../src/rules/scenarios.ts';
 import { exchange, identityBody, identityRequest } from '../exchange-builders.ts';
+import { referenceRunConfig } from '../../server/started-servers.ts';
 
 const RULE = 'id.refused-create.ref-id-free';
 const create = (refId: string, status: number, refused = false): Exchange => {
@@ -85,11 +85,7 @@ async function run(options: { fault?: FaultName; strict?: boolean }) {
   const s = await createReferenceServer(options);
   servers.push(s);
   const reportDir = mkdtempSync(path.join(tmpdir(), 'refused-create-'));
-  const config = runConfig({
-    ...{ seed: 3, profile: 'custom', runs: 3, baseUrl: s.baseUrl, auth: { kind: 'static', token: s.staticToken }, fiatAccountIds: s.fiatAccountIds },
-    ruleFilter: [RULE],
-    reportDir,
-  });
+  const config = referenceRunConfig(s, { ruleFilter: [RULE], reportDir });
   const { report } = await orchestrateRun(config, { reports: true });
   const entries = (JSON.parse(readFileSync(path.join(reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
   return { report, entries, rule: report.rules.find((r) => r.id === RULE)! };
@@ -154,15 +150,7 @@ describe('a HAR of the scenario sent again', () => {
     expect(recorded.rule.status).toBe('passed');
     const faulty = await createReferenceServer({ fault: 'id-refused-create-reserves-ref-id' });
     servers.push(faulty);
-    const config = runConfig({
-      seed: 3,
-      profile: 'custom',
-      runs: 3,
-      baseUrl: faulty.baseUrl,
-      auth: { kind: 'static', token: faulty.staticToken },
-      fiatAccountIds: faulty.fiatAccountIds,
-    });
-    const replayed = await replayHar(recorded.entries, config);
+    const replayed = await replayHar(recorded.entries, referenceRunConfig(faulty));
     expect(replayed.rules.find((r) => r.id === RULE)).toMatchObject({ status: 'failed', cases: 2 });
   });
 });

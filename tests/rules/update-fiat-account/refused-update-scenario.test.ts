@@ -19,6 +19,7 @@ import { update } from '../../server/http-client.ts';
 import { refusedUpdate } from '../../../src/rules/update-fiat-account/refused-update-scenario.ts';
 import type { ScenarioContext } from '../../../src/rules/scenarios.ts';
 import { ACCOUNT_ID, exchange, fiatAccountBody } from '../exchange-builders.ts';
+import { referenceRunConfig } from '../../server/started-servers.ts';
 
 const RULE = 'fa.refused-update.writes-nothing';
 const servers: ReferenceServer[] = [];
@@ -35,17 +36,7 @@ async function server(options: { fault?: FaultName; strict?: boolean } = {}): Pr
 /** The scenario's rule alone against `s`, every report written. */
 async function run(s: ReferenceServer, overrides: Partial<RunConfig> = {}) {
   const reportDir = mkdtempSync(path.join(tmpdir(), 'refused-update-'));
-  const config = runConfig({
-    seed: 3,
-    profile: 'custom',
-    runs: 3,
-    baseUrl: s.baseUrl,
-    auth: { kind: 'static', token: s.staticToken },
-    fiatAccountIds: s.fiatAccountIds,
-    ruleFilter: [RULE],
-    reportDir,
-    ...overrides,
-  });
+  const config = referenceRunConfig(s, { ruleFilter: [RULE], reportDir, ...overrides });
   const { report } = await orchestrateRun(config, { reports: true });
   const entries = (JSON.parse(readFileSync(path.join(reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
   return { report, entries, rule: report.rules.find((r) => r.id === RULE)! };
@@ -130,14 +121,7 @@ describe('a HAR of the scenario sent again', () => {
   it('sent to a live target, whose GETs a guest leaves out: not re-judged, and says why', async () => {
     const recorded = await run(await server());
     const live = await server({ fault: 'fa-refused-update-writes-part' });
-    const config = runConfig({
-      seed: 3,
-      profile: 'custom',
-      runs: 3,
-      baseUrl: live.baseUrl,
-      auth: { kind: 'static', token: live.staticToken },
-      fiatAccountIds: live.fiatAccountIds,
-    });
+    const config = referenceRunConfig(live);
     const replayed = await replayHar(recorded.entries, config);
     expect(replayed.rules.find((r) => r.id === RULE)).toBeUndefined();
     expect(replayed.notRejudged).toContainEqual({ id: RULE, why: 'its requests were left out: GET' });
