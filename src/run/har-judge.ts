@@ -99,9 +99,12 @@ export interface EntryExchange {
 export class TwinOrder {
   /** By input, where it is: one place (a run asks a twin once), or several in increasing order. */
   private readonly byInput = new Map<string, number | number[]>();
+  /** The recorded verdicts, by place, when the answers are known before the judging (a re-judge); a replay's come as it sends. */
+  private readonly recordedAt = new Map<number, boolean>();
 
-  /** Notes an entry that carries `input`, at `at` (in increasing order). */
-  add(input: string, at: number): void {
+  /** Notes an entry that carries `input`, at `at` (in increasing order), and whether its recorded answer accepted it when that decides. */
+  add(input: string, at: number, recordedAccepted?: boolean): void {
+    if (recordedAccepted !== undefined) this.recordedAt.set(at, recordedAccepted);
     const known = this.byInput.get(input);
     if (known === undefined) this.byInput.set(input, at);
     else if (typeof known === 'number') this.byInput.set(input, [known, at]);
@@ -118,6 +121,11 @@ export class TwinOrder {
   *before(input: string, at: number): Generator<number> {
     const list = this.places(input);
     for (let i = firstAbove(list, at - 1) - 1; i >= 0; i--) yield list[i];
+  }
+
+  /** Whether the twin at `at` was accepted in the recorded answers, when they decide. */
+  recorded(at: number): boolean | undefined {
+    return this.recordedAt.get(at);
   }
 
   /** Whether the entry at `at` carries the twin input `input`. */
@@ -186,6 +194,11 @@ export class StreamingEntryJudge {
     this.judgeReady();
   }
 
+  /** How many exchanges wait for a twin's entry now (what the judge holds). */
+  get held(): number {
+    return this.waiting.length;
+  }
+
   /** Every rule judged, sorted by id: what waits is decided by what came. */
   finish(): ReplayedRule[] {
     this.judgeReady(true);
@@ -217,12 +230,14 @@ export class StreamingEntryJudge {
   private twinVerdict({ at, links }: EntryExchange, ended: boolean): boolean | undefined | typeof WAIT {
     if (links.twin === undefined) return undefined;
     for (const later of this.order.after(links.twin, at)) {
-      const verdict = this.verdictAt.get(later);
+      // A re-judge knows every twin's verdict from its first read: nothing waits (a long run's HAR
+      // would otherwise hold every exchange between a case and its late twin).
+      const verdict = this.verdictAt.get(later) ?? this.order.recorded(later);
       if (verdict !== undefined) return verdict;
       if (!ended && !this.skippedAt.has(later)) return WAIT;
     }
     for (const earlier of this.order.before(links.twin, at)) {
-      const verdict = this.verdictAt.get(earlier);
+      const verdict = this.verdictAt.get(earlier) ?? this.order.recorded(earlier);
       if (verdict !== undefined) return verdict;
     }
     return undefined;

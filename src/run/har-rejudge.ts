@@ -8,12 +8,13 @@
 import { RULES, type RuleId } from '../core/catalogue.ts';
 import type { Exchange, RecordedResponse, TransportError } from '../core/exchange.ts';
 import { recordBody } from '../engine/transport/body-record.ts';
+import { is2xx } from '../rules/checks/exchange-facts.ts';
+import { isRememberedRepeat } from '../rules/create-identity/remembered-identities.ts';
 import type { HarEntry, HarHeader } from '../report/files/har.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
 import { bodyOf, caseOfEntry, RecordedPool, recordedPool, twinLinksOf } from './har-case.ts';
 import { type ReplayedRule, StreamingEntryJudge, statusAgrees, TwinOrder } from './har-judge.ts';
 import type { HarEntrySource } from './har-survey.ts';
-import { isRememberedRepeat } from '../rules/create-identity/remembered-identities.ts';
 
 /** What re-judging a HAR's recorded exchanges found. */
 export interface HarRejudge {
@@ -78,12 +79,12 @@ function rebuildable(entry: HarEntry): ReturnType<typeof caseOfEntry> {
   return bodyCut(entry) ? { why: `${BODY_CUT} in the HAR` } : caseOfEntry(entry);
 }
 
-/** Notes where an entry carrying a valid twin's input is, when a rule judges its rebuilt exchange. */
+/** Notes where an entry carrying a valid twin's input is, and its recorded verdict, when a rule judges its rebuilt exchange. */
 function noteTwin(order: TwinOrder, entry: HarEntry, at: number): void {
   const input = entry._case?.input;
   if (!input) return;
   const rebuilt = rebuildable(entry);
-  if ('testCase' in rebuilt && rebuilt.judged) order.add(input, at);
+  if ('testCase' in rebuilt && rebuilt.judged) order.add(input, at, is2xx(recordedExchange(entry, rebuilt.testCase)));
 }
 
 /** A re-judge as the entries come: each exchange rebuilt and judged in turn, nothing of it kept. */
