@@ -155,11 +155,19 @@ function firstAbove(list: readonly number[], at: number): number {
 const WAIT = Symbol('wait');
 
 /**
+ * How far after its case, in entries, a twin the run sent for that case can be: the requests in
+ * flight (--concurrency) and their twins. A --runs 5000 HAR at concurrency 8 has them 1 to 16
+ * entries after; a later entry with the same link is another case's twin.
+ */
+export const TWIN_REACH = 4096;
+
+/**
  * Judges the exchanges of a HAR's entries as they come, in the HAR's order, holding only those that
  * wait for a twin's verdict (issue 33: a 95,000-entry HAR is never held whole). A refusal's valid
  * twin is the entry its `_case.twin` links to (twin-link.ts): the nearest after the case among
- * those judged, else the last before (a twin asked once serves every case that repeats it, as in
- * the run); none: undefined. An entry of the order that is left out (not sent) is `skipped`.
+ * those judged, within TWIN_REACH when there is one before; else the last before (a twin asked
+ * once serves every case that repeats it, as in the run); none: undefined. An entry of the order
+ * that is left out (not sent) is `skipped`. Only a refusal a twin decides waits.
  */
 export class StreamingEntryJudge {
   private readonly judge: EntryJudge;
@@ -227,16 +235,28 @@ export class StreamingEntryJudge {
   }
 
   /** Whether the twin of the exchange's case was accepted; WAIT while the entry that decides it has not come. */
-  private twinVerdict({ at, links }: EntryExchange, ended: boolean): boolean | undefined | typeof WAIT {
-    if (links.twin === undefined) return undefined;
+  private twinVerdict({ exchange, at, links }: EntryExchange, ended: boolean): boolean | undefined | typeof WAIT {
+    // The judge asks only of a refusal a twin decides (rule-judge.ts): nothing else waits.
+    if (links.twin === undefined || !twinDecides(exchange)) return undefined;
     for (const later of this.order.after(links.twin, at)) {
-      // A re-judge knows every twin's verdict from its first read: nothing waits (a long run's HAR
-      // would otherwise hold every exchange between a case and its late twin).
+      // The run sends a twin as soon as its case is refused, among the requests in flight: one far
+      // after was sent for another case (the link cannot tell every input the run kept apart),
+      // and an earlier one, cached by the run, decided this case.
+      if (later - at > TWIN_REACH) {
+        const earlier = this.verdictBefore(links.twin, at);
+        if (earlier !== undefined) return earlier;
+      }
+      // A re-judge knows every twin's verdict from its first read: nothing waits.
       const verdict = this.verdictAt.get(later) ?? this.order.recorded(later);
       if (verdict !== undefined) return verdict;
       if (!ended && !this.skippedAt.has(later)) return WAIT;
     }
-    for (const earlier of this.order.before(links.twin, at)) {
+    return this.verdictBefore(links.twin, at);
+  }
+
+  /** The verdict of the last twin entry with `input` before `at` that came, if any. */
+  private verdictBefore(input: string, at: number): boolean | undefined {
+    for (const earlier of this.order.before(input, at)) {
       const verdict = this.verdictAt.get(earlier) ?? this.order.recorded(earlier);
       if (verdict !== undefined) return verdict;
     }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/core/exchange.ts';
-import { StreamingEntryJudge, TwinOrder } from '../../src/run/har-judge.ts';
+import { StreamingEntryJudge, TWIN_REACH, TwinOrder } from '../../src/run/har-judge.ts';
 
 const ACCOUNT = 'acc-1';
 
@@ -53,5 +53,32 @@ describe('what the streaming judge holds while a refusal waits for its twin', ()
     const rejudge = new StreamingEntryJudge([ACCOUNT], order);
     expect(Math.max(...feed(order, rejudge))).toBe(0);
     expect(rejudge.finish()).toEqual(replay.finish());
+  });
+
+  it('an accepted case with a twin link waits for nothing: the judge asks a twin only of a refusal', () => {
+    const order = new TwinOrder();
+    order.add('twin-1', 51);
+    const judge = new StreamingEntryJudge([ACCOUNT], order);
+    judge.add({ exchange: exchange(200, 'metadata with 6 pairs, accepted'), at: 0, judged: true, links: { twin: 'twin-1' } });
+    expect(judge.held).toBe(0);
+  });
+
+  it("a refusal whose twin was sent before it is decided by that one when the next with its link is beyond reach (another case's twin)", () => {
+    const far = TWIN_REACH + 10;
+    const order = new TwinOrder();
+    order.add('twin-1', 0);
+    order.add('twin-1', far);
+    const judge = new StreamingEntryJudge([ACCOUNT], order);
+    judge.add({ exchange: exchange(200, 'metadata with 6 pairs'), at: 0, judged: true, links: { input: 'twin-1' } });
+    judge.add({ exchange: exchange(400, 'metadata with 7 pairs'), at: 1, judged: true, links: { twin: 'twin-1' } });
+    expect(judge.held).toBe(0);
+    // Within reach, the nearest after decides: the refusal waits for it.
+    const near = new TwinOrder();
+    near.add('twin-1', 0);
+    near.add('twin-1', 5);
+    const waits = new StreamingEntryJudge([ACCOUNT], near);
+    waits.add({ exchange: exchange(200, 'metadata with 6 pairs'), at: 0, judged: true, links: { input: 'twin-1' } });
+    waits.add({ exchange: exchange(400, 'metadata with 7 pairs'), at: 1, judged: true, links: { twin: 'twin-1' } });
+    expect(waits.held).toBe(1);
   });
 });
