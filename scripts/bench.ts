@@ -12,7 +12,7 @@
  *   faults       per fault of the embedded server and of its strict variant, requests until its rule first saw a problem
  *   startup      median wall time of `conformance --help` and friends against `node -e 0`
  *   memory       peak RSS of the commands of issue 33 against the 250 MB bound: run --runs 5000,
- *                a signed redacted bundle of its report and verify of it, a deep run with a signed redacted bundle, verify of a gzip bomb, replay of a
+ *                a signed redacted bundle of its report, verify of it and replay of its HAR, a deep run with a signed redacted bundle, verify of a gzip bomb, replay of a
  *                95,000-entry HAR (scripts/memory.ts memoryFigures)
  *   evidence     per profile, the wall time of a run with --bundle --sign-key --redact-personal
  *                against the same run without, and of `conformance verify` on its bundle
@@ -388,14 +388,14 @@ function startupSection(): void {
 
 /**
  * The figures of issue 33, each a child process measured alone (scripts/memory.ts): a long
- * run, its signed redacted bundle and verify of it, a deep run with a signed redacted bundle, verify of a gzip bomb, replay of a large HAR.
+ * run, its signed redacted bundle, verify of it and replay of its HAR, a deep run with a signed redacted bundle, verify of a gzip bomb, replay of a large HAR.
  */
 async function memorySection(): Promise<void> {
   heading(
     `peak memory of the CLI, bound ${MEMORY_BOUND_MB} MB (peak RSS: VmHWM of /proc/PID/status, polled every 100 ms)`,
     `bench flags: --memory-runs ${memoryRuns} --har-entries ${harEntries} --seed ${seed}\n` +
       `1. node bin/conformance.js run --runs ${memoryRuns} --seed ${seed} --report-dir <tmp>  (embedded server)\n` +
-      `1b. node bin/conformance.js bundle <1's report dir> --out long.tar.gz --sign-key <keygen's> --redact-personal; then verify long.tar.gz --public-key <keygen's>\n` +
+      `1b. node bin/conformance.js bundle <1's report dir> --out long.tar.gz --sign-key <keygen's> --redact-personal; then verify long.tar.gz --public-key <keygen's>; then replay <1's report dir>/exchanges.har\n` +
       `2. node bin/conformance.js run --profile deep --seed ${seed} --report-dir <tmp> --bundle <tmp>.tar.gz --sign-key <keygen's> --redact-personal\n` +
       "3. node bin/conformance.js verify bomb.tar.gz --public-key <keygen's>: a .tar.gz of ~400 KB, one member declaring 400 MB of zeros (made by the script)\n" +
       `4. node bin/conformance.js replay exchanges.har: ${harEntries} entries, the deep run's copied (each copy under its own run tag), to a fresh embedded server`,

@@ -6,8 +6,8 @@
  *   npm run memory -- --huge [--runs N]     a loopback target whose answers are 10 MB and 100 MB
  *                                           (JSON, garbage, gzip): the run must end with its reports
  *   npm run memory -- --figures             the figures of issue 33 (the bench's memory section):
- *                                           run --runs 5000; a signed, redacted bundle of its report and
- *                                           verify of that bundle; a deep run with a signed, redacted
+ *                                           run --runs 5000; a signed, redacted bundle of its report,
+ *                                           verify of that bundle, replay of its HAR; a deep run with a signed, redacted
  *                                           bundle; verify of a gzip bomb; replay of a 95,000-entry HAR
  *
  * Prints requests, seconds, peak RSS (MB) and the exit code. The goal: under 250 MB each.
@@ -225,6 +225,13 @@ export async function memoryFigures(settings: FigureSettings): Promise<Figure[]>
     command: 'verify long.tar.gz --public-key KEY',
     measured: verifiedLong,
     outcome: lineOf(`${verifiedLong.stdout}\n${verifiedLong.stderr}`, /^verified|^verify/),
+  });
+  const replayedLong = await measure(['replay', path.join(runDir, 'exchanges.har')]);
+  add({
+    what: `replay of the run --runs ${runs} HAR`,
+    command: 'replay <report dir>/exchanges.har',
+    measured: replayedLong,
+    outcome: lineOf(replayedLong.stdout, /^every rule|rule statuses differ/),
   });
   const deepDir = path.join(dir, 'deep');
   const bundle = path.join(dir, 'deep.tar.gz');
