@@ -231,7 +231,7 @@ export async function memoryFigures(settings: FigureSettings): Promise<Figure[]>
     what: `replay of the run --runs ${runs} HAR`,
     command: 'replay <report dir>/exchanges.har',
     measured: replayedLong,
-    outcome: lineOf(replayedLong.stdout, /^every rule|rule statuses differ/),
+    outcome: lineOf(replayedLong.stdout, /has the status the report gives it|statuses differ from the report/),
   });
   const deepDir = path.join(dir, 'deep');
   const bundle = path.join(dir, 'deep.tar.gz');
