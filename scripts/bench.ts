@@ -11,7 +11,9 @@
  *                and whether the verdict and every rule's status are the same
  *   faults       per fault of the embedded server and of its strict variant, requests until its rule first saw a problem
  *   startup      median wall time of `conformance --help` and friends against `node -e 0`
- *   memory       peak RSS of `conformance run --profile P` against the embedded server
+ *   memory       peak RSS of the commands of issue 33 against the 250 MB bound: run --runs 5000,
+ *                a signed redacted bundle of its report, verify of it and replay of its HAR, a deep run with a signed redacted bundle, verify of a gzip bomb, replay of a
+ *                95,000-entry HAR (scripts/memory.ts memoryFigures)
  *   evidence     per profile, the wall time of a run with --bundle --sign-key --redact-personal
  *                against the same run without, and of `conformance verify` on its bundle
  *   guest        what leaving the accounts as found costs: a standard run (in process, reports
@@ -45,7 +47,7 @@ import type { ConformanceReport } from '../src/report/model/model.ts';
 import type { RestoreStep } from '../src/core/case.ts';
 import { JOURNAL_FILE, loadJournal, saveJournal } from '../src/engine/restore/restore-journal.ts';
 import { startLatencyProxy } from './latency-proxy.ts';
-import { measure } from './memory.ts';
+import { FIGURE_HEADINGS, figureRows, MEMORY_BOUND_MB, measure, memoryFigures } from './memory.ts';
 import { cliCommands, measureStartup, median } from './startup-time.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -56,7 +58,11 @@ const COMPARED = [1, 8] as const;
 
 const FLAGS = {
   only: { type: 'string', default: SECTIONS.join(','), help: 'sections to run, comma-separated' },
-  profiles: { type: 'string', default: 'quick,standard', help: `profiles of the profiles and memory sections, or "all" (${Object.keys(PROFILES).join(',')})` },
+  profiles: {
+    type: 'string',
+    default: 'quick,standard',
+    help: `profiles of the profiles and evidence sections, or "all" (${Object.keys(PROFILES).join(',')})`,
+  },
   'latency-ms': { type: 'string', default: '150', help: 'delay the proxy adds to every answer (profiles, concurrency)' },
   'rate-limit': { type: 'string', default: '10', help: 'requests per second of the profiles section' },
   concurrency: { type: 'string', default: '10', help: 'harness --concurrency of the profiles section' },
@@ -64,6 +70,8 @@ const FLAGS = {
   rounds: { type: 'string', default: '3', help: 'measured rounds of the ratio and guest sections (median), after one warm-up round' },
   'fault-runs': { type: 'string', default: String(PROFILES.quick), help: 'random cases per rule of each fault run' },
   'startup-runs': { type: 'string', default: '10', help: 'spawns per command of the startup section (median)' },
+  'memory-runs': { type: 'string', default: '5000', help: "random cases per rule of the memory section's long run" },
+  'har-entries': { type: 'string', default: '95000', help: 'entries of the HAR the memory section replays' },
   help: { type: 'boolean', default: false, help: 'show this help' },
 } as const;
 
@@ -84,6 +92,8 @@ const seed = whole('seed', 0);
 const rounds = whole('rounds', 1);
 const faultRuns = whole('fault-runs', 1);
 const startupRuns = whole('startup-runs', 1);
+const memoryRuns = whole('memory-runs', 1);
+const harEntries = whole('har-entries', 1);
 
 function usageError(message: string): never {
   console.error(`bench: ${message} (npm run bench -- --help)`);
@@ -264,7 +274,7 @@ async function cliRun(flags: string[], throughProxy: boolean): Promise<CliRun> {
   try {
     const target =
       server && proxy ? ['--base-url', proxy.url, '--token', server.staticToken, ...server.fiatAccountIds.flatMap((id) => ['--fiat-account-id', id])] : [];
-    const outcome = await measure([...target, ...flags, '--seed', String(seed), '--report-dir', reportDir]);
+    const outcome = await measure(['run', ...target, ...flags, '--seed', String(seed), '--report-dir', reportDir]);
     return { ...outcome, report: await readReport(path.join(reportDir, 'conformance.json')) };
   } finally {
     await proxy?.close();
@@ -376,23 +386,27 @@ function startupSection(): void {
   );
 }
 
+/**
+ * The figures of issue 33, each a child process measured alone (scripts/memory.ts): a long
+ * run, its signed redacted bundle, verify of it and replay of its HAR, a deep run with a signed redacted bundle, verify of a gzip bomb, replay of a large HAR.
+ */
 async function memorySection(): Promise<void> {
   heading(
-    'peak memory of the CLI per profile, embedded server',
-    `bench flags: --profiles ${profiles.join(',')} --seed ${seed}\neach: node bin/conformance.js run --profile P --seed ${seed} --report-dir <tmp>  (peak RSS: VmHWM of /proc/PID/status, polled)`,
+    `peak memory of the CLI, bound ${MEMORY_BOUND_MB} MB (peak RSS: VmHWM of /proc/PID/status, polled every 100 ms)`,
+    `bench flags: --memory-runs ${memoryRuns} --har-entries ${harEntries} --seed ${seed}\n` +
+      `1. node bin/conformance.js run --runs ${memoryRuns} --seed ${seed} --report-dir <tmp>  (embedded server)\n` +
+      `1b. node bin/conformance.js bundle <1's report dir> --out long.tar.gz --sign-key <keygen's> --redact-personal; then verify long.tar.gz --public-key <keygen's>; then replay <1's report dir>/exchanges.har\n` +
+      `2. node bin/conformance.js run --profile deep --seed ${seed} --report-dir <tmp> --bundle <tmp>.tar.gz --sign-key <keygen's> --redact-personal\n` +
+      "3. node bin/conformance.js verify bomb.tar.gz --public-key <keygen's>: a .tar.gz of ~400 KB, one member declaring 400 MB of zeros (made by the script)\n" +
+      `4. node bin/conformance.js replay exchanges.har: ${harEntries} entries, the deep run's copied (each copy under its own run tag), to a fresh embedded server`,
   );
-  const rows: string[][] = [];
-  for (const profile of profiles) {
-    const run = await cliRun(['--profile', profile], false);
-    rows.push([
-      profile,
-      String(run.report.summary.requests),
-      seconds(run.seconds),
-      `${run.peakMb.toFixed(0)} MB`,
-      `${run.report.summary.verdict} (exit ${run.exitCode})`,
-    ]);
+  const dir = await mkdtemp(path.join(tmpdir(), 'conformance-bench-memory-'));
+  try {
+    const figures = await memoryFigures({ runs: memoryRuns, seed, harEntries, dir });
+    console.log(table(FIGURE_HEADINGS, figureRows(figures)));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
-  console.log(table(['profile', 'requests', 'wall', 'peak RSS', 'verdict'], rows));
 }
 
 // ---------------------------------------------------------------------------------------------

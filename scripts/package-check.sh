@@ -15,7 +15,7 @@ cd "$repo"
 tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 tar -tzf "$tarball" | sed 's|^package/||' | sort > "$work/contents"
 echo "$(wc -l < "$work/contents") files, $(du -k "$tarball" | cut -f1) kB"
-for needed in bin/conformance.js dist/cli/main.js dist/api/index.js dist/api/index.d.ts dist/api/vitest.js dist/api/vitest.d.ts dist/api/report.js dist/api/report.d.ts dist/api/evidence.js dist/api/evidence.d.ts dist/cli/package-entry.js dist/cli/package-entry.d.ts schemas/fiat-account.schema.json fixtures/samples/identity.json LICENSE README.md package.json; do
+for needed in bin/conformance.js dist/cli/main.js dist/api/index.js dist/api/index.d.ts dist/api/vitest.js dist/api/vitest.d.ts dist/api/report.js dist/api/report.d.ts dist/api/evidence.js dist/api/evidence.d.ts dist/cli/package-entry.js dist/cli/package-entry.d.ts schemas/fiat-account.schema.json schemas/in-toto/statement-v1.schema.json schemas/in-toto/test-result-v0.1.schema.json schemas/in-toto/resource-descriptor-v1.schema.json fixtures/samples/identity.json LICENSE README.md package.json; do
   grep -qx "$needed" "$work/contents" || { echo "package-check: the tarball lacks $needed" >&2; exit 1; }
 done
 if grep -E '^(src|tests|suites|scripts|reports)/|\.test\.|tsbuildinfo' "$work/contents"; then

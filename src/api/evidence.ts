@@ -2,7 +2,7 @@
  * `fiat-identity-conformance/evidence`: the evidence of a run for tools and auditors. A report
  * folder as a (signed) bundle, its verification (the manifest, the signature, and the recorded
  * exchanges re-judged against the report), and a HAR's exchanges re-judged offline or sent again
- * to a target. Stability marks as in the library entry: `@public` stable, `@beta` may change in a
+ * to a target, and the in-toto attestation (a DSSE envelope) checked on its own. Stability marks as in the library entry: `@public` stable, `@beta` may change in a
  * minor version (re-judge and replay follow the judge's changes).
  */
 export {
@@ -26,8 +26,26 @@ export {
   type VerifyResult,
 } from '../report/files/bundle/verify-bundle.ts';
 export {
+  /** @beta */
+  verifyAttestation,
+  /** @beta */
+  type AttestationVerifyResult,
+  /** @beta */
+  type SubjectFiles,
+} from '../report/files/bundle/attestation/verify-attestation.ts';
+export type {
+  /** @beta */
+  TestResultStatement,
+} from '../report/files/bundle/attestation/test-result-statement.ts';
+export type {
+  /** @beta */
+  BundledAttestation,
+} from '../report/files/bundle/attestation/bundled-attestation.ts';
+export {
   /** @public */
   verifyEvidence,
+  /** @beta */
+  verifyEvidenceFile,
   /** @public */
   type EvidenceVerifyResult,
   /** @beta */

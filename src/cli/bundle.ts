@@ -7,8 +7,9 @@ import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
 import { readPrivateKey } from '../report/files/bundle/signature.ts';
-import { bundleReportFolder, writeBundleFile } from '../report/files/bundle/write-bundle.ts';
+import { writeReportFolderBundle } from '../report/files/bundle/write-bundle.ts';
 import { checkOutputFile } from '../report/files/output-file.ts';
+import { checkAttestationBeside, writeAttestationBeside } from '../report/files/bundle/attestation/attestation.ts';
 
 const HELP = `usage: conformance bundle <report folder> --out FILE [--sign-key FILE] [--redact-personal]
 
@@ -19,8 +20,12 @@ the document's sections the rules cite and the schemas' hash. --sign-key (an Ed2
 key, PEM; conformance keygen makes one) signs manifest.json into manifest.sig; without it the
 bundle says it is unsigned. --redact-personal replaces names, account numbers, government ids,
 emails, phone numbers, dates of birth and addresses in every file with stand-ins of the same
-shape. Check a bundle with conformance verify FILE --public-key public.pem. Exit 0 written, 2
-usage: --out a folder, a link, a device or a FIFO, or in a missing folder.`;
+shape. The bundle holds attestation.intoto.jsonl, an in-toto Test Result statement over its
+files in a DSSE envelope (signed with the same key), and the same file is written beside it:
+FILE without .tar.gz (or .tgz) plus .intoto.jsonl (evidence.tar.gz: evidence.intoto.jsonl), for
+cosign, policy engines and in-toto verifiers. Check a bundle with conformance verify FILE
+--public-key public.pem. Exit 0 written, 2 usage: --out a folder, a link, a device or a FIFO, or
+in a missing folder (the attestation's path beside it too).`;
 
 const OPTIONS = {
   out: { type: 'string' },
@@ -41,14 +46,15 @@ export async function bundle(argv: string[], io: CliIO): Promise<number> {
   const [dir] = positionals;
   // Refused before the folder is read: a device, a FIFO, a link or a folder at --out, or a missing folder.
   await checkOutputFile('--out', values.out);
+  await checkAttestationBeside('--out', values.out);
   const signKey = values['sign-key'] !== undefined ? await readPrivateKey(values['sign-key']) : undefined;
-  const { bytes, manifest } = await bundleReportFolder(dir, {
+  const { manifest, attestation } = await writeReportFolderBundle(dir, values.out, {
     ...(signKey ? { signKey } : {}),
     ...(values['redact-personal'] ? { redactPersonal: true } : {}),
   });
-  await writeBundleFile(values.out, bytes);
+  const beside = await writeAttestationBeside(values.out, attestation);
   const signed = manifest.signer ? `signed (${manifest.signer})` : 'unsigned';
   const redacted = manifest.redacted ? `, ${manifest.redactedValues} personal values replaced` : '';
-  io.out(`bundle ${values.out}: ${manifest.files.length} files, ${signed}${redacted}`);
+  io.out(`bundle ${values.out}: ${manifest.files.length} files, ${signed}${redacted}; attestation ${beside}`);
   return 0;
 }

@@ -11,12 +11,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CliIO } from './io.ts';
 import { EXIT, exitCodeOfSignal, UsageError } from '../core/errors.ts';
-import { parseJsonText, readInputFile } from '../core/json-file.ts';
+import { readInputFile } from '../core/json-file.ts';
 import { checkUrl, resolveAuth, runConfig } from '../run/run-config.ts';
 import { settingsOfFlagValues } from '../run/given-settings.ts';
 import { parseReading } from '../server/reading.ts';
-import { replayDisagreements, replayHar, type HarReplay } from '../run/har-replay.ts';
-import type { HarEntry } from '../report/files/har.ts';
+import { type HarEntrySource, replayDisagreements, replayHar, type HarReplay } from '../run/har-replay.ts';
+import { HarReader } from '../report/files/har-reader.ts';
 import { readReport } from '../report/model/read-report.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
 import { isMarkedRedacted, manifestSaysRedacted } from '../report/files/bundle/redaction-mark.ts';
@@ -40,12 +40,16 @@ export interface HarReplayFlags {
   report?: string;
 }
 
-/** The entries of a HAR file and, when it is redacted, how that is known (its own mark, or the manifest of its bundle beside it); or a UsageError. */
-async function harOf(file: string): Promise<{ entries: HarEntry[]; redacted?: string }> {
-  const data = parseJsonText(await readInputFile(file), file) as { log?: { entries?: unknown } } | null;
-  if (!Array.isArray(data?.log?.entries)) throw new UsageError(`${file} is not a HAR file (no log.entries)`);
-  const entries = data.log.entries as HarEntry[];
-  if (isMarkedRedacted(data)) return { entries, redacted: 'its log says so: a bundle made with --redact-personal' };
+/**
+ * A HAR file's entries, read as a stream each time the replay asks (report/files/har-reader.ts),
+ * and, when it is redacted, how that is known (its own mark, or the manifest of its bundle beside
+ * it); or a UsageError. The mark may follow the entries: a first read finds it.
+ */
+async function harOf(file: string): Promise<{ entries: HarEntrySource; redacted?: string }> {
+  const reader = new HarReader(file);
+  const log = await reader.readLog();
+  const entries = () => reader.entries();
+  if (isMarkedRedacted({ log })) return { entries, redacted: 'its log says so: a bundle made with --redact-personal' };
   const manifest = path.join(path.dirname(file), MANIFEST_FILE);
   if (existsSync(manifest) && manifestSaysRedacted(await readInputFile(manifest).catch(() => '')))
     return { entries, redacted: `${manifest} beside it says so: a bundle made with --redact-personal` };

@@ -31,6 +31,7 @@ import { createProgress } from '../report/terminal/progress.ts';
 import { colourEnabled, palette, type Palette } from '../report/terminal/colour.ts';
 import { runJsonResult } from '../report/model/run-json-result.ts';
 import { listRules } from './list-rules.ts';
+import { attestationBeside } from '../report/files/bundle/attestation/attestation.ts';
 
 /** The run's ways to speak: each line clears the status line first (lineWriter). */
 interface RunOutput {
@@ -111,7 +112,7 @@ function annotate(report: ConformanceReport, config: RunConfig, io: CliIO, redac
 function bundleLine(bundle: BundleSettings): string {
   const signed = bundle.signKeyFile ? 'signed' : 'unsigned: integrity only, no proof of origin (--sign-key signs it)';
   const personal = bundle.redactPersonal ? 'personal values replaced by stand-ins' : 'personal values as sent (--redact-personal replaces them)';
-  return `bundle: ${bundle.file}, ${signed}, ${personal}; check it with \`conformance verify ${bundle.file}\``;
+  return `bundle: ${bundle.file}, ${signed}, ${personal}; check it with \`conformance verify ${bundle.file}\`; its in-toto attestation: ${attestationBeside(bundle.file)}`;
 }
 
 /** What the run prints as it goes: its opening lines, the progress, the rule table, the reports and what went wrong. */

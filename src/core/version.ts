@@ -7,4 +7,6 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 
 export const TOOL_NAME = 'conformance';
 export const TOOL_VERSION: string = pkg.version;
+/** The npm package the tool ships in: what a package URL (`pkg:npm/…`) names. */
+export const PACKAGE_NAME: string = pkg.name;
 export const USER_AGENT = `${TOOL_NAME}/${TOOL_VERSION} (${pkg.name}; node ${process.versions.node})`;

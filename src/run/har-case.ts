@@ -76,10 +76,28 @@ export function twinLinksOf(entry: HarEntry): { twin?: string; input?: string } 
 
 /**
  * The run's pool accounts, in the order the HAR first names them: the restore's start reads name
- * the pool, else the accounts that answered a 2xx.
+ * the pool, else the accounts that answered a 2xx. Entries are observed one at a time (a HAR read
+ * as a stream); only the account ids are kept.
  */
+export class RecordedPool {
+  private readonly startReads = new Set<string>();
+  private readonly answered = new Set<string>();
+
+  observe(entry: HarEntry): void {
+    const startRead = entry._case?.restore === 'start-read';
+    if (!startRead && (this.startReads.size || entry.response.status < 200 || entry.response.status >= 300)) return;
+    const id = accountOf(entry);
+    if (id !== undefined) (startRead ? this.startReads : this.answered).add(id);
+  }
+
+  ids(): string[] {
+    return [...(this.startReads.size ? this.startReads : this.answered)];
+  }
+}
+
+/** The run's pool accounts of a HAR's entries (RecordedPool). */
 export function recordedPool(entries: readonly HarEntry[]): string[] {
-  const startReads = entries.filter((e) => e._case?.restore === 'start-read');
-  const naming = startReads.length ? startReads : entries.filter((e) => e.response.status >= 200 && e.response.status < 300);
-  return [...new Set(naming.map(accountOf).filter((id): id is string => id !== undefined))];
+  const pool = new RecordedPool();
+  for (const entry of entries) pool.observe(entry);
+  return pool.ids();
 }

@@ -8,11 +8,13 @@
 import { RULES, type RuleId } from '../core/catalogue.ts';
 import type { Exchange, RecordedResponse, TransportError } from '../core/exchange.ts';
 import { recordBody } from '../engine/transport/body-record.ts';
+import { is2xx } from '../rules/checks/exchange-facts.ts';
+import { isRememberedRepeat } from '../rules/create-identity/remembered-identities.ts';
 import type { HarEntry, HarHeader } from '../report/files/har.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
-import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
-import { type EntryExchange, judgeEntryExchanges, type ReplayedRule, statusAgrees } from './har-judge.ts';
-import { isRememberedRepeat } from '../rules/create-identity/remembered-identities.ts';
+import { bodyOf, caseOfEntry, RecordedPool, recordedPool, twinLinksOf } from './har-case.ts';
+import { type ReplayedRule, StreamingEntryJudge, statusAgrees, TwinOrder } from './har-judge.ts';
+import type { HarEntrySource } from './har-survey.ts';
 
 /** What re-judging a HAR's recorded exchanges found. */
 export interface HarRejudge {
@@ -72,33 +74,84 @@ function rulesOfCutEntry(entry: HarEntry): RuleId[] {
   return operation ? RULES.filter((r) => r.operation === operation).map((r) => r.id) : [];
 }
 
+/** Whether an entry's exchange can be rebuilt: the case it carried, or why it is left out. */
+function rebuildable(entry: HarEntry): ReturnType<typeof caseOfEntry> {
+  return bodyCut(entry) ? { why: `${BODY_CUT} in the HAR` } : caseOfEntry(entry);
+}
+
+/** Notes where an entry carrying a valid twin's input is, and its recorded verdict, when a rule judges its rebuilt exchange. */
+function noteTwin(order: TwinOrder, entry: HarEntry, at: number): void {
+  const input = entry._case?.input;
+  if (!input) return;
+  const rebuilt = rebuildable(entry);
+  if ('testCase' in rebuilt && rebuilt.judged) order.add(input, at, is2xx(recordedExchange(entry, rebuilt.testCase)));
+}
+
+/** A re-judge as the entries come: each exchange rebuilt and judged in turn, nothing of it kept. */
+class Rejudging {
+  private readonly judge: StreamingEntryJudge;
+  private readonly leftOut: HarRejudge['leftOut'] = [];
+  private readonly cutRules = new Set<RuleId>();
+  private readonly rememberedRules = new Set<RuleId>();
+  private rebuilt = 0;
+
+  constructor(fiatAccountIds: readonly string[], order: TwinOrder) {
+    this.judge = new StreamingEntryJudge(fiatAccountIds, order);
+  }
+
+  entry(entry: HarEntry, at: number): void {
+    const rebuilt = rebuildable(entry);
+    if ('why' in rebuilt) {
+      this.leftOut.push({ index: at, why: rebuilt.why });
+      if (bodyCut(entry) && entry._case && !entry._case.restore) for (const id of rulesOfCutEntry(entry)) this.cutRules.add(id);
+      this.judge.skip(at, entry._case?.input);
+      return;
+    }
+    this.rebuilt++;
+    this.judge.add({ exchange: recordedExchange(entry, rebuilt.testCase), at, judged: rebuilt.judged, links: twinLinksOf(entry) });
+    if (isRememberedRepeat(rebuilt.testCase) && rebuilt.testCase.exercises) this.rememberedRules.add(rebuilt.testCase.exercises);
+  }
+
+  result(): HarRejudge {
+    const notRejudged = [
+      ...[...this.cutRules].map((id) => ({ id, why: BODY_CUT })),
+      ...[...this.rememberedRules].filter((id) => !this.cutRules.has(id)).map((id) => ({ id, why: REMEMBERED_ELSEWHERE })),
+    ];
+    const skipped = new Set(notRejudged.map((r) => r.id));
+    const rules = this.judge.finish().filter((r) => !skipped.has(r.id));
+    return { rules, notRejudged, rebuilt: this.rebuilt, leftOut: this.leftOut };
+  }
+}
+
 /**
  * Re-judges the recorded exchanges of a HAR's entries, in order; `fiatAccountIds` are the run's
  * pool (a report of a remote target names them; else the HAR's start reads do).
  */
 export function rejudgeHar(entries: readonly HarEntry[], fiatAccountIds: readonly string[] = recordedPool(entries)): HarRejudge {
-  const exchanges: EntryExchange[] = [];
-  const leftOut: HarRejudge['leftOut'] = [];
-  const cutRules = new Set<RuleId>();
-  const rememberedRules = new Set<RuleId>();
-  for (const [at, entry] of entries.entries()) {
-    const rebuilt = caseOfEntry(entry);
-    if (bodyCut(entry)) {
-      leftOut.push({ index: at, why: `${BODY_CUT} in the HAR` });
-      if (entry._case && !entry._case.restore) for (const id of rulesOfCutEntry(entry)) cutRules.add(id);
-    } else if ('why' in rebuilt) leftOut.push({ index: at, why: rebuilt.why });
-    else {
-      exchanges.push({ exchange: recordedExchange(entry, rebuilt.testCase), at, judged: rebuilt.judged, links: twinLinksOf(entry) });
-      if (isRememberedRepeat(rebuilt.testCase) && rebuilt.testCase.exercises) rememberedRules.add(rebuilt.testCase.exercises);
-    }
+  const order = new TwinOrder();
+  for (const [at, entry] of entries.entries()) noteTwin(order, entry, at);
+  const rejudging = new Rejudging(fiatAccountIds, order);
+  for (const [at, entry] of entries.entries()) rejudging.entry(entry, at);
+  return rejudging.result();
+}
+
+/**
+ * rejudgeHar over entries read as a stream (report/files/har-reader.ts), twice: where the valid
+ * twins are (and the pool, when no accounts are given), then each entry judged in turn. Holds
+ * one entry and what waits for a twin's entry, never the HAR (issue 33).
+ */
+export async function rejudgeHarStream(source: HarEntrySource, fiatAccountIds?: readonly string[]): Promise<HarRejudge> {
+  const order = new TwinOrder();
+  const pool = new RecordedPool();
+  let at = 0;
+  for await (const entry of source()) {
+    noteTwin(order, entry, at++);
+    if (!fiatAccountIds) pool.observe(entry);
   }
-  const notRejudged = [
-    ...[...cutRules].map((id) => ({ id, why: BODY_CUT })),
-    ...[...rememberedRules].filter((id) => !cutRules.has(id)).map((id) => ({ id, why: REMEMBERED_ELSEWHERE })),
-  ];
-  const skipped = new Set(notRejudged.map((r) => r.id));
-  const rules = judgeEntryExchanges(exchanges, fiatAccountIds).filter((r) => !skipped.has(r.id));
-  return { rules, notRejudged, rebuilt: exchanges.length, leftOut };
+  const rejudging = new Rejudging(fiatAccountIds ?? pool.ids(), order);
+  at = 0;
+  for await (const entry of source()) rejudging.entry(entry, at++);
+  return rejudging.result();
 }
 
 /** What the re-judge says of a rule, for the line of a disagreement. */

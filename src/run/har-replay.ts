@@ -24,7 +24,6 @@ import type { TestCase } from '../core/case.ts';
 import { getRule, type RuleId } from '../core/catalogue.ts';
 import type { HarEntry } from '../report/files/har.ts';
 import type { RunConfig } from './run-config.ts';
-import { OPERATIONS } from '../core/operations.ts';
 import { MetadataState } from '../rules/update-fiat-account/metadata-state.ts';
 import { targetTransport } from './prepare-run.ts';
 import type { Transport } from '../engine/transport/transport.ts';
@@ -32,8 +31,9 @@ import { startTarget } from './target.ts';
 import { isRaceCreate } from '../rules/create-identity/ref-id-scenarios.ts';
 import { SCENARIOS } from '../rules/scenarios.ts';
 import { ClockPacing } from '../rules/update-fiat-account/updated-at-scenario.ts';
-import { bodyOf, caseOfEntry, recordedPool, twinLinksOf } from './har-case.ts';
-import { type EntryExchange, judgeEntryExchanges, type ReplayedRule, statusAgrees } from './har-judge.ts';
+import { twinLinksOf } from './har-case.ts';
+import { type EntryExchange, type ReplayedRule, StreamingEntryJudge, statusAgrees } from './har-judge.ts';
+import { bodyRefId, entriesInMemory, type HarEntrySource, type HarSurvey, rulesOfEntry, sendable, surveyHar } from './har-survey.ts';
 import { ReplayAccounts } from './replay-accounts.ts';
 import { FreshRefIds } from './har-ref-ids.ts';
 import { ReplayRestore, type ReplayRestoreResult } from './replay-restore.ts';
@@ -41,6 +41,7 @@ import { journalInFreshFolder } from '../engine/restore/restore-journal.ts';
 
 export { caseOfEntry } from './har-case.ts';
 export type { ReplayedRule, ReplayStatus } from './har-judge.ts';
+export type { HarEntrySource } from './har-survey.ts';
 
 /** What a replay of a HAR found. */
 export interface HarReplay {
@@ -79,98 +80,131 @@ interface Ready {
   judged: boolean;
 }
 
-/**
- * The rules an entry's case was sent for, for the rules a replay left without their requests: its
- * own, and the scenario rule it serves (the refused-update scenario's GET is around the update and
- * exercises that scenario's rule).
- */
-const rulesOfEntry = (entry: HarEntry): RuleId[] => {
-  const c = entry._case;
-  return [...new Set([c?.around ?? c?.violates, c?.exercises].filter((r): r is RuleId => r !== undefined))];
-};
-
-/**
- * The entries a replay sends, and those it leaves out with why: what cannot be sent again, and,
- * against a live target, what a guest does not send (another method than the documented
- * operation's, the recorded run's own restore, an account nobody named).
- */
-function entriesToSend(entries: readonly HarEntry[], accounts: ReplayAccounts, live: boolean): { ready: Ready[]; leftOut: HarReplay['leftOut'] } {
-  const ready: Ready[] = [];
-  // The recorded run's identities may still be on the target: each create gets a fresh ref_id.
-  const refIds = new FreshRefIds();
-  const leftOut: HarReplay['leftOut'] = [];
-  for (const [at, entry] of entries.entries()) {
-    const rebuilt = caseOfEntry(entry);
-    if ('why' in rebuilt) {
-      leftOut.push({ index: at, why: rebuilt.why });
-      continue;
-    }
-    const recorded = rebuilt.testCase;
-    if (live && recorded.restore) {
-      leftOut.push({ index: at, why: "the recorded run's restore: a replay reads and puts back the target's accounts itself" });
-      continue;
-    }
-    const method = recorded.method ?? OPERATIONS[recorded.operation].method;
-    if (live && method !== OPERATIONS[recorded.operation].method) {
-      leftOut.push({ index: at, why: `${method}: not a documented operation (a live target gets only ${documentedOperations()})` });
-      continue;
-    }
-    const choice = recorded.fiatAccountId !== undefined ? accounts.choose(recorded.fiatAccountId) : undefined;
-    if (choice && 'skip' in choice) {
-      leftOut.push({ index: at, why: `no account to send it to: ${choice.skip}` });
-      continue;
-    }
-    ready.push({ at, entry, testCase: refIds.restamp(choice ? { ...recorded, fiatAccountId: choice.id } : recorded), judged: rebuilt.judged });
-  }
-  return { ready, leftOut };
+/** An entry left out, with why, and the rules it was sent for (for the rules left without their requests). */
+interface LeftOut {
+  index: number;
+  why: string;
+  rules: RuleId[];
 }
 
-const documentedOperations = (): string =>
-  Object.values(OPERATIONS)
-    .map((o) => `${o.method} ${o.pathTemplate}`)
-    .join(' and ');
+/** Where the entries go and what judges them as they come back. */
+interface Sending {
+  transport: Transport;
+  restore: ReplayRestore;
+  accounts: ReplayAccounts;
+  metadata: MetadataState;
+  judge: StreamingEntryJudge;
+  refIds: FreshRefIds;
+  live: boolean;
+  signal?: AbortSignal;
+}
 
 /**
- * Sends the ready entries in the HAR's order, one at a time; the creates of one concurrent round
- * (consecutive, one ref_id) go out together, as the run sent them: a race needs them at once.
- * An update of an account the restore could not read first is left out; Ctrl-C stops the sending.
+ * An entry ready to send, or why it is left out: what cannot be sent again, an account nobody
+ * named and, against a live target, what a guest does not send (har-survey.ts sendable). Each
+ * create gets a fresh ref_id: the recorded run's identities may still be on the target.
  */
-async function sendAll(
-  ready: readonly Ready[],
-  transport: Transport,
-  guard: { restore: ReplayRestore; accounts: ReplayAccounts; metadata: MetadataState; signal?: AbortSignal },
-): Promise<{ sent: EntryExchange[]; leftOut: HarReplay['leftOut']; interrupted: boolean }> {
-  const sent: EntryExchange[] = [];
-  const leftOut: HarReplay['leftOut'] = [];
-  const clock = new ClockPacing();
-  const sendOne = async ({ at, entry, testCase: recorded, judged }: Ready): Promise<EntryExchange> => {
-    const testCase = guard.restore.fit(recorded);
-    if (testCase.fiatAccountId && guard.accounts.isTargetAccount(testCase.fiatAccountId)) guard.restore.wrote(testCase.fiatAccountId);
+function readyOf(entry: HarEntry, at: number, s: Pick<Sending, 'accounts' | 'refIds' | 'live'>): Ready | { why: string } {
+  const sent = sendable(entry, s.live);
+  if ('why' in sent) return sent;
+  const recorded = sent.testCase;
+  const choice = recorded.fiatAccountId !== undefined ? s.accounts.choose(recorded.fiatAccountId) : undefined;
+  if (choice && 'skip' in choice) return { why: `no account to send it to: ${choice.skip}` };
+  return { at, entry, testCase: s.refIds.restamp(choice ? { ...recorded, fiatAccountId: choice.id } : recorded), judged: sent.judged };
+}
+
+/** The creates of one concurrent round (consecutive, one ref_id) go out together, as the run sent them: a race needs them at once; any other entry alone. */
+class RaceBatches {
+  private batch: Ready[] = [];
+  private refId: string | undefined;
+
+  /** Adds an entry; returns the batch before it when the entry begins another. */
+  add(ready: Ready): Ready[] | undefined {
+    const refId = raceRefId(ready.entry);
+    if (this.batch.length && refId !== undefined && refId === this.refId) {
+      this.batch.push(ready);
+      return undefined;
+    }
+    const done = this.flush();
+    this.batch = [ready];
+    this.refId = refId;
+    return done;
+  }
+
+  flush(): Ready[] | undefined {
+    const done = this.batch.length ? this.batch : undefined;
+    this.batch = [];
+    return done;
+  }
+}
+
+/** Sends the batches, each fitted by the restore; an update of an account the restore could not read first is left out. */
+class EntrySender {
+  sent = 0;
+  private readonly clock = new ClockPacing();
+  private readonly tokens: TokenGenerations;
+
+  constructor(
+    private readonly s: Sending,
+    private readonly leave: (entry: HarEntry, at: number, why: string) => void,
+  ) {
+    this.tokens = new TokenGenerations(s.transport);
+  }
+
+  async send(batch: readonly Ready[]): Promise<void> {
+    await this.tokens.before(batch[0].entry);
+    const { accounts, restore } = this.s;
+    const unread = (r: Ready) =>
+      r.testCase.fiatAccountId !== undefined && accounts.isTargetAccount(r.testCase.fiatAccountId) && !restore.mayWrite(r.testCase.fiatAccountId);
+    for (const r of batch.filter(unread))
+      this.leave(r.entry, r.at, `the start read of ${r.testCase.fiatAccountId} gave no account: what it holds is unknown, so it is not written`);
+    const sent = await Promise.all(batch.filter((r) => !unread(r)).map((r) => this.sendOne(r)));
+    this.sent += sent.length;
+    for (const exchange of sent) this.s.judge.add(exchange);
+  }
+
+  private async sendOne({ at, entry, testCase: recorded, judged }: Ready): Promise<EntryExchange> {
+    const { accounts, restore, transport, metadata } = this.s;
+    const testCase = restore.fit(recorded);
+    if (testCase.fiatAccountId && accounts.isTargetAccount(testCase.fiatAccountId)) restore.wrote(testCase.fiatAccountId);
     // The updated_at scenario's one wait, as the run made it (updated-at-scenario.ts).
-    const pause = clock.waitBefore(testCase);
+    const pause = this.clock.waitBefore(testCase);
     if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
     const exchange = await transport.send(testCase, testCase.auth ? { auth: testCase.auth } : undefined);
-    clock.sent(exchange);
-    guard.restore.sent(exchange);
-    guard.metadata.observe(exchange);
+    this.clock.sent(exchange);
+    restore.sent(exchange);
+    metadata.observe(exchange);
     return { exchange, at, judged, links: twinLinksOf(entry) };
-  };
-  const unread = (r: Ready) =>
-    r.testCase.fiatAccountId !== undefined && guard.accounts.isTargetAccount(r.testCase.fiatAccountId) && !guard.restore.mayWrite(r.testCase.fiatAccountId);
-  const tokens = new TokenGenerations(transport);
-  for (let i = 0; i < ready.length; ) {
-    if (guard.signal?.aborted) return { sent, leftOut, interrupted: true };
-    await tokens.before(ready[i].entry);
-    const refId = raceRefId(ready[i].entry);
-    let end = i + 1;
-    while (refId !== undefined && end < ready.length && raceRefId(ready[end].entry) === refId) end++;
-    const batch = ready.slice(i, end);
-    for (const r of batch.filter(unread))
-      leftOut.push({ index: r.at, why: `the start read of ${r.testCase.fiatAccountId} gave no account: what it holds is unknown, so it is not written` });
-    sent.push(...(await Promise.all(batch.filter((r) => !unread(r)).map(sendOne))));
-    i = end;
   }
-  return { sent, leftOut, interrupted: guard.signal?.aborted === true };
+}
+
+/**
+ * Sends the entries again in the HAR's order, read one at a time, each judged as soon as what
+ * decides it has come back (StreamingEntryJudge): nothing of an entry is kept once it is judged.
+ * Ctrl-C stops the sending.
+ */
+async function sendAll(source: HarEntrySource, s: Sending): Promise<{ sent: number; leftOut: LeftOut[]; interrupted: boolean }> {
+  const leftOut: LeftOut[] = [];
+  const leave = (entry: HarEntry, index: number, why: string) => {
+    leftOut.push({ index, why, rules: rulesOfEntry(entry) });
+    s.judge.skip(index, entry._case?.input);
+  };
+  const batches = new RaceBatches();
+  const sender = new EntrySender(s, leave);
+  let at = 0;
+  for await (const entry of source()) {
+    if (s.signal?.aborted) break;
+    const ready = readyOf(entry, at, s);
+    if ('why' in ready) leave(entry, at, ready.why);
+    else {
+      const done = batches.add(ready);
+      if (done) await sender.send(done);
+    }
+    at++;
+  }
+  const last = batches.flush();
+  if (last && !s.signal?.aborted) await sender.send(last);
+  return { sent: sender.sent, leftOut, interrupted: s.signal?.aborted === true };
 }
 
 /**
@@ -196,31 +230,11 @@ class TokenGenerations {
  * repeat of a ref_id first sent on an earlier token (the later repeats of the run's first ref_ids):
  * on one token, a target that keeps its index per token answers them otherwise.
  */
-function unrenewable(entries: readonly HarEntry[], transport: Pick<Transport, 'renewToken'>): HarReplay['notRejudged'] {
-  if (transport.renewToken || new Set(entries.map((e) => e._tokenGeneration).filter((g) => g !== undefined)).size < 2) return [];
-  const rules = new Set<RuleId>([...SCENARIOS.flatMap((s) => s.credentialNeeds?.rules ?? []), ...repeatsAcrossRenewals(entries)]);
+function unrenewable(survey: HarSurvey, transport: Pick<Transport, 'renewToken'>): HarReplay['notRejudged'] {
+  if (transport.renewToken || !survey.renewed) return [];
+  const rules = new Set<RuleId>([...SCENARIOS.flatMap((s) => s.credentialNeeds?.rules ?? []), ...survey.repeatsAcrossRenewals]);
   return [...rules].map((id) => ({ id, why: "the recorded run renewed its token; the replay's static token cannot be renewed" }));
 }
-
-/** The rules of the entries that repeat a ref_id the recorded run first sent on an earlier token. */
-function repeatsAcrossRenewals(entries: readonly HarEntry[]): RuleId[] {
-  const firstOn = new Map<string, number>();
-  const rules = new Set<RuleId>();
-  for (const entry of entries) {
-    const generation = entry._tokenGeneration;
-    const refId = entry._case && OPERATIONS[entry._case.operation].stampsRefId ? bodyRefId(entry) : undefined;
-    if (generation === undefined || refId === undefined) continue;
-    const first = firstOn.get(refId);
-    if (first === undefined) firstOn.set(refId, generation);
-    else if (generation > first) for (const rule of rulesOfEntry(entry)) rules.add(rule);
-  }
-  return [...rules];
-}
-
-const bodyRefId = (entry: HarEntry): string | undefined => {
-  const refId = (bodyOf(entry.request.postData?.text).body as { ref_id?: unknown } | undefined)?.ref_id;
-  return typeof refId === 'string' ? refId : undefined;
-};
 
 /** Runs `send`, then puts the accounts back however it ended (an error is thrown again after the restore). */
 async function putBackAfter<T>(restore: ReplayRestore, send: () => Promise<T>): Promise<T & { restored: ReplayRestoreResult }> {
@@ -235,50 +249,55 @@ async function putBackAfter<T>(restore: ReplayRestore, send: () => Promise<T>): 
 }
 
 /** The rules whose requests a replay left out and that no request sent judged: they are not re-judged, with why. */
-function leftWithoutRequests(entries: readonly HarEntry[], leftOut: HarReplay['leftOut'], rules: readonly ReplayedRule[]): HarReplay['notRejudged'] {
+function leftWithoutRequests(leftOut: readonly LeftOut[], rules: readonly ReplayedRule[]): HarReplay['notRejudged'] {
   const judged = new Set(rules.filter((r) => r.cases > 0).map((r) => r.id));
   const why = new Map<RuleId, string>();
-  for (const { index, why: reason } of leftOut) {
-    for (const rule of rulesOfEntry(entries[index]))
-      if (!judged.has(rule) && !why.has(rule)) why.set(rule, `its requests were left out: ${reason.split(':')[0]}`);
+  for (const { rules: ofEntry, why: reason } of leftOut) {
+    for (const rule of ofEntry) if (!judged.has(rule) && !why.has(rule)) why.set(rule, `its requests were left out: ${reason.split(':')[0]}`);
   }
   return [...why].map(([id, reason]) => ({ id, why: reason }));
 }
 
+/** The target's accounts the replay will write: those the sendable entries' recorded accounts stand for. */
+function writtenAccounts(survey: HarSurvey, accounts: ReplayAccounts): string[] {
+  const chosen = survey.accounts.map((id) => accounts.choose(id)).flatMap((c) => ('id' in c && accounts.isTargetAccount(c.id) ? [c.id] : []));
+  return [...new Set(chosen)];
+}
+
 /**
  * Sends the HAR's entries again, in order, to the target of `config` (none: a fresh embedded
- * server) and judges them. Reads the target's accounts first and puts them back at the end, also
- * after an error or Ctrl-C (replay-restore.ts).
+ * server) and judges them. The entries are read twice (what the HAR holds, then each sent and
+ * judged in turn), never held all: a file's come from report/files/har-reader.ts. Reads the
+ * target's accounts first and puts them back at the end, also after an error or Ctrl-C
+ * (replay-restore.ts).
  */
-export async function replayHar(entries: readonly HarEntry[], config: RunConfig, options: HarReplayOptions = {}): Promise<HarReplay> {
+export async function replayHar(entries: readonly HarEntry[] | HarEntrySource, config: RunConfig, options: HarReplayOptions = {}): Promise<HarReplay> {
+  const source = typeof entries === 'function' ? entries : entriesInMemory(entries);
+  const live = config.baseUrl !== undefined;
+  const survey = await surveyHar(source, live);
   const target = await startTarget(config);
   try {
     options.announce?.({ baseUrl: target.baseUrl, embedded: target.embedded, ...(target.reading ? { reading: target.reading } : {}) });
-    const live = !target.embedded;
-    const accounts = new ReplayAccounts(target.fiatAccountIds, recordedPool(entries));
-    const planned = entriesToSend(entries, accounts, live);
+    const accounts = new ReplayAccounts(target.fiatAccountIds, survey.pool);
     const transport = targetTransport(config, target, options.signal);
     await transport.authenticate();
     const metadata = new MetadataState();
-    const written = [
-      ...new Set(planned.ready.map((r) => r.testCase.fiatAccountId).filter((id): id is string => id !== undefined && accounts.isTargetAccount(id))),
-    ];
     const journal = { target: target.baseUrl, ...(live ? { file: await journalInFreshFolder('conformance-replay-') } : {}) };
-    const restore = new ReplayRestore(written, transport, () => metadata.semantics, options.signal, journal);
+    const restore = new ReplayRestore(writtenAccounts(survey, accounts), transport, () => metadata.semantics, options.signal, journal);
+    const judge = new StreamingEntryJudge(target.fiatAccountIds, survey.twins);
+    const sending = { transport, restore, accounts, metadata, judge, refIds: new FreshRefIds(), live, ...(options.signal ? { signal: options.signal } : {}) };
     const outcome = await putBackAfter(restore, async () => {
       await restore.readStart();
-      // Sent first, judged after: a refused case's twin goes after it, and its verdict decides the case.
-      return sendAll(planned.ready, transport, { restore, accounts, metadata, ...(options.signal ? { signal: options.signal } : {}) });
+      return sendAll(source, sending);
     });
-    const restored = outcome.restored;
-    const leftOut = [...planned.leftOut, ...outcome.leftOut].sort((a, b) => a.index - b.index);
-    const rules = judgeEntryExchanges(outcome.sent, target.fiatAccountIds);
+    const leftOut = outcome.leftOut.sort((a, b) => a.index - b.index);
+    const rules = judge.finish();
     return {
       rules,
-      notRejudged: [...leftWithoutRequests(entries, leftOut, rules), ...unrenewable(entries, transport)],
-      sent: outcome.sent.length,
-      leftOut,
-      restore: restored,
+      notRejudged: [...leftWithoutRequests(leftOut, rules), ...unrenewable(survey, transport)],
+      sent: outcome.sent,
+      leftOut: leftOut.map(({ index, why }) => ({ index, why })),
+      restore: outcome.restored,
       ...(outcome.interrupted ? { interrupted: true } : {}),
       target: { baseUrl: target.baseUrl, embedded: target.embedded },
     };

@@ -8,8 +8,9 @@ import path from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { REPORT_DIR_FILES } from '../report/files/write-reports.ts';
 import { readPrivateKey } from '../report/files/bundle/signature.ts';
-import { bundleReportFolder, writeBundleFile } from '../report/files/bundle/write-bundle.ts';
+import { writeReportFolderBundle } from '../report/files/bundle/write-bundle.ts';
 import { checkOutputFile } from '../report/files/output-file.ts';
+import { checkAttestationBeside, writeAttestationBeside } from '../report/files/bundle/attestation/attestation.ts';
 import type { RunConfig } from './run-config.ts';
 
 /** The bundle of one run, ready to write once its reports are. */
@@ -27,15 +28,18 @@ export async function prepareRunBundle(config: RunConfig): Promise<RunBundle | u
     throw new UsageError(`--bundle ${settings.file} is a file of the report folder; give another path, e.g. evidence.tar.gz`);
   // A device, a FIFO, a link or a folder there, or a folder missing: refused before any request (the report folder exists by now).
   await checkOutputFile('--bundle', settings.file);
+  await checkAttestationBeside('--bundle', settings.file);
   const signKey: KeyObject | undefined = settings.signKeyFile !== undefined ? await readPrivateKey(settings.signKeyFile) : undefined;
   return {
     async write() {
-      const { bytes } = await bundleReportFolder(config.reportDir, {
+      // Streamed from the report folder to the file: the run's memory bound holds for its bundle too.
+      const { attestation } = await writeReportFolderBundle(config.reportDir, settings.file, {
         ...(signKey ? { signKey } : {}),
         redactPersonal: settings.redactPersonal,
         ...(settings.commandLine ? { commandLine: settings.commandLine } : {}),
       });
-      await writeBundleFile(settings.file, bytes);
+      // Beside it, the attestation alone, for tools that take a DSSE envelope (cosign, policy engines).
+      await writeAttestationBeside(settings.file, attestation);
       return settings.file;
     },
   };

@@ -124,13 +124,13 @@ export const RUN_OPTIONS = {
     type: 'string',
     option: 'bundle',
     env: 'CONFORMANCE_BUNDLE',
-    help: 'also write the evidence bundle (.tar.gz: the reports, exchanges.har, a manifest with every SHA-256) to this file, whatever the verdict; check it with `conformance verify`',
+    help: 'also write the evidence bundle (.tar.gz: the reports, exchanges.har, a manifest with every SHA-256, an in-toto test-result attestation) to this file, whatever the verdict, and the attestation beside it (FILE less .tar.gz, plus .intoto.jsonl); check it with `conformance verify`',
   },
   'sign-key': {
     type: 'string',
     option: 'signKey',
     env: 'CONFORMANCE_SIGN_KEY',
-    help: 'with --bundle: sign its manifest with this Ed25519 private key (PEM; `conformance keygen` makes a pair); without it the bundle says it is unsigned',
+    help: 'with --bundle: sign its manifest and its attestation with this Ed25519 private key (PEM; `conformance keygen` makes a pair); without it the bundle says it is unsigned',
   },
   'redact-personal': {
     type: 'boolean',

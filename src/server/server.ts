@@ -131,6 +131,10 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       else res.destroy();
     });
   });
+  // Longer than a client's idle keep-alive (Node's agent drops an idle socket at 5 s, undici at 4 s):
+  // at Node's default, also 5 s, a client could reuse a socket the server was closing that very
+  // moment, and the request then fails with ECONNRESET, a false failure of the target.
+  server.keepAliveTimeout = 10_000;
   server.on('connection', (socket: Socket) => {
     if (dead) return void socket.destroy();
     sockets.add(socket);

@@ -35,6 +35,9 @@ describe('signed evidence on the command line', () => {
     expect(ran.stdout).toContain(bundle);
     // The run says what its bundle proves where it writes it.
     expect(ran.stdout).toContain(`bundle: ${bundle}, signed, personal values as sent`);
+    // And its in-toto attestation beside it, for tools that take a DSSE envelope.
+    expect(ran.stdout).toContain(`its in-toto attestation: ${path.join(dir, 'evidence.intoto.jsonl')}`);
+    expect(readFileSync(path.join(dir, 'evidence.intoto.jsonl'), 'utf8')).toMatch(/^\{"payloadType":"application\/vnd\.in-toto\+json","payload":"/);
     for (const output of [made.stdout, ran.stdout, ran.stderr]) expect(output).not.toContain(privateKey.split('\n')[1]);
     // The manifest records the command as typed.
     const manifest = JSON.parse(
@@ -49,7 +52,7 @@ describe('signed evidence on the command line', () => {
     const verified = await conformance(['verify', bundle, '--public-key', path.join(keys, 'public.pem')]);
     expect(verified.code, verified.stderr).toBe(0);
     expect(verified.stdout).toMatch(
-      /^verified: .*evidence\.tar\.gz: 7 files, verdict conformant recomputed from the rules, \d+ rule statuses re-judged from \d+ recorded exchanges; signed by the public key given/,
+      /^verified: .*evidence\.tar\.gz: 9 files, verdict conformant recomputed from the rules, \d+ rule statuses re-judged from \d+ recorded exchanges, 7 files attested PASSED by its attestation; signed by the public key given/,
     );
 
     const other = path.join(dir, 'other');

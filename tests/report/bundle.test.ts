@@ -34,11 +34,13 @@ describe('a fresh bundle', () => {
     const given = verifyBundle(signed, signer.publicKey);
     expect(given).toMatchObject({ verified: true, key: 'given' });
     expect(given.manifest?.files.map((f) => f.name)).toEqual([
+      'attestation.intoto.jsonl',
       'conformance.json',
       'created-identities.json',
       'exchanges.har',
       'junit.xml',
       'report.html',
+      'restore-journal.json',
       BUNDLED_KEY_FILE,
       'summary.md',
     ]);

@@ -5,14 +5,16 @@
  * give its report's statuses, for the faithful server and every fault, is in fault-runs.test.ts
  * (one run per fault, shared with the findings' kinds).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../src/core/catalogue.ts';
 import type { HarEntry } from '../../src/report/files/har.ts';
 import { buildBundle, reportFolderFiles } from '../../src/report/files/bundle/write-bundle.ts';
-import { BODY_CUT, rejudgeDisagreement, rejudgeHar } from '../../src/run/har-rejudge.ts';
-import { verifyEvidence } from '../../src/run/verify-evidence.ts';
+import { BODY_CUT, rejudgeDisagreement, rejudgeHar, rejudgeHarStream } from '../../src/run/har-rejudge.ts';
+import { HarReader } from '../../src/report/files/har-reader.ts';
+import { verifyEvidence, verifyEvidenceFile } from '../../src/run/verify-evidence.ts';
 import { embeddedReportFolder } from '../report/bundle-fixture.ts';
 import { forgedReport, forgedReportFolder } from './forged-report.ts';
 
@@ -122,5 +124,48 @@ describe('what the re-judge refuses to take on trust', () => {
     expect(verified.rejudge?.disagreement).toBeUndefined();
     const statuses = new Map(verified.rejudge!.rules.map((r) => [r.id, r.status]));
     for (const rule of report.rules.filter((r) => r.status === 'passed' || r.status === 'failed')) expect(statuses.get(rule.id), rule.id).toBe(rule.status);
+  });
+});
+
+describe('the re-judge of a HAR read as a stream (issue 33)', () => {
+  it("judges a faulty run's HAR file as the re-judge of its entries in memory, the pool read from the file", async () => {
+    const { dir, report } = await embeddedReportFolder(SEED, 'metadata-over-pairs-accepted');
+    const file = path.join(dir, 'exchanges.har');
+    const streamed = await rejudgeHarStream(() => new HarReader(file).entries());
+    expect(streamed).toEqual(rejudgeHar(harEntriesOf(dir)));
+    expect(streamed.rules.find((r) => r.id === 'fa.metadata.over-pairs-rejected')?.status).toBe('failed');
+    expect(rejudgeDisagreement(report, streamed)).toBeUndefined();
+  });
+});
+
+describe('verify of a bundle file whose HAR is too large to hold parsed (issue 33)', () => {
+  /** The bundle's bytes in a file of a fresh folder. */
+  const bundleFile = (bytes: Buffer): string => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'large-har-')), 'evidence.tar.gz');
+    writeFileSync(file, bytes);
+    return file;
+  };
+
+  it('re-judges it entry by entry from a spool file, to the statuses of the HAR held whole', async () => {
+    const { dir, report } = await embeddedReportFolder(SEED, 'id-govt-id-differs');
+    const bundle = buildBundle(report, await reportFolderFiles(dir), { commandLine: 'conformance run' });
+    // A budget of 1 KiB: every HAR is "too large", as a long run's is against the real 24 MiB.
+    const spooled = await verifyEvidenceFile(bundleFile(bundle.bytes), undefined, undefined, 1024);
+    const held = verifyEvidence(bundle.bytes);
+    expect(spooled.verified).toBe(true);
+    expect(spooled.notes.join(' ')).not.toMatch(/not re-judged/);
+    expect(spooled.rejudge?.rules.length).toBeGreaterThan(0);
+    expect(spooled.rejudge?.rules).toEqual(held.rejudge?.rules);
+    expect(spooled.rejudge?.rebuilt).toBe(held.rejudge?.rebuilt);
+  });
+
+  it('a forged report fails from the spool as it fails held whole, naming the rule', async () => {
+    const { dir, report } = await embeddedReportFolder(SEED, 'id-govt-id-differs');
+    const forgedDir = await forgedReportFolder(dir, report, 'id.govt-id.mirrors-cip');
+    const forged = JSON.parse(readFileSync(path.join(forgedDir, 'conformance.json'), 'utf8'));
+    const bundle = buildBundle(forged, await reportFolderFiles(forgedDir), { commandLine: 'conformance run' });
+    const result = await verifyEvidenceFile(bundleFile(bundle.bytes), undefined, undefined, 1024);
+    expect(result).toMatchObject({ verified: false });
+    expect(result.problem).toMatch(/^conformance\.json: rule id\.govt-id\.mirrors-cip says passed, the recorded exchanges fail it \(entry \d+: /);
   });
 });

@@ -6,7 +6,8 @@
  * again, just before its rename (writeWholeFile), for what appeared during the run.
  */
 import { randomBytes } from 'node:crypto';
-import type { Stats } from 'node:fs';
+import { createWriteStream, type Stats } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { lstat, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.ts';
@@ -75,10 +76,34 @@ export async function checkOutputFile(flag: string, file: string): Promise<void>
  * UsageError naming `what` and the file.
  */
 export async function writeWholeFile(file: string, bytes: Buffer, what: string): Promise<void> {
+  await writeWholeFileFrom(file, async (partial) => writeFile(partial, bytes, { flag: 'wx' }), what);
+}
+
+/**
+ * Writes `file` whole or not at all as writeWholeFile does, its bytes streamed: `write` gets a
+ * stream into the temporary file (created exclusively) and resolves once it wrote everything.
+ */
+export async function writeWholeFileStreamed(file: string, write: (out: Writable) => Promise<void>, what: string): Promise<void> {
+  await writeWholeFileFrom(
+    file,
+    async (partial) => {
+      const out = createWriteStream(partial, { flags: 'wx' });
+      try {
+        await write(out);
+      } finally {
+        out.destroy();
+      }
+    },
+    what,
+  );
+}
+
+/** The temporary file written by `write`, then renamed over `file` unless something other than a regular file stands there now. */
+async function writeWholeFileFrom(file: string, write: (partial: string) => Promise<void>, what: string): Promise<void> {
   const partial = partialName(file);
   const fail = (why: string) => new UsageError(`${what} cannot be written to ${shownPath(file)} (${why})`);
   try {
-    await writeFile(partial, bytes, { flag: 'wx' });
+    await write(partial);
     const standing = await nonRegularFile(file);
     if (standing) throw fail(standing);
     await rename(partial, file);

@@ -16,32 +16,52 @@ import { isObject } from '../../rules/checks/exchange-facts.ts';
 import { sentRefId } from '../../rules/create-identity/created-identities.ts';
 import { isRaceCreate, otherCase } from '../../rules/create-identity/ref-id-scenarios.ts';
 import { toCurl } from './curl.ts';
+import { DigestTable } from '../../core/digest-table.ts';
 
 /** A random whole number below 2^32 from the system's random source, in portable shell. */
 const RANDOM_NUMBER = '$(od -An -N4 -tu4 /dev/urandom | tr -dc 0-9)';
 /** Digits of a government id drawn anew: nine at most (a 32-bit draw has nine and some). */
 const DRAWN_DIGITS = 9;
 
-/** The first create the run sent with each ref_id: what a repeat's reproduction sends first. */
+/** First creates kept from the start of the run, and the latest ones (a long run creates tens of thousands). */
+export const CREATES_KEPT_FIRST = 64;
+export const CREATES_KEPT_LATEST = 1024;
+
+/**
+ * The first create the run sent with each ref_id: what a repeat's reproduction sends first. Only
+ * the first CREATES_KEPT_FIRST and the latest CREATES_KEPT_LATEST are kept (a request each, about
+ * 1 KB): the scenarios repeat and flip only the ref_ids created-identities.ts keeps whole, the
+ * first and the latest few; a reproduction whose earlier create is no longer kept sends the
+ * failing request alone (a repeat: twice).
+ */
 export class CreateLog {
-  private readonly first = new Map<string, RecordedRequest>();
-  /** The token generation of each first create, when the run's token was fetched. */
-  private readonly generations = new Map<string, number>();
+  private readonly first = new Map<string, { request: RecordedRequest; generation?: number }>();
+  private readonly latest = new Map<string, { request: RecordedRequest; generation?: number }>();
+  /** ref_ids seen after the first ones (as digests): a repeat of an evicted one is no first create. */
+  private readonly seen = new DigestTable();
+
+  constructor(private readonly keep = { first: CREATES_KEPT_FIRST, latest: CREATES_KEPT_LATEST }) {}
 
   observe(exchange: Exchange): void {
     const refId = sentRefId(exchange);
     if (refId === undefined || !OPERATIONS[exchange.testCase.operation].stampsRefId || this.first.has(refId)) return;
-    this.first.set(refId, exchange.request);
-    if (exchange.tokenGeneration !== undefined) this.generations.set(refId, exchange.tokenGeneration);
+    const kept = { request: exchange.request, ...(exchange.tokenGeneration !== undefined ? { generation: exchange.tokenGeneration } : {}) };
+    if (this.first.size < this.keep.first) {
+      this.first.set(refId, kept);
+      return;
+    }
+    if (!this.seen.add(refId).added) return;
+    this.latest.set(refId, kept);
+    if (this.latest.size > this.keep.latest) this.latest.delete(this.latest.keys().next().value as string);
   }
 
   firstWith(refId: string): RecordedRequest | undefined {
-    return this.first.get(refId);
+    return (this.first.get(refId) ?? this.latest.get(refId))?.request;
   }
 
   /** Which of the run's tokens carried the first create with this ref_id. */
   generationOf(refId: string): number | undefined {
-    return this.generations.get(refId);
+    return (this.first.get(refId) ?? this.latest.get(refId))?.generation;
   }
 }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/core/errors.ts';
-import { checkOutputFile, outputFileProblem, writeWholeFile } from '../../../src/report/files/output-file.ts';
+import { checkOutputFile, outputFileProblem, writeWholeFile, writeWholeFileStreamed } from '../../../src/report/files/output-file.ts';
 
 let root: string;
 beforeAll(() => {
@@ -108,5 +108,26 @@ describe('writeWholeFile', () => {
     const file = path.join(dir, 'b.tar.gz');
     rmSync(dir, { recursive: true });
     await expect(writeWholeFile(file, Buffer.from('x'), 'the bundle')).rejects.toThrow(`the bundle cannot be written to ${file} (ENOENT)`);
+  });
+});
+
+describe('writeWholeFileStreamed', () => {
+  it('writes what the stream gave, whole; a writer that fails leaves the old file and no temporary one', async () => {
+    const dir = fresh('streamed');
+    const file = path.join(dir, 'b.tar.gz');
+    writeFileSync(file, 'old');
+    const writeParts = (parts: string[], fail?: Error) => async (out: NodeJS.WritableStream) => {
+      for (const part of parts) out.write(part);
+      if (fail) throw fail;
+      await new Promise<void>((done) => out.end(done));
+    };
+    await expect(writeWholeFileStreamed(file, writeParts(['half'], new Error('a file changed')), 'the bundle')).rejects.toThrow(
+      `the bundle cannot be written to ${file} (a file changed)`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('old');
+    expect(readdirSync(dir)).toEqual(['b.tar.gz']);
+    await writeWholeFileStreamed(file, writeParts(['ne', 'w']), 'the bundle');
+    expect(readFileSync(file, 'utf8')).toBe('new');
+    expect(readdirSync(dir)).toEqual(['b.tar.gz']);
   });
 });

@@ -75,8 +75,14 @@ export interface ManifestFacts {
   signer?: string;
 }
 
-/** The manifest of `files` (every member but the manifest and its signature) for `report`. */
-export function buildManifest(report: ConformanceReport, files: readonly ArchiveMember[], facts: ManifestFacts): Manifest {
+/** A member's entry: as given when its digest is known (the writer hashes files as they stream), else hashed here. */
+const fileEntry = (file: ManifestFile | ArchiveMember): ManifestFile =>
+  'data' in file && !('sha256' in file)
+    ? { name: file.name, sha256: sha256(file.data), size: file.data.length }
+    : { name: file.name, sha256: (file as ManifestFile).sha256, size: (file as ManifestFile).size };
+
+/** The manifest of `files` (every member but the manifest and its signature, by digest or bytes) for `report`. */
+export function buildManifest(report: ConformanceReport, files: readonly (ManifestFile | ArchiveMember)[], facts: ManifestFacts): Manifest {
   const endedAt = new Date(Date.parse(report.startedAt) + report.durationMs).toISOString();
   return {
     format: MANIFEST_FORMAT,
@@ -96,9 +102,7 @@ export function buildManifest(report: ConformanceReport, files: readonly Archive
     redactedValues: facts.redactedValues ?? 0,
     signature: facts.signer ? 'ed25519' : 'none',
     ...(facts.signer ? { signer: facts.signer } : {}),
-    files: [...files]
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-      .map((f) => ({ name: f.name, sha256: sha256(f.data), size: f.data.length })),
+    files: files.map(fileEntry).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   };
 }
 

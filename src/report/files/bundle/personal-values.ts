@@ -78,16 +78,21 @@ export function personalValuesOfBody(text: string, out: Set<string>): void {
   }
 }
 
-interface HarLike {
-  log?: { entries?: { request?: { postData?: { text?: unknown } }; response?: { content?: { text?: unknown } } }[] };
+interface EntryLike {
+  request?: { postData?: { text?: unknown } };
+  response?: { content?: { text?: unknown } };
+}
+
+/** The personal values of one HAR entry's request and response bodies, added to `out`. */
+export function personalValuesOfEntry(entry: unknown, out: Set<string>): void {
+  const { request, response } = (entry ?? {}) as EntryLike;
+  for (const text of [request?.postData?.text, response?.content?.text]) if (typeof text === 'string') personalValuesOfBody(text, out);
 }
 
 /** Every personal value of exchanges.har's request and response bodies. */
 export function personalValuesOfHar(harText: string): Set<string> {
   const out = new Set<string>();
-  const har = JSON.parse(harText) as HarLike;
-  for (const entry of har.log?.entries ?? []) {
-    for (const text of [entry.request?.postData?.text, entry.response?.content?.text]) if (typeof text === 'string') personalValuesOfBody(text, out);
-  }
+  const har = JSON.parse(harText) as { log?: { entries?: unknown[] } };
+  for (const entry of har.log?.entries ?? []) personalValuesOfEntry(entry, out);
   return out;
 }

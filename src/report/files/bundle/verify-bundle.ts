@@ -1,20 +1,26 @@
 /**
- * `conformance verify`'s checks, offline and in memory (docs/design.md 5.10): the archive reads;
+ * `conformance verify`'s checks, offline (docs/design.md 5.10): the archive reads (as a stream:
+ * every member hashed as it is inflated, only the members judged whole kept, each under its cap,
+ * bundle-limits.ts);
  * manifest.json is there and parses; the signature matches the public key given (or the one the
  * bundle carries: integrity only); every listed file is there with its hash and size, and no
  * other; conformance.json agrees with itself (its rules decide its statuses, counts and verdict,
  * report/model/verdict-check.ts); junit.xml and summary.md state the same verdict. The first
  * failure is one line naming what changed.
  */
-import type { KeyObject } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { ConformanceReport } from '../../model/model.ts';
 import { reportDisagreement } from '../../model/verdict-check.ts';
 import { checkedReport } from '../../model/read-report.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { REPORT_FILES } from '../write-reports.ts';
-import { BUNDLED_KEY_FILE, type Manifest, MANIFEST_FILE, parseManifest, SIGNATURE_FILE, sha256 } from './manifest.ts';
+import { BUNDLED_KEY_FILE, type Manifest, MANIFEST_FILE, parseManifest, SIGNATURE_FILE } from './manifest.ts';
 import { keyFingerprint, publicKeyOfPem, signatureMatches } from './signature.ts';
-import { type ArchiveMember, ArchiveError, readTarGz } from './tar-archive.ts';
+import { type BundledAttestation, checkBundledAttestation } from './attestation/bundled-attestation.ts';
+import { ATTESTATION_FILE } from './attestation/attestation.ts';
+import { type ArchiveMember, ArchiveError, type InflateProgress, type MemberSink, readTarGz, readTarGzStream } from './tar-archive.ts';
+import { BUNDLE_LIMITS } from './bundle-limits.ts';
 
 /** What `verifyBundle` found: verified, or the one line of the first failure. */
 export interface VerifyResult {
@@ -26,6 +32,66 @@ export interface VerifyResult {
   manifest?: Manifest;
   /** The key the signature was checked with: the one given, the bundle's own, or none (unsigned). */
   key: 'given' | 'bundled' | 'none';
+  /** The bundle's attestation.intoto.jsonl, checked against the rest: its result and how many files it attests (absent in an older bundle). */
+  attestation?: BundledAttestation;
+}
+
+/** What verify keeps of a bundle: every member's SHA-256 and size, and the bytes of those it judges whole. */
+export interface BundleContents {
+  digests: Map<string, { sha256: string; size: number }>;
+  kept: Map<string, Buffer>;
+}
+
+/** The members verify judges whole, held in memory (each capped in bundle-limits.ts); every other one is only hashed. */
+export const JUDGED_WHOLE: ReadonlySet<string> = new Set([
+  MANIFEST_FILE,
+  SIGNATURE_FILE,
+  BUNDLED_KEY_FILE,
+  ATTESTATION_FILE,
+  REPORT_FILES.json,
+  REPORT_FILES.junit,
+  REPORT_FILES.markdown,
+]);
+
+/** A sink that hashes a member, keeps it when it is judged whole, and passes it to `also` (a reader of its own). */
+function memberSink(name: string, contents: BundleContents, also: MemberSink | undefined): MemberSink {
+  const hash = createHash('sha256');
+  const chunks: Buffer[] | undefined = JUDGED_WHOLE.has(name) ? [] : undefined;
+  let size = 0;
+  return {
+    write(chunk) {
+      hash.update(chunk);
+      size += chunk.length;
+      chunks?.push(Buffer.from(chunk));
+      also?.write(chunk);
+    },
+    end() {
+      contents.digests.set(name, { sha256: hash.digest('hex'), size });
+      if (chunks) contents.kept.set(name, Buffer.concat(chunks));
+      also?.end();
+    },
+  };
+}
+
+/** What a reader of a member's bytes other than verify's (the re-judge's HAR reader) gets: by name and declared size, or none. */
+export type MemberWatch = (name: string, size: number) => MemberSink | undefined;
+
+/** The contents of members held in memory (readTarGz's), each also given to `watch`'s sink. */
+export function contentsOfMembers(members: readonly ArchiveMember[], watch: MemberWatch = () => undefined): BundleContents {
+  const contents: BundleContents = { digests: new Map(), kept: new Map() };
+  for (const member of members) {
+    const sink = memberSink(member.name, contents, watch(member.name, member.data.length));
+    sink.write(member.data);
+    sink.end();
+  }
+  return contents;
+}
+
+/** The contents of a bundle read as a stream, member by member, each under its cap (an ArchiveError at the first refusal). */
+export async function readBundleContents(source: Readable, watch: MemberWatch = () => undefined, progress?: InflateProgress): Promise<BundleContents> {
+  const contents: BundleContents = { digests: new Map(), kept: new Map() };
+  await readTarGzStream(source, (name, size) => memberSink(name, contents, watch(name, size)), BUNDLE_LIMITS, progress);
+  return contents;
 }
 
 /** What a signature that does not match means, said once. */
@@ -34,9 +100,9 @@ const CHANGED = `${MANIFEST_FILE} or ${SIGNATURE_FILE} changed, or another key s
 type Step = { problem: string } | { notes: string[]; key: VerifyResult['key'] };
 
 /** Checks the signature (or its absence) of the manifest's bytes. */
-function checkSignature(manifest: Manifest, members: Map<string, Buffer>, publicKey: KeyObject | undefined): Step {
-  const bytes = members.get(MANIFEST_FILE)!;
-  const signature = members.get(SIGNATURE_FILE);
+function checkSignature(manifest: Manifest, { kept, digests }: BundleContents, publicKey: KeyObject | undefined): Step {
+  const bytes = kept.get(MANIFEST_FILE)!;
+  const signature = kept.get(SIGNATURE_FILE);
   if (manifest.signature === 'none') {
     if (signature) return { problem: `${SIGNATURE_FILE} is there, but ${MANIFEST_FILE} says the bundle is unsigned` };
     if (publicKey) return { problem: 'the bundle is unsigned: nothing matches the public key given (unsigned: integrity only, no proof of origin)' };
@@ -48,10 +114,10 @@ function checkSignature(manifest: Manifest, members: Map<string, Buffer>, public
       return { problem: `signature does not match the public key given (${keyFingerprint(publicKey)}): ${CHANGED}` };
     return { notes: [`signed by the public key given (${keyFingerprint(publicKey)})`], key: 'given' };
   }
-  const carried = members.get(BUNDLED_KEY_FILE);
+  const carried = kept.get(BUNDLED_KEY_FILE);
   const listed = manifest.files.find((f) => f.name === BUNDLED_KEY_FILE);
   if (!carried || !listed) return { problem: `the bundle is signed but carries no ${BUNDLED_KEY_FILE}: give --public-key` };
-  if (sha256(carried) !== listed.sha256) return { problem: `${BUNDLED_KEY_FILE}: SHA-256 differs from the manifest` };
+  if (digests.get(BUNDLED_KEY_FILE)?.sha256 !== listed.sha256) return { problem: `${BUNDLED_KEY_FILE}: SHA-256 differs from the manifest` };
   const bundled = publicKeyOfPem(carried.toString('utf8'));
   if (!bundled) return { problem: `${BUNDLED_KEY_FILE} is not a PEM Ed25519 public key` };
   if (!signatureMatches(bytes, signature, bundled)) return { problem: `signature does not match the public key inside the bundle: ${CHANGED}` };
@@ -64,17 +130,17 @@ function checkSignature(manifest: Manifest, members: Map<string, Buffer>, public
 }
 
 /** Every listed file there with its hash and size, and no file unlisted. */
-function checkFiles(manifest: Manifest, members: Map<string, Buffer>): string | undefined {
+function checkFiles(manifest: Manifest, digests: BundleContents['digests']): string | undefined {
   const listed = new Set<string>();
   for (const file of manifest.files) {
     if (listed.has(file.name)) return `${MANIFEST_FILE} lists ${file.name} twice`;
     listed.add(file.name);
-    const data = members.get(file.name);
-    if (!data) return `${file.name} is missing (the manifest lists it)`;
-    if (sha256(data) !== file.sha256) return `${file.name}: SHA-256 differs from the manifest`;
-    if (data.length !== file.size) return `${file.name}: ${data.length} bytes, the manifest says ${file.size}`;
+    const digest = digests.get(file.name);
+    if (!digest) return `${file.name} is missing (the manifest lists it)`;
+    if (digest.sha256 !== file.sha256) return `${file.name}: SHA-256 differs from the manifest`;
+    if (digest.size !== file.size) return `${file.name}: ${digest.size} bytes, the manifest says ${file.size}`;
   }
-  for (const name of members.keys()) {
+  for (const name of digests.keys()) {
     if (name !== MANIFEST_FILE && name !== SIGNATURE_FILE && !listed.has(name)) return `${name} is in the archive but not in the manifest`;
   }
   if (!listed.has(REPORT_FILES.json)) return `the manifest lists no ${REPORT_FILES.json}`;
@@ -106,30 +172,68 @@ function reportOf(members: Map<string, Buffer>): ConformanceReport | string {
   }
 }
 
-/** Verifies a bundle's bytes against `publicKey` (or the key it carries, or none when unsigned). */
-export function verifyBundle(bytes: Buffer, publicKey?: KeyObject): VerifyResult {
-  const fail = (problem: string, manifest?: Manifest): VerifyResult => ({
-    verified: false,
-    problem,
-    notes: [],
-    key: 'none',
-    ...(manifest ? { manifest } : {}),
-  });
-  let list: ArchiveMember[];
+const failed = (problem: string, manifest?: Manifest): VerifyResult => ({
+  verified: false,
+  problem,
+  notes: [],
+  key: 'none',
+  ...(manifest ? { manifest } : {}),
+});
+
+/** A verification and what it kept of the bundle (the members judged whole), for checks composed after it. */
+export interface Verification {
+  result: VerifyResult;
+  kept: ReadonlyMap<string, Buffer>;
+}
+
+/** The verification of contents, or of the archive's refusal. */
+function verification(read: () => BundleContents, publicKey: KeyObject | undefined): Verification {
+  let contents: BundleContents;
   try {
-    list = readTarGz(bytes);
+    contents = read();
   } catch (error) {
-    if (error instanceof ArchiveError) return fail(`archive: ${error.message}`);
+    if (error instanceof ArchiveError) return { result: failed(`archive: ${error.message}`), kept: new Map() };
     throw error;
   }
-  const members = new Map(list.map((m) => [m.name, m.data]));
+  return { result: verifyContents(contents, publicKey), kept: contents.kept };
+}
+
+/** verifyBundle with what it kept; `watch` reads other members as they pass. */
+export function verifyHeldBundle(bytes: Buffer, publicKey?: KeyObject, watch?: MemberWatch): Verification {
+  return verification(() => contentsOfMembers(readTarGz(bytes, BUNDLE_LIMITS), watch), publicKey);
+}
+
+/** Verifies a bundle's bytes held in memory against `publicKey` (or the key it carries, or none when unsigned). */
+export function verifyBundle(bytes: Buffer, publicKey?: KeyObject): VerifyResult {
+  return verifyHeldBundle(bytes, publicKey).result;
+}
+
+/** Verifies a bundle read as a stream (a file's), holding only what it judges whole; `watch` reads other members as they pass. */
+export async function verifyBundleStream(source: Readable, publicKey?: KeyObject, watch?: MemberWatch, progress?: InflateProgress): Promise<Verification> {
+  let contents: BundleContents | ArchiveError;
+  try {
+    contents = await readBundleContents(source, watch, progress);
+  } catch (error) {
+    if (!(error instanceof ArchiveError)) throw error;
+    contents = error;
+  }
+  return verification(() => {
+    if (contents instanceof ArchiveError) throw contents;
+    return contents;
+  }, publicKey);
+}
+
+/** Every check of a bundle's contents, stopping at the first failure. */
+export function verifyContents(contents: BundleContents, publicKey?: KeyObject): VerifyResult {
+  const fail = failed;
+  const members = contents.kept;
   const manifestData = members.get(MANIFEST_FILE);
   if (!manifestData) return fail(`${MANIFEST_FILE} is missing`);
   const manifest = parseManifest(manifestData);
   if (typeof manifest === 'string') return fail(manifest);
-  const signature = checkSignature(manifest, members, publicKey);
+  const signature = checkSignature(manifest, contents, publicKey);
   if ('problem' in signature) return fail(signature.problem, manifest);
-  const filesProblem = checkFiles(manifest, members);
+  const filesProblem = checkFiles(manifest, contents.digests);
   if (filesProblem) return fail(filesProblem, manifest);
   const report = reportOf(members);
   if (typeof report === 'string') return fail(report, manifest);
@@ -137,5 +241,8 @@ export function verifyBundle(bytes: Buffer, publicKey?: KeyObject): VerifyResult
   if (disagreement) return fail(`${REPORT_FILES.json}: ${disagreement}`, manifest);
   const rendering = checkRenderings(report, members, manifest);
   if (rendering) return fail(rendering, manifest);
-  return { verified: true, notes: signature.notes, manifest, key: signature.key };
+  const attested = checkBundledAttestation((name) => members.get(name), manifest, report, publicKey);
+  if ('problem' in attested) return fail(attested.problem, manifest);
+  const attestation = attested.attestation ? { attestation: attested.attestation } : {};
+  return { verified: true, notes: [...signature.notes, ...attested.notes], manifest, key: signature.key, ...attestation };
 }

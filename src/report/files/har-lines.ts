@@ -1,0 +1,45 @@
+/**
+ * The lines of exchanges.har as HarFile writes it (har-file.ts): a head line that opens the log
+ * and its entries (`{"log": {…, "entries": [`), one entry a line (a comma after each but the
+ * last), and `]}}`. Readers that stream the file (the bundle's redaction, verify's re-judge) go
+ * line by line; a HAR in another layout (one line, or pretty-printed) is read whole instead.
+ */
+
+import { createReadStream } from 'node:fs';
+
+const HEAD_START = '{"log": {';
+const HEAD_END = '"entries": [';
+const CLOSING = ']}}';
+
+/** Whether `line` is the head line HarFile writes. */
+export const isHarHead = (line: string): boolean => line.startsWith(HEAD_START) && line.trimEnd().endsWith(HEAD_END);
+
+/** The entry a line after the head holds, or undefined for the closing line (and an empty one after it). Throws a SyntaxError for anything else. */
+export function entryOfLine(line: string): unknown {
+  const text = line.trimEnd();
+  if (text === CLOSING || text === '') return undefined;
+  return JSON.parse(text.endsWith(',') ? text.slice(0, -1) : text);
+}
+
+/** The head line with `fields` added to the log first (their values as JSON), the rest as it was. */
+export function headWith(line: string, fields: Record<string, unknown>): string {
+  const added = Object.entries(fields).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}, `);
+  return HEAD_START + added.join('') + line.slice(HEAD_START.length);
+}
+
+/** The log's own fields (version, creator, marks) of a head line. */
+export const logOfHead = (line: string): Record<string, unknown> => (JSON.parse(`${line.trimEnd()}${CLOSING}`) as { log: Record<string, unknown> }).log;
+
+/**
+ * The lines of a text file as it streams (UTF-8), split at `\n` without it: joined again with
+ * `\n` they give the text back exactly (the last piece, empty after a final new line, included).
+ */
+export async function* fileLines(file: string): AsyncGenerator<string> {
+  let rest = '';
+  for await (const chunk of createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>) {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop()!;
+    yield* lines;
+  }
+  yield rest;
+}
