@@ -7,15 +7,15 @@
  */
 import { createHash, type KeyObject } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { lstat, open, readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CliIO } from './io.ts';
 import { EXIT, UsageError } from '../core/errors.ts';
 import { sha256 } from '../report/files/bundle/manifest.ts';
-import { looksLikeGzip } from '../report/files/bundle/tar-archive.ts';
 import { ATTESTATION_FILE } from '../report/files/bundle/attestation/attestation.ts';
 import { type AttestationVerifyResult, type SubjectFiles, verifyAttestation } from '../report/files/bundle/attestation/verify-attestation.ts';
-import type { EvidenceVerifyResult } from '../run/verify-evidence.ts';
+import { type EvidenceVerifyResult, verifyEvidenceFile } from '../run/verify-evidence.ts';
+import { checkBundleFile } from './verify-input.ts';
 
 /** What `verify` was given beside the attestation. */
 export interface AttestationInputs {
@@ -23,29 +23,6 @@ export interface AttestationInputs {
   bundle?: string;
   subjects?: string;
   json?: boolean;
-}
-
-/** An envelope's cap: an attestation is a few KiB; a JSON file larger than this is no attestation of ours. */
-const ENVELOPE_LIMIT = 16 * 1024 * 1024;
-
-/**
- * The file's bytes when it is a DSSE envelope (JSON with a payloadType, not gzip), else undefined:
- * a bundle, a missing file, anything else goes the bundle's way, whose errors say what it is. Only
- * the first bytes of a large or gzip file are read.
- */
-export async function envelopeBytes(file: string): Promise<Buffer | undefined> {
-  const handle = await open(file, 'r').catch(() => undefined);
-  if (!handle) return undefined;
-  try {
-    const { size } = await handle.stat();
-    const head = Buffer.alloc(Math.min(size, 64));
-    await handle.read(head, 0, head.length, 0);
-    if (size > ENVELOPE_LIMIT || looksLikeGzip(head) || !/^\s*\{/.test(head.toString('utf8'))) return undefined;
-    const bytes = await handle.readFile();
-    return bytes.includes('"payloadType"') ? bytes : undefined;
-  } finally {
-    await handle.close();
-  }
 }
 
 /** The SHA-256 of a regular file in `dir` named `name` (one plain name, no folder), streamed; undefined when there is none. */
@@ -86,16 +63,16 @@ function verifiedLine(file: string, result: AttestationVerifyResult): string {
   return `verified: ${file}: in-toto Test Result, result ${p.result} (${tests}); ${result.notes.join('; ')}`;
 }
 
+/** The bundle given with --bundle, verified whole as `verify B` does. */
+async function verifiedBundle(file: string, publicKey: KeyObject | undefined): Promise<EvidenceVerifyResult> {
+  await checkBundleFile(file);
+  return verifyEvidenceFile(file, publicKey);
+}
+
 /** Verifies an attestation file; prints one line (or --json) and returns the exit code. */
-export async function verifyAttestationFile(
-  file: string,
-  bytes: Buffer,
-  inputs: AttestationInputs,
-  verifyBundle: (file: string) => Promise<EvidenceVerifyResult>,
-  io: CliIO,
-): Promise<number> {
+export async function verifyAttestationFile(file: string, bytes: Buffer, inputs: AttestationInputs, io: CliIO): Promise<number> {
   if (inputs.bundle !== undefined && inputs.subjects !== undefined) throw new UsageError('give --bundle FILE or --subjects DIR, not both');
-  const bundle = inputs.bundle !== undefined ? await verifyBundle(inputs.bundle) : undefined;
+  const bundle = inputs.bundle !== undefined ? await verifiedBundle(inputs.bundle, inputs.publicKey) : undefined;
   let result: AttestationVerifyResult;
   if (bundle && !bundle.verified) {
     result = { verified: false, problem: `the bundle ${inputs.bundle}: ${bundle.problem}`, notes: [], key: inputs.publicKey ? 'given' : 'none' };

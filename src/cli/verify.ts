@@ -4,14 +4,13 @@
  * recorded exchanges) and prints one line: what it proves, or what changed. Exit 0 verified, 1 verification failed, 2 usage (no such file, not a
  * bundle, a bad key file).
  */
-import { open } from 'node:fs/promises';
 import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { EXIT, UsageError } from '../core/errors.ts';
 import { readPublicKey } from '../report/files/bundle/signature.ts';
-import { looksLikeGzip } from '../report/files/bundle/tar-archive.ts';
 import { type RejudgeSummary, verifyEvidenceFile } from '../run/verify-evidence.ts';
-import { envelopeBytes, verifyAttestationFile } from './verify-attestation.ts';
+import { verifyAttestationFile } from './verify-attestation.ts';
+import { verifyInput } from './verify-input.ts';
 
 const HELP = `usage: conformance verify <bundle.tar.gz> [--public-key FILE] [--json]
        conformance verify <attestation.intoto.jsonl> --public-key FILE [--bundle FILE | --subjects DIR] [--json]
@@ -53,24 +52,6 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** Refuses a file that cannot be read or does not start as gzip; the bundle itself is read as a stream afterwards. */
-async function checkBundleFile(file: string): Promise<void> {
-  const start = Buffer.alloc(2);
-  let read: number;
-  try {
-    const handle = await open(file, 'r');
-    try {
-      read = (await handle.read(start, 0, 2, 0)).bytesRead;
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  if (!looksLikeGzip(start.subarray(0, read)))
-    throw new UsageError(`${file} is not a bundle (not a .tar.gz); make one with run --bundle FILE or conformance bundle`);
-}
-
 /** What the re-judge covered, for the line of a verified bundle: how many rules it could not judge again, and why (--json names them). */
 function rejudgedText(rejudge: RejudgeSummary): string {
   const judged = `${rejudge.rules.length} rule statuses re-judged from ${rejudge.rebuilt} recorded exchanges`;
@@ -90,18 +71,14 @@ export async function verify(argv: string[], io: CliIO): Promise<number> {
   const [file] = positionals;
   const publicKey = values['public-key'] !== undefined ? await readPublicKey(values['public-key']) : undefined;
   // An attestation (a small JSON file) is told from a bundle by its first bytes; a bundle is read as a stream.
-  const envelope = await envelopeBytes(file);
-  const verifyBundleFile = async (bundle: string) => {
-    await checkBundleFile(bundle);
-    return verifyEvidenceFile(bundle, publicKey);
-  };
-  if (envelope) {
+  const input = await verifyInput(file);
+  if (input.kind === 'envelope') {
     const { bundle, subjects, json } = values;
-    return verifyAttestationFile(file, envelope, { ...(publicKey ? { publicKey } : {}), bundle, subjects, json }, verifyBundleFile, io);
+    return verifyAttestationFile(file, input.bytes, { ...(publicKey ? { publicKey } : {}), bundle, subjects, json }, io);
   }
   if (values.bundle !== undefined || values.subjects !== undefined)
     throw new UsageError(`--bundle and --subjects go with an attestation: conformance verify attestation.intoto.jsonl --bundle ${file}`);
-  const result = await verifyBundleFile(file);
+  const result = await verifyEvidenceFile(file, publicKey);
   if (values.json) {
     io.out(JSON.stringify(result, null, 2));
   } else if (result.verified) {

@@ -74,7 +74,7 @@ describe('signed evidence on the command line', () => {
     expect(rejudge.rules.find((r) => r.id === 'fa.metadata.over-pairs-rejected')?.status).toBe('passed');
   });
 
-  it('usage errors are one line, exit 2: not a bundle, a bad key file, --sign-key without --bundle, an existing key', async () => {
+  it('usage errors are one line, exit 2: not a bundle, a folder, a bad key file, --sign-key without --bundle, an existing key', async () => {
     const dir = reportDir();
     const notBundle = path.join(dir, 'x.tar.gz');
     writeFileSync(notBundle, '{}');
@@ -86,8 +86,10 @@ describe('signed evidence on the command line', () => {
       conformance(['run', '--bundle', path.join(dir, 'b.tar.gz'), '--sign-key', badKey, '--report-dir', path.join(dir, 'r')]),
       conformance(['run', '--sign-key', badKey]),
       conformance(['run', '--report-dir', path.join(dir, 'r'), '--bundle', path.join(dir, 'r', 'summary.md')]),
+      conformance(['verify', dir]),
     ]);
-    expect(results.map((r) => r.code)).toEqual([2, 2, 2, 2, 2]);
+    expect(results.map((r) => r.code)).toEqual([2, 2, 2, 2, 2, 2]);
+    expect(results[5].stderr).toMatch(/cannot read .*: EISDIR/);
     expect(results[4].stderr).toMatch(/--bundle .*summary\.md is a file of the report folder/);
     expect(results[0].stderr).toMatch(/is not a bundle/);
     expect(results[1].stderr).toMatch(/cannot read .*missing\.tar\.gz: ENOENT/);
