@@ -51,6 +51,8 @@ export class JsonArrayScanner {
   private elementSize = 0;
   private depth = 0;
   private elements = 0;
+  /** Between the array's elements: what the last byte that counts was (`[`, an element's end, a comma). */
+  private between: 'opened' | 'element' | 'comma' = 'opened';
   private readonly rest: Buffer[] = [];
   private restSize = 0;
 
@@ -78,11 +80,6 @@ export class JsonArrayScanner {
     return JSON.parse(Buffer.concat(this.rest).toString('utf8'));
   }
 
-  /** Elements handed out so far. */
-  get count(): number {
-    return this.elements;
-  }
-
   /** Reads an element from `start` until it ends or the chunk does; returns where it stopped. */
   private readElement(chunk: Buffer, start: number, done: Buffer[]): number {
     let i = start;
@@ -101,6 +98,7 @@ export class JsonArrayScanner {
         done.push(Buffer.concat(this.element!));
         this.element = undefined;
         this.elements++;
+        this.between = 'element';
         return i + 1;
       }
     }
@@ -127,8 +125,10 @@ export class JsonArrayScanner {
         continue;
       }
       if (this.arrayDepth !== undefined && this.frames.length === this.arrayDepth) {
-        // Between the array's elements: commas and spaces are not kept, so the rest holds `[]`.
+        // Between the array's elements: commas and spaces are not kept, so the rest holds `[]`;
+        // the commas are checked here, since JSON.parse never sees them.
         if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+          if (this.between === 'element') throw this.separatorError('a comma is missing before');
           this.keepRest(chunk.subarray(keptFrom, i));
           this.element = [];
           this.elementSize = 0;
@@ -136,10 +136,15 @@ export class JsonArrayScanner {
           return i;
         }
         if (b === CLOSE_ARRAY) {
+          if (this.between === 'comma') throw this.separatorError('a comma is not followed by');
           this.keepRest(chunk.subarray(keptFrom, i));
           keptFrom = i;
           this.arrayDepth = undefined;
         } else if (b === COMMA || b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09) {
+          if (b === COMMA) {
+            if (this.between !== 'element') throw this.separatorError('a comma is not preceded by');
+            this.between = 'comma';
+          }
           this.keepRest(chunk.subarray(keptFrom, i));
           keptFrom = i + 1;
           continue;
@@ -149,6 +154,10 @@ export class JsonArrayScanner {
     }
     this.keepRest(chunk.subarray(keptFrom, i));
     return i;
+  }
+
+  private separatorError(what: string): JsonArrayScanError {
+    return new JsonArrayScanError(`${what} element ${this.elements} of ${this.path.join('.')}`);
   }
 
   /** A byte of a string outside the elements: a key is read, any other string skipped. */

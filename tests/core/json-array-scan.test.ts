@@ -62,6 +62,14 @@ describe('JsonArrayScanner', () => {
     expect(() => scan('{"log":{"entries":[1,2]}}', 4)).toThrow(/element 0 of log\.entries is not an object or array/);
   });
 
+  it('checks the commas between the elements, which JSON.parse never sees', () => {
+    expect(() => scan('{"log":{"entries":[{"a":1}{"b":2}]}}', 4)).toThrow(new JsonArrayScanError('a comma is missing before element 1 of log.entries'));
+    expect(() => scan('{"log":{"entries":[,{"a":1}]}}', 4)).toThrow(new JsonArrayScanError('a comma is not preceded by element 0 of log.entries'));
+    expect(() => scan('{"log":{"entries":[{"a":1},,{"b":2}]}}', 4)).toThrow(/a comma is not preceded by element 1/);
+    expect(() => scan('{"log":{"entries":[{"a":1},]}}', 4)).toThrow(new JsonArrayScanError('a comma is not followed by element 1 of log.entries'));
+    expect(scan('{"log":{"entries":[ {"a":1} ,\n {"b":2} ]}}', 3).elements).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+
   it('leaves the rest to JSON.parse: garbage outside the array is a SyntaxError at the end', () => {
     expect(() => scan('{"log":{"entries":[{"a":1}]}} trailing', 4)).toThrow(SyntaxError);
   });
