@@ -72,12 +72,14 @@ export class JsonArrayScanner {
     return done;
   }
 
-  /** The document without the array's elements, parsed; throws when the array was never found or an element is open. */
+  /** The document without the array's elements, parsed; throws when an element is open, the rest is no JSON (SyntaxError), or the array was never found. */
   end(): unknown {
     if (this.element || this.arrayDepth !== undefined)
       throw new JsonArrayScanError(`the document ends inside ${this.path.join('.')} (element ${this.elements})`);
+    // A document that is no JSON at all says so first (a SyntaxError), rather than lacking the array.
+    const rest: unknown = JSON.parse(Buffer.concat(this.rest).toString('utf8'));
     if (!this.found) throw new JsonArrayScanError(`no ${this.path.join('.')} array`);
-    return JSON.parse(Buffer.concat(this.rest).toString('utf8'));
+    return rest;
   }
 
   /** Reads an element from `start` until it ends or the chunk does; returns where it stopped. */

@@ -1,8 +1,8 @@
 /**
  * The lines of exchanges.har as HarFile writes it (har-file.ts): a head line that opens the log
  * and its entries (`{"log": {…, "entries": [`), one entry a line (a comma after each but the
- * last), and `]}}`. Readers that stream the file (the bundle's redaction, verify's re-judge) go
- * line by line; a HAR in another layout (one line, or pretty-printed) is read whole instead.
+ * last), and `]}}`. The bundle's redaction goes line by line, so that it rewrites each entry and
+ * keeps the layout; a HAR in another layout (one line, or pretty-printed) is redacted whole.
  */
 
 import { createReadStream } from 'node:fs';
@@ -26,9 +26,6 @@ export function headWith(line: string, fields: Record<string, unknown>): string 
   const added = Object.entries(fields).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}, `);
   return HEAD_START + added.join('') + line.slice(HEAD_START.length);
 }
-
-/** The log's own fields (version, creator, marks) of a head line. */
-export const logOfHead = (line: string): Record<string, unknown> => (JSON.parse(`${line.trimEnd()}${CLOSING}`) as { log: Record<string, unknown> }).log;
 
 /**
  * The lines of a text file as it streams (UTF-8), split at `\n` without it: joined again with

@@ -63,7 +63,7 @@ describe('HarReader', () => {
         /big\.har is not a HAR file this tool reads: element 0 of log\.entries is larger than 1000 bytes/,
       ],
       ['none.har', '{"log": {"version": "1.2"}}', /none\.har is not a HAR file this tool reads: no log\.entries array/],
-      ['text.har', 'hello', /text\.har is not a HAR file this tool reads: no log\.entries array/],
+      ['text.har', 'hello', /text\.har is not JSON \(/],
       ['broken.har', '{"log": {"entries": [{"a": 1}, {"b": nope}]}}', /broken\.har: entry 1 is not JSON/],
       ['cut.har', '{"log": {"entries": [{"a": 1}', /cut\.har is not a HAR file this tool reads: the document ends inside log\.entries/],
     ];

@@ -1,18 +1,20 @@
 /**
  * A bundle's exchanges.har read as it streams out of the archive (verify's re-judge needs its
- * entries): split into lines as HarFile writes them (har-lines.ts), each parsed as it completes,
- * so the text is never held whole; a HAR in another layout (an older one-line file) is gathered
- * and parsed at its end. What is kept is capped (REJUDGE_BYTES): a HAR whose header declares more
- * is copied as it streams to a spool file when one is given (verify of a bundle file re-judges it
- * from there entry by entry, har-reader.ts), else said to be too large to re-judge, hashed all the
- * same; one that runs past the cap without declaring it is too large too. A control byte
- * (a NUL of a gzip bomb's zeros) proves the member is no JSON text at all: refused at once, so the
- * archive stops inflating there.
+ * entries): its entries found by the scanner every HAR reader uses (core/json-array-scan.ts,
+ * any layout), each parsed as it completes, and the rest of the document parsed at the end, so
+ * the text is never held whole and a HAR that is no JSON document is refused whatever its layout.
+ * What is kept is capped (REJUDGE_BYTES): a HAR whose header declares more is copied as it streams
+ * to a spool file when one is given (verify of a bundle file re-judges it from there entry by
+ * entry, har-reader.ts), else said to be too large to re-judge, hashed all the same; one that runs
+ * past the cap without declaring it is too large too. A control byte (a NUL of a gzip bomb's
+ * zeros) proves the member is no JSON text at all: refused at once, so the archive stops
+ * inflating there.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { JsonArrayScanError, JsonArrayScanner } from '../../../core/json-array-scan.ts';
 import { ArchiveError } from './tar-header.ts';
 import type { MemberSink } from './tar-archive.ts';
-import { entryOfLine, isHarHead } from '../har-lines.ts';
+import { HAR_READ_LIMITS } from '../har-reader.ts';
 import { HAR_FILE } from '../har-file.ts';
 
 /**
@@ -21,21 +23,15 @@ import { HAR_FILE } from '../har-file.ts';
  * 250 MB a verify may take. A larger HAR is hashed only, decided at its header.
  */
 export const REJUDGE_BYTES = 24 * 1024 * 1024;
-/** No entry the tool writes comes near it (bodies are cut at 64K characters, har.ts). */
-const ENTRY_LINE_BYTES = 4 * 1024 * 1024;
-
 /** What the HAR gave: its entries, or why they could not be read (said after the hashes are checked), or that it is too large. */
 export type HarMemberResult = { entries: unknown[] } | { problem: string } | { tooLarge: number } | { spooled: string };
 
 const isControl = (byte: number): boolean => byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d;
 
 export class HarMemberReader implements MemberSink {
-  private readonly pieces: Buffer[] = [];
-  private pieceBytes = 0;
-  private mode: 'first' | 'lines' | 'whole' = 'first';
+  private readonly scanner = new JsonArrayScanner(['log', 'entries'], HAR_READ_LIMITS);
   private entries: unknown[] = [];
   private kept = 0;
-  private line = 0;
   private offset = 0;
   private result: HarMemberResult | undefined;
   private started = false;
@@ -74,13 +70,16 @@ export class HarMemberReader implements MemberSink {
       writeSync(this.spoolFd, chunk);
       return;
     }
-    let from = 0;
-    while (from < chunk.length && !this.stopped) {
-      const nl = chunk.indexOf(0x0a, from);
-      const end = nl === -1 ? chunk.length : nl + 1;
-      this.hold(chunk.subarray(from, end));
-      if (nl !== -1 && !this.stopped && this.mode !== 'whole') this.completeLine();
-      from = end;
+    if (this.stopped) return;
+    this.kept += chunk.length;
+    if (this.kept > this.budget) {
+      this.stop({ tooLarge: this.kept });
+      return;
+    }
+    try {
+      for (const element of this.scanner.push(chunk)) this.entries.push(this.entryOf(element));
+    } catch (error) {
+      this.stop(problemOf(error));
     }
   }
 
@@ -92,11 +91,11 @@ export class HarMemberReader implements MemberSink {
       return;
     }
     if (this.stopped) return;
-    if (this.mode === 'lines') {
-      if (this.pieceBytes) this.completeLine();
-      this.result ??= { entries: this.entries };
-    } else {
-      this.parseWhole();
+    try {
+      this.scanner.end();
+      this.result = { entries: this.entries };
+    } catch (error) {
+      this.result = problemOf(error);
     }
   }
 
@@ -117,63 +116,24 @@ export class HarMemberReader implements MemberSink {
     this.offset += chunk.length;
   }
 
-  private hold(piece: Buffer): void {
-    this.pieces.push(Buffer.from(piece));
-    this.pieceBytes += piece.length;
-    this.kept += piece.length;
-    if (this.kept > this.budget) {
-      this.stop({ tooLarge: this.kept });
-    } else if (this.mode === 'first' && this.pieceBytes > ENTRY_LINE_BYTES) {
-      // The head line HarFile writes is short: a longer first line is a one-line HAR, read whole.
-      this.mode = 'whole';
-    } else if (this.mode === 'lines' && this.pieceBytes > ENTRY_LINE_BYTES) {
-      this.stop({ problem: `${HAR_FILE} line ${this.line + 1} is over ${ENTRY_LINE_BYTES / 1024 / 1024} MiB: no entry the tool writes is` });
-    }
-  }
-
-  private completeLine(): void {
-    if (this.mode === 'first') {
-      const head = Buffer.concat(this.pieces);
-      if (isHarHead(head.toString('utf8'))) {
-        this.take();
-        this.mode = 'lines';
-      } else {
-        // Another layout: the line stays held, and the rest gathers after it.
-        this.mode = 'whole';
-      }
-      this.line++;
-      return;
-    }
-    const text = this.take();
-    this.line++;
+  private entryOf(element: Buffer): unknown {
     try {
-      const entry = entryOfLine(text);
-      if (entry !== undefined) this.entries.push(entry);
+      return JSON.parse(element.toString('utf8'));
     } catch (error) {
-      this.stop({ problem: `${HAR_FILE} is not JSON (line ${this.line}: ${(error as Error).message})` });
+      throw new SyntaxError(`entry ${this.entries.length}: ${(error as Error).message}`);
     }
-  }
-
-  private parseWhole(): void {
-    try {
-      const entries = (JSON.parse(this.take()) as { log?: { entries?: unknown } }).log?.entries;
-      this.result = Array.isArray(entries) ? { entries } : { problem: `${HAR_FILE} has no log.entries` };
-    } catch (error) {
-      this.result = { problem: `${HAR_FILE} is not JSON (${(error as Error).message})` };
-    }
-  }
-
-  private take(): string {
-    const text = Buffer.concat(this.pieces).toString('utf8');
-    this.pieces.length = 0;
-    this.pieceBytes = 0;
-    return text;
   }
 
   private stop(result: HarMemberResult): void {
     this.result = result;
     this.entries = [];
-    this.pieces.length = 0;
-    this.pieceBytes = 0;
   }
+}
+
+/** Why the HAR's entries cannot be read, in one line. */
+function problemOf(error: unknown): HarMemberResult {
+  if (error instanceof SyntaxError) return { problem: `${HAR_FILE} is not JSON (${error.message})` };
+  if (error instanceof JsonArrayScanError)
+    return { problem: /^no log\.entries/.test(error.message) ? `${HAR_FILE} has no log.entries` : `${HAR_FILE} is not a HAR: ${error.message}` };
+  throw error;
 }

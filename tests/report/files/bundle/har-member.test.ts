@@ -1,4 +1,4 @@
-/** exchanges.har read as it streams out of a bundle: by lines as HarFile writes it, whole otherwise, capped. */
+/** exchanges.har read as it streams out of a bundle: entry by entry in any layout, the whole a JSON document, capped. */
 import { describe, expect, it } from 'vitest';
 import { HarMemberReader } from '../../../../src/report/files/bundle/har-member.ts';
 
@@ -27,13 +27,22 @@ describe('HarMemberReader', () => {
   });
 
   it('says when a line is no entry, when there are no entries, and when the HAR is over its budget', () => {
-    expect(read(lines(2).replace('"http://x/1"', 'http://x/1'), 64)).toMatchObject({ problem: expect.stringMatching(/^exchanges.har is not JSON \(line 3: /) });
+    expect(read(lines(2).replace('"http://x/1"', 'http://x/1'), 64)).toMatchObject({
+      problem: expect.stringMatching(/^exchanges.har is not JSON \(entry 1: /),
+    });
     expect(read('{"log": {}}', 64)).toEqual({ problem: 'exchanges.har has no log.entries' });
     expect(read(lines(100), 4096, 2000)).toEqual({ tooLarge: expect.any(Number) });
     const declared = new HarMemberReader(3000, 2000);
     declared.write(Buffer.from(lines(1)));
     declared.end();
     expect(declared.outcome).toEqual({ tooLarge: 3000 });
+  });
+
+  it('refuses a HAR that is no JSON document, whatever its lines hold: an entry after the closing, a head that does not parse, a missing comma', () => {
+    const trailing = `${lines(1)}${JSON.stringify(entry(1))}\n`;
+    expect(read(trailing, 16)).toMatchObject({ problem: expect.stringMatching(/^exchanges.har is not JSON \(/) });
+    expect(read(lines(1).replace('"version": "1.2"', 'garbage!!'), 16)).toMatchObject({ problem: expect.stringMatching(/^exchanges.har is not JSON \(/) });
+    expect(read(lines(2).replace('},\n{', '}\n{'), 16)).toEqual({ problem: 'exchanges.har is not a HAR: a comma is missing before element 1 of log.entries' });
   });
 
   it('refuses at once what no JSON text holds: a first byte other than {, a control byte', () => {
