@@ -8,8 +8,8 @@ import v8 from 'node:v8';
 // through gigabytes of garbage; on a machine with much memory V8 lets the heap grow to 4 times what
 // lives before it collects: 550 MB at `run --runs 5000`. 1.5 times keeps a run, a replay and a
 // verify within 250 MB (issue 33: 195 MB, and 216 MB at 2 times; the same wall time). A heap
-// setting of the user's own wins.
-if (!/--(max-old-space-size|max-heap-size|heap-growing-percent)/.test([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '))) {
+// setting of the user's own wins, in either spelling V8 takes (dashes or underscores).
+if (!/--(max[-_]old[-_]space[-_]size|max[-_]heap[-_]size|heap[-_]growing[-_]percent)/.test([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '))) {
   v8.setFlagsFromString('--heap-growing-percent=50');
 }
 
