@@ -18,7 +18,6 @@ import { type MemberWatch, verifyBundleStream, verifyHeldBundle, type Verificati
 import { HarMemberReader, REJUDGE_BYTES } from '../report/files/bundle/har-member.ts';
 import type { InflateProgress } from '../report/files/bundle/tar-archive.ts';
 import { REPORT_FILES } from '../report/files/write-reports.ts';
-import { checkedReport } from '../report/model/read-report.ts';
 import type { ConformanceReport } from '../report/model/model.ts';
 import { HarReader } from '../report/files/har-reader.ts';
 import { type HarRejudge, rejudgeDisagreement, rejudgeHar, rejudgeHarStream } from './har-rejudge.ts';
@@ -63,10 +62,6 @@ function harWatch(spoolFile?: string, budget = REJUDGE_BYTES): { watch: MemberWa
   };
 }
 
-/** The report a verified bundle holds (conformance.json, checked by then). */
-const keptReport = (kept: ReadonlyMap<string, Buffer>): ConformanceReport =>
-  checkedReport(JSON.parse(kept.get(REPORT_FILES.json)!.toString('utf8')), REPORT_FILES.json);
-
 /** A verified result with its re-judge: failed, naming the first rule that disagrees, or verified with it. */
 function withSummary(result: VerifyResult, rejudge: RejudgeSummary): EvidenceVerifyResult {
   if (rejudge.disagreement) return { ...result, verified: false, problem: rejudge.disagreement, rejudge };
@@ -81,8 +76,8 @@ const cannotRejudge = (result: VerifyResult, error: unknown): EvidenceVerifyResu
 });
 
 /** A verified bundle's result with its re-judge of the entries held, or the one line that says why its HAR is no evidence. */
-function withRejudge({ result, kept }: Verification, har: HarMemberReader | undefined): EvidenceVerifyResult {
-  if (!result.verified) return result;
+function withRejudge({ result, report }: Verification, har: HarMemberReader | undefined): EvidenceVerifyResult {
+  if (!result.verified || !report) return result;
   const outcome = har?.outcome;
   if (!outcome) return { ...result, notes: [...result.notes, `no ${REPORT_FILES.har}: the rule statuses were not re-judged`] };
   // The hashes matched, so the HAR is the one bundled: one that does not parse, or whose entries
@@ -97,7 +92,6 @@ function withRejudge({ result, kept }: Verification, har: HarMemberReader | unde
       ],
     };
   try {
-    const report = keptReport(kept);
     return withSummary(result, rejudgeSummary(rejudgeHar(outcome.entries as HarEntry[], report.target.fiatAccountIds), report));
   } catch (error) {
     return cannotRejudge(result, error);
@@ -105,9 +99,9 @@ function withRejudge({ result, kept }: Verification, har: HarMemberReader | unde
 }
 
 /** A verified bundle's result with the re-judge of its large HAR, read entry by entry from its spool file. */
-async function withSpooledRejudge({ result, kept }: Verification, spooled: string): Promise<EvidenceVerifyResult> {
+async function withSpooledRejudge({ result, report }: Verification, spooled: string): Promise<EvidenceVerifyResult> {
+  if (!report) return result;
   try {
-    const report = keptReport(kept);
     const rejudged = await rejudgeHarStream(() => new HarReader(spooled).entries(), report.target.fiatAccountIds);
     return withSummary(result, rejudgeSummary(rejudged, report));
   } catch (error) {

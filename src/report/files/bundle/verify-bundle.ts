@@ -180,27 +180,32 @@ const failed = (problem: string, manifest?: Manifest): VerifyResult => ({
   ...(manifest ? { manifest } : {}),
 });
 
-/** A verification and what it kept of the bundle (the members judged whole), for checks composed after it. */
+/** A verification and, when verified, the report it checked, for checks composed after it (the re-judge). */
 export interface Verification {
   result: VerifyResult;
-  kept: ReadonlyMap<string, Buffer>;
+  report?: ConformanceReport;
 }
 
 /** The verification of contents, or of the archive's refusal. */
-function verification(read: () => BundleContents, publicKey: KeyObject | undefined): Verification {
-  let contents: BundleContents;
-  try {
-    contents = read();
-  } catch (error) {
-    if (error instanceof ArchiveError) return { result: failed(`archive: ${error.message}`), kept: new Map() };
-    throw error;
-  }
-  return { result: verifyContents(contents, publicKey), kept: contents.kept };
+function verification(contents: BundleContents | ArchiveError, publicKey: KeyObject | undefined): Verification {
+  return contents instanceof ArchiveError ? { result: failed(`archive: ${contents.message}`) } : checkContents(contents, publicKey);
 }
 
-/** verifyBundle with what it kept; `watch` reads other members as they pass. */
+/** The archive's refusal, to verify as a failure; any other error is thrown again. */
+function refusal(error: unknown): ArchiveError {
+  if (error instanceof ArchiveError) return error;
+  throw error;
+}
+
+/** verifyBundle with the report it checked; `watch` reads other members as they pass. */
 export function verifyHeldBundle(bytes: Buffer, publicKey?: KeyObject, watch?: MemberWatch): Verification {
-  return verification(() => contentsOfMembers(readTarGz(bytes, BUNDLE_LIMITS), watch), publicKey);
+  let contents: BundleContents | ArchiveError;
+  try {
+    contents = contentsOfMembers(readTarGz(bytes, BUNDLE_LIMITS), watch);
+  } catch (error) {
+    contents = refusal(error);
+  }
+  return verification(contents, publicKey);
 }
 
 /** Verifies a bundle's bytes held in memory against `publicKey` (or the key it carries, or none when unsigned). */
@@ -210,22 +215,17 @@ export function verifyBundle(bytes: Buffer, publicKey?: KeyObject): VerifyResult
 
 /** Verifies a bundle read as a stream (a file's), holding only what it judges whole; `watch` reads other members as they pass. */
 export async function verifyBundleStream(source: Readable, publicKey?: KeyObject, watch?: MemberWatch, progress?: InflateProgress): Promise<Verification> {
-  let contents: BundleContents | ArchiveError;
-  try {
-    contents = await readBundleContents(source, watch, progress);
-  } catch (error) {
-    if (!(error instanceof ArchiveError)) throw error;
-    contents = error;
-  }
-  return verification(() => {
-    if (contents instanceof ArchiveError) throw contents;
-    return contents;
-  }, publicKey);
+  return verification(await readBundleContents(source, watch, progress).catch(refusal), publicKey);
 }
 
 /** Every check of a bundle's contents, stopping at the first failure. */
 export function verifyContents(contents: BundleContents, publicKey?: KeyObject): VerifyResult {
-  const fail = failed;
+  return checkContents(contents, publicKey).result;
+}
+
+/** verifyContents with the report it checked, when verified. */
+function checkContents(contents: BundleContents, publicKey: KeyObject | undefined): Verification {
+  const fail = (problem: string, manifest?: Manifest): Verification => ({ result: failed(problem, manifest) });
   const members = contents.kept;
   const manifestData = members.get(MANIFEST_FILE);
   if (!manifestData) return fail(`${MANIFEST_FILE} is missing`);
@@ -244,5 +244,5 @@ export function verifyContents(contents: BundleContents, publicKey?: KeyObject):
   const attested = checkBundledAttestation((name) => members.get(name), manifest, report, publicKey);
   if ('problem' in attested) return fail(attested.problem, manifest);
   const attestation = attested.attestation ? { attestation: attested.attestation } : {};
-  return { verified: true, notes: [...signature.notes, ...attested.notes], manifest, key: signature.key, ...attestation };
+  return { result: { verified: true, notes: [...signature.notes, ...attested.notes], manifest, key: signature.key, ...attestation }, report };
 }
