@@ -5,13 +5,12 @@
  * does, so re-judged too), or against a folder of the files (the bundle unpacked, a report folder
  * for an unredacted bundle). Exit 0 verified, 1 verification failed, 2 usage.
  */
-import { createHash, type KeyObject } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CliIO } from './io.ts';
 import { EXIT, UsageError } from '../core/errors.ts';
-import { sha256 } from '../report/files/bundle/manifest.ts';
+import { sha256, sha256OfFile } from '../report/files/bundle/manifest.ts';
 import { ATTESTATION_FILE } from '../report/files/bundle/attestation/attestation.ts';
 import { type AttestationVerifyResult, type SubjectFiles, verifyAttestation } from '../report/files/bundle/attestation/verify-attestation.ts';
 import { type EvidenceVerifyResult, verifyEvidenceFile } from '../run/verify-evidence.ts';
@@ -31,9 +30,7 @@ async function fileDigest(dir: string, name: string): Promise<string | undefined
   const file = path.join(dir, name);
   const info = await lstat(file).catch(() => undefined);
   if (!info?.isFile()) return undefined;
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+  return sha256OfFile(file);
 }
 
 /** The subjects' files: a verified bundle's manifest, or a folder. Throws a UsageError for a folder that is none. */

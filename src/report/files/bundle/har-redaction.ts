@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { sha256 } from './manifest.ts';
 import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
@@ -75,5 +76,5 @@ async function redactWholeHar(file: string, staged: string, redaction: PersonalR
   const out = createWriteStream(staged, { flags: 'w' });
   out.end(data);
   await finished(out);
-  return { sha256: createHash('sha256').update(data).digest('hex'), size: data.length };
+  return { sha256: sha256(data), size: data.length };
 }

@@ -5,6 +5,7 @@
  * personal values were replaced, and per file its SHA-256 and size (docs/design.md 5.10).
  */
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { RULES } from '../../../core/catalogue.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../../../core/version.ts';
 import type { ConformanceReport } from '../../model/model.ts';
@@ -56,6 +57,13 @@ export interface Manifest {
 
 /** The SHA-256 of bytes, as lowercase hex. */
 export const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/** The SHA-256 of a file, streamed, as lowercase hex. */
+export async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
 
 /** `2.1` before `2.10` before `8`: section numbers in document order. */
 const bySection = (a: string, b: string): number => {

@@ -9,8 +9,8 @@
  * the bundle file from the files; only the small report files are held whole while redacted.
  * Every member's name, SHA-256 and size is known before the manifest is built (`stageReportFolder`).
  */
-import { createHash, type KeyObject } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,7 +21,17 @@ import type { ConformanceReport } from '../../model/model.ts';
 import { rerunCommand } from '../../model/rerun-command.ts';
 import { REPORT_FILES } from '../write-reports.ts';
 import { JOURNAL_FILE } from '../../../engine/restore/restore-journal.ts';
-import { BUNDLED_KEY_FILE, buildManifest, type Manifest, type ManifestFile, manifestBytes, MANIFEST_FILE, SIGNATURE_FILE } from './manifest.ts';
+import {
+  BUNDLED_KEY_FILE,
+  buildManifest,
+  type Manifest,
+  type ManifestFile,
+  manifestBytes,
+  MANIFEST_FILE,
+  SIGNATURE_FILE,
+  sha256,
+  sha256OfFile,
+} from './manifest.ts';
 import { keyFingerprint, publicKeyPem, signBytes } from './signature.ts';
 import { type ArchiveMember, type ArchiveSource, writeTarGz, writeTarGzStream } from './tar-archive.ts';
 import { PersonalRedaction, redactPersonalValues } from './personal-redaction.ts';
@@ -68,16 +78,12 @@ export async function reportFolderFiles(dir: string): Promise<ArchiveMember[]> {
   return Promise.all(names.map(async (name) => ({ name, data: await readFile(path.join(dir, name)) })));
 }
 
-const digestOf = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
-
 /** A member held in memory. */
-const heldMember = (name: string, data: Buffer): StagedMember => ({ name, data, sha256: digestOf(data), size: data.length });
+const heldMember = (name: string, data: Buffer): StagedMember => ({ name, data, sha256: sha256(data), size: data.length });
 
 /** A file's member, hashed as it streams; its bytes are read again when archived (and counted against this size). */
 async function fileMember(name: string, file: string): Promise<StagedMember> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return { name, file, sha256: hash.digest('hex'), size: (await stat(file)).size };
+  return { name, file, sha256: await sha256OfFile(file), size: (await stat(file)).size };
 }
 
 /** The report's members, redacted into `staging` when asked: each with its digest, none of the large ones in memory. */
