@@ -42,24 +42,19 @@ class EntryJudge {
   private readonly scenarios: ScenarioRejudge[];
   readonly tallies = new Map<RuleId, Tally>();
 
-  /**
-   * @param fiatAccountIds the target's pool
-   * @param twinAccepted whether the valid twin of a case was accepted; undefined when the HAR holds none
-   */
-  constructor(
-    private readonly fiatAccountIds: readonly string[],
-    private readonly twinAccepted: (at: number) => boolean | undefined,
-  ) {
+  /** @param fiatAccountIds the target's pool */
+  constructor(private readonly fiatAccountIds: readonly string[]) {
     const { created, metadata } = this.rules.state;
     const state = { created, metadataSemantics: () => metadata.semantics };
     this.scenarios = SCENARIOS.flatMap((s) => (s.judgesItsRule ? [s.rejudge(state)] : []));
   }
 
-  judge(exchange: Exchange, at: number): void {
+  /** `twinAccepted`: whether the valid twin of the exchange's case was accepted; undefined when the HAR holds none. */
+  judge(exchange: Exchange, at: number, twinAccepted: boolean | undefined): void {
     const verdict = this.rules.judgeRecorded(exchange, {
       fiatAccountIds: this.fiatAccountIds,
       refusedWithTwin: twinDecides,
-      twinAccepted: () => this.twinAccepted(at),
+      twinAccepted: () => twinAccepted,
     });
     for (const j of verdict.judgements) this.tally(j.rule, j.problems, j.crashed === true, at);
     for (const f of verdict.openPointFindings) this.tally(f.rule, f.problems, false, at, false);
@@ -176,13 +171,12 @@ export class StreamingEntryJudge {
   /** The verdicts of the order's entries that came (accepted or not), and those left out. */
   private readonly verdictAt = new Map<number, boolean>();
   private readonly skippedAt = new Set<number>();
-  private current: boolean | undefined;
 
   constructor(
     fiatAccountIds: readonly string[],
     private readonly order: TwinOrder,
   ) {
-    this.judge = new EntryJudge(fiatAccountIds, () => this.current);
+    this.judge = new EntryJudge(fiatAccountIds);
   }
 
   /** One exchange, in the HAR's order; those no rule judges only count as come. */
@@ -229,8 +223,7 @@ export class StreamingEntryJudge {
       const verdict = this.twinVerdict(next, ended);
       if (verdict === WAIT) return;
       this.waiting.shift();
-      this.current = verdict;
-      this.judge.judge(next.exchange, next.at);
+      this.judge.judge(next.exchange, next.at, verdict);
     }
   }
 
