@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import { startHugeServer } from './huge-server.ts';
+import { encodeHeader } from '../src/report/files/bundle/tar-header.ts';
 import { otherCase } from '../src/rules/create-identity/ref-id-scenarios.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -86,27 +87,6 @@ async function harEntries(file: string): Promise<{ entries: number; closed: bool
 // ---------------------------------------------------------------------------------------------
 // The figures of issue 33
 
-/** A tar header (ustar) of one regular file that declares `size` bytes. */
-function tarHeader(name: string, size: number): Buffer {
-  const header = Buffer.alloc(512);
-  const field = (text: string, at: number, length: number) => header.write(text.padEnd(length, '\0').slice(0, length), at, 'latin1');
-  const octal = (value: number, length: number) => `${value.toString(8).padStart(length - 1, '0')}\0`;
-  field(name, 0, 100);
-  field(octal(0o644, 8), 100, 8);
-  field(octal(0, 8), 108, 8);
-  field(octal(0, 8), 116, 8);
-  field(octal(size, 12), 124, 12);
-  field(octal(0, 12), 136, 12);
-  field('        ', 148, 8);
-  field('0', 156, 1);
-  field('ustar\0', 257, 6);
-  field('00', 263, 2);
-  let sum = 0;
-  for (const byte of header) sum += byte;
-  field(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8);
-  return header;
-}
-
 /**
  * A gzip bomb shaped as a bundle: a .tar.gz of ~400 KB whose one member, manifest.json, declares
  * `insideBytes` and holds zeros (gzip at level 9 packs a thousand zeros in a byte). Written as a
@@ -115,7 +95,7 @@ function tarHeader(name: string, size: number): Buffer {
 export async function writeGzipBomb(file: string, insideBytes = 400 * MB): Promise<number> {
   const zeros = Buffer.alloc(MB);
   async function* tar() {
-    yield tarHeader('manifest.json', insideBytes);
+    yield encodeHeader('manifest.json', insideBytes);
     for (let left = insideBytes; left > 0; left -= zeros.length) yield left >= zeros.length ? zeros : zeros.subarray(0, left);
     yield Buffer.alloc(1024);
   }
