@@ -12,3 +12,9 @@ export function oneLine(text: string, max = Infinity): string {
   const chars = [...flat];
   return chars.length > max ? chars.slice(0, max - 1).join('') + '…' : flat;
 }
+
+/**
+ * Named things in the order of their names' UTF-16 code units, the same on every machine (not
+ * localeCompare): the order of a bundle's members, its manifest and its attestation's subjects.
+ */
+export const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

@@ -10,6 +10,7 @@ import { RULES } from '../../../core/catalogue.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../../../core/version.ts';
 import type { ConformanceReport } from '../../model/model.ts';
 import type { ArchiveMember } from './tar-archive.ts';
+import { byName } from '../../../core/text.ts';
 
 /** The member names of a bundle's manifest and of its signature. */
 export const MANIFEST_FILE = 'manifest.json';
@@ -55,6 +56,10 @@ export interface Manifest {
   files: ManifestFile[];
 }
 
+/** When the run ended, from its start and duration (ISO 8601, UTC): the manifest and the attestation say it alike. */
+export const runEndedAt = (report: Pick<ConformanceReport, 'startedAt' | 'durationMs'>): string =>
+  new Date(Date.parse(report.startedAt) + report.durationMs).toISOString();
+
 /** The SHA-256 of bytes, as lowercase hex. */
 export const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
@@ -91,7 +96,7 @@ const fileEntry = (file: ManifestFile | ArchiveMember): ManifestFile =>
 
 /** The manifest of `files` (every member but the manifest and its signature, by digest or bytes) for `report`. */
 export function buildManifest(report: ConformanceReport, files: readonly (ManifestFile | ArchiveMember)[], facts: ManifestFacts): Manifest {
-  const endedAt = new Date(Date.parse(report.startedAt) + report.durationMs).toISOString();
+  const endedAt = runEndedAt(report);
   return {
     format: MANIFEST_FORMAT,
     formatVersion: MANIFEST_VERSION,
@@ -110,7 +115,7 @@ export function buildManifest(report: ConformanceReport, files: readonly (Manife
     redactedValues: facts.redactedValues ?? 0,
     signature: facts.signer ? 'ed25519' : 'none',
     ...(facts.signer ? { signer: facts.signer } : {}),
-    files: files.map(fileEntry).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    files: files.map(fileEntry).sort(byName),
   };
 }
 

@@ -49,11 +49,14 @@ export async function readPublicKey(file: string, flag = '--public-key'): Promis
 }
 
 /** The public key's PEM (SPKI), as the bundle carries it for information. */
-export const publicKeyPem = (key: KeyObject): string => (key.type === 'public' ? key : createPublicKey(key)).export({ type: 'spki', format: 'pem' }).toString();
+/** The public half of a key pair's either half. */
+export const publicHalf = (key: KeyObject): KeyObject => (key.type === 'public' ? key : createPublicKey(key));
+
+export const publicKeyPem = (key: KeyObject): string => publicHalf(key).export({ type: 'spki', format: 'pem' }).toString();
 
 /** `SHA256:<hex>` of the public key's SPKI bytes: names a key in a line without showing it. */
 export function keyFingerprint(key: KeyObject): string {
-  const der = (key.type === 'public' ? key : createPublicKey(key)).export({ type: 'spki', format: 'der' });
+  const der = publicHalf(key).export({ type: 'spki', format: 'der' });
   return `SHA256:${createHash('sha256').update(der).digest('hex').slice(0, 32)}`;
 }
 

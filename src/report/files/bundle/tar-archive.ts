@@ -14,6 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import { ArchiveError, BLOCK, encodeHeader, NAME_BYTES, paddingOf } from './tar-header.ts';
 import { type ArchiveLimits, MEMBER_NAME, type MemberSink, TarReader } from './tar-reader.ts';
+import { byName } from '../../../core/text.ts';
 
 export { ArchiveError } from './tar-header.ts';
 export type { ArchiveLimits, MemberSink } from './tar-reader.ts';
@@ -42,7 +43,7 @@ function checkName(name: string): void {
 
 /** The members sorted by name, each name checked and given once. */
 function sortedMembers<T extends { name: string }>(members: readonly T[]): T[] {
-  const sorted = [...members].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const sorted = [...members].sort(byName);
   for (const [i, member] of sorted.entries()) {
     checkName(member.name);
     if (i > 0 && sorted[i - 1].name === member.name) throw new ArchiveError(`"${member.name}" is given twice`);

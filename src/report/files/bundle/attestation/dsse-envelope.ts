@@ -6,8 +6,8 @@
  * taken from @sigstore/core: the test that verifies our envelopes with sigstore's verifier is a
  * cross-check only if signing and verifying do not share that code.
  */
-import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
-import { signatureMatches, signBytes } from '../signature.ts';
+import { createHash, type KeyObject } from 'node:crypto';
+import { publicHalf, signatureMatches, signBytes } from '../signature.ts';
 
 /** The payload type of an in-toto Statement in JSON (in-toto attestation spec v1, envelope.md). */
 export const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
@@ -40,7 +40,7 @@ export function preAuthEncoding(payloadType: string, body: Buffer): Buffer {
  * only; never used to decide here.
  */
 export function dsseKeyId(key: KeyObject): string {
-  const raw = Buffer.from(String((key.type === 'public' ? key : createPublicKey(key)).export({ format: 'jwk' }).x), 'base64url');
+  const raw = Buffer.from(String(publicHalf(key).export({ format: 'jwk' }).x), 'base64url');
   // SSH wire strings (RFC 4251): a big-endian uint32 length, then the bytes.
   const field = (bytes: Buffer) => {
     const length = Buffer.alloc(4);

@@ -9,6 +9,8 @@
  */
 import { PACKAGE_NAME } from '../../../../core/version.ts';
 import type { ConformanceReport, ReportRule } from '../../../model/model.ts';
+import { byName } from '../../../../core/text.ts';
+import { runEndedAt } from '../manifest.ts';
 
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 export const TEST_RESULT_PREDICATE = 'https://in-toto.io/attestation/test-result/v0.1';
@@ -85,7 +87,6 @@ const npmPackageUrl = (name: string, version: string): string => `pkg:npm/${name
 
 /** The resource descriptors that repeat the run: the tool, the command and its settings, the target, the schemas. */
 function configurationOf(report: ConformanceReport, facts: StatementFacts): ResourceDescriptor[] {
-  const endedAt = new Date(Date.parse(report.startedAt) + report.durationMs).toISOString();
   const settings = {
     seed: report.seed,
     profile: report.profile,
@@ -94,7 +95,7 @@ function configurationOf(report: ConformanceReport, facts: StatementFacts): Reso
     ...(report.ruleFilter ? { ruleFilter: report.ruleFilter } : {}),
     ...(report.shard ? { shard: report.shard } : {}),
     startedAt: report.startedAt,
-    endedAt,
+    endedAt: runEndedAt(report),
     redacted: facts.redactedValues !== undefined,
     redactedValues: facts.redactedValues ?? 0,
   };
@@ -125,7 +126,7 @@ export function testResultStatement(report: ConformanceReport, subjects: readonl
   }
   return {
     _type: STATEMENT_TYPE,
-    subject: [...subjects].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((f) => ({ name: f.name, digest: { sha256: f.sha256 } })),
+    subject: [...subjects].sort(byName).map((f) => ({ name: f.name, digest: { sha256: f.sha256 } })),
     predicateType: TEST_RESULT_PREDICATE,
     predicate: { result: testResultOf(report), configuration: configurationOf(report, facts), ...lists },
   };
