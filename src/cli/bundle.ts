@@ -7,9 +7,7 @@ import type { CliIO } from './io.ts';
 import { parseCommandArgs } from '../run/command-args.ts';
 import { UsageError } from '../core/errors.ts';
 import { readPrivateKey } from '../report/files/bundle/signature.ts';
-import { writeReportFolderBundle } from '../report/files/bundle/write-bundle.ts';
-import { checkOutputFile } from '../report/files/output-file.ts';
-import { checkAttestationBeside, writeAttestationBeside } from '../report/files/bundle/attestation/attestation.ts';
+import { checkBundleOutput, writeEvidenceFiles } from '../report/files/bundle/write-bundle.ts';
 
 const HELP = `usage: conformance bundle <report folder> --out FILE [--sign-key FILE] [--redact-personal]
 
@@ -45,14 +43,12 @@ export async function bundle(argv: string[], io: CliIO): Promise<number> {
   if (!values.out?.trim()) throw new UsageError('give the bundle file: --out FILE (e.g. evidence.tar.gz)');
   const [dir] = positionals;
   // Refused before the folder is read: a device, a FIFO, a link or a folder at --out, or a missing folder.
-  await checkOutputFile('--out', values.out);
-  await checkAttestationBeside('--out', values.out);
+  await checkBundleOutput('--out', values.out);
   const signKey = values['sign-key'] !== undefined ? await readPrivateKey(values['sign-key']) : undefined;
-  const { manifest, attestation } = await writeReportFolderBundle(dir, values.out, {
+  const { manifest, beside } = await writeEvidenceFiles(dir, values.out, {
     ...(signKey ? { signKey } : {}),
     ...(values['redact-personal'] ? { redactPersonal: true } : {}),
   });
-  const beside = await writeAttestationBeside(values.out, attestation);
   const signed = manifest.signer ? `signed (${manifest.signer})` : 'unsigned';
   const redacted = manifest.redacted ? `, ${manifest.redactedValues} personal values replaced` : '';
   io.out(`bundle ${values.out}: ${manifest.files.length} files, ${signed}${redacted}; attestation ${beside}`);

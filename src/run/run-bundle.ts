@@ -8,9 +8,7 @@ import path from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { REPORT_DIR_FILES } from '../report/files/write-reports.ts';
 import { readPrivateKey } from '../report/files/bundle/signature.ts';
-import { writeReportFolderBundle } from '../report/files/bundle/write-bundle.ts';
-import { checkOutputFile } from '../report/files/output-file.ts';
-import { checkAttestationBeside, writeAttestationBeside } from '../report/files/bundle/attestation/attestation.ts';
+import { checkBundleOutput, writeEvidenceFiles } from '../report/files/bundle/write-bundle.ts';
 import type { RunConfig } from './run-config.ts';
 
 /** The bundle of one run, ready to write once its reports are. */
@@ -27,19 +25,16 @@ export async function prepareRunBundle(config: RunConfig): Promise<RunBundle | u
   if (REPORT_DIR_FILES.some((name) => path.resolve(config.reportDir, name) === path.resolve(settings.file)))
     throw new UsageError(`--bundle ${settings.file} is a file of the report folder; give another path, e.g. evidence.tar.gz`);
   // A device, a FIFO, a link or a folder there, or a folder missing: refused before any request (the report folder exists by now).
-  await checkOutputFile('--bundle', settings.file);
-  await checkAttestationBeside('--bundle', settings.file);
+  await checkBundleOutput('--bundle', settings.file);
   const signKey: KeyObject | undefined = settings.signKeyFile !== undefined ? await readPrivateKey(settings.signKeyFile) : undefined;
   return {
     async write() {
       // Streamed from the report folder to the file: the run's memory bound holds for its bundle too.
-      const { attestation } = await writeReportFolderBundle(config.reportDir, settings.file, {
+      await writeEvidenceFiles(config.reportDir, settings.file, {
         ...(signKey ? { signKey } : {}),
         redactPersonal: settings.redactPersonal,
         ...(settings.commandLine ? { commandLine: settings.commandLine } : {}),
       });
-      // Beside it, the attestation alone, for tools that take a DSSE envelope (cosign, policy engines).
-      await writeAttestationBeside(settings.file, attestation);
       return settings.file;
     },
   };

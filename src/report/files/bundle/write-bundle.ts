@@ -35,11 +35,11 @@ import {
 import { keyFingerprint, publicKeyPem, signBytes } from './signature.ts';
 import { type ArchiveMember, type ArchiveSource, writeTarGz, writeTarGzStream } from './tar-archive.ts';
 import { PersonalRedaction, redactPersonalValues } from './personal-redaction.ts';
-import { writeWholeFileStreamed } from '../output-file.ts';
+import { checkOutputFile, writeWholeFileStreamed } from '../output-file.ts';
 import { markRedactedHar } from './redaction-mark.ts';
 import { HAR_FILE } from '../har-file.ts';
 import { personalValuesOfHarFile, redactHarFile } from './har-redaction.ts';
-import { ATTESTATION_FILE, buildAttestation } from './attestation/attestation.ts';
+import { ATTESTATION_FILE, buildAttestation, checkAttestationBeside, writeAttestationBeside } from './attestation/attestation.ts';
 
 /** How a bundle is made. */
 export interface BundleOptions {
@@ -206,4 +206,19 @@ export async function writeReportFolderBundle(dir: string, file: string, options
     'the bundle',
   );
   return written!;
+}
+
+/** Refuses, before anything is read or sent, a bundle path (`flag`'s) or the path beside it for its attestation that cannot be written. */
+export async function checkBundleOutput(flag: string, file: string): Promise<void> {
+  await checkOutputFile(flag, file);
+  await checkAttestationBeside(flag, file);
+}
+
+/**
+ * A report folder's bundle written to `file` as a stream, then its attestation alone beside it
+ * (`beside`: for tools that take a DSSE envelope, cosign and policy engines).
+ */
+export async function writeEvidenceFiles(dir: string, file: string, options: BundleOptions): Promise<Omit<Bundle, 'bytes'> & { beside: string }> {
+  const written = await writeReportFolderBundle(dir, file, options);
+  return { ...written, beside: await writeAttestationBeside(file, written.attestation) };
 }
