@@ -14,6 +14,7 @@ import type { Exchange, UnjudgedExchange } from '../../core/exchange.ts';
 import { harEntry, type HarEntry } from './har.ts';
 import { Redactor } from '../model/redact.ts';
 import { twinLinker } from './twin-link.ts';
+import { HAR_CLOSING, harHeadLine } from './har-lines.ts';
 
 /** The file name in the report folder, and the name it has until the run ends. */
 export const HAR_FILE = 'exchanges.har';
@@ -87,7 +88,7 @@ export class HarFile {
       if (!this.failure) {
         try {
           this.open();
-          this.pending += '\n]}}\n';
+          this.pending += `\n${HAR_CLOSING}\n`;
           this.flush();
           closeSync(this.fd!);
           this.fd = undefined;
@@ -108,7 +109,7 @@ export class HarFile {
     this.fd = openSync(this.partial, 'w');
     process.on('exit', this.onExit);
     const creator = JSON.stringify({ name: this.creator.name, version: this.creator.version });
-    this.pending = `{"log": {"version": "1.2", "creator": ${creator}, "entries": [${this.pending}`;
+    this.pending = `${harHeadLine(creator)}${this.pending}`;
   }
 
   private flush(): void {

@@ -9,7 +9,11 @@ import { createReadStream } from 'node:fs';
 
 const HEAD_START = '{"log": {';
 const HEAD_END = '"entries": [';
-const CLOSING = ']}}';
+/** The line that closes the entries, the log and the document. */
+export const HAR_CLOSING = ']}}';
+
+/** The head line HarFile writes, without its new line: the log's version and creator (JSON), then the entries open. */
+export const harHeadLine = (creatorJson: string): string => `${HEAD_START}"version": "1.2", "creator": ${creatorJson}, ${HEAD_END}`;
 
 /** Whether `line` is the head line HarFile writes. */
 export const isHarHead = (line: string): boolean => line.startsWith(HEAD_START) && line.trimEnd().endsWith(HEAD_END);
@@ -17,7 +21,7 @@ export const isHarHead = (line: string): boolean => line.startsWith(HEAD_START) 
 /** The entry a line after the head holds, or undefined for the closing line (and an empty one after it). Throws a SyntaxError for anything else. */
 export function entryOfLine(line: string): unknown {
   const text = line.trimEnd();
-  if (text === CLOSING || text === '') return undefined;
+  if (text === HAR_CLOSING || text === '') return undefined;
   return JSON.parse(text.endsWith(',') ? text.slice(0, -1) : text);
 }
 
