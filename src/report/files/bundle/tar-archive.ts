@@ -13,7 +13,7 @@ import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import { ArchiveError, BLOCK, encodeHeader, NAME_BYTES, paddingOf } from './tar-header.ts';
-import { type ArchiveLimits, MEMBER_NAME, type MemberSink, TarReader } from './tar-reader.ts';
+import { type ArchiveLimits, MEMBER_NAME, type MemberSink, TarReader, TRAILING_LIMIT } from './tar-reader.ts';
 import { byName } from '../../../core/text.ts';
 
 export { ArchiveError } from './tar-header.ts';
@@ -106,7 +106,7 @@ export function readTarGz(bytes: Buffer, limits: ArchiveLimits = IN_MEMORY_LIMIT
   try {
     // Held whole, so never more than IN_MEMORY_LIMITS (a file is read as a stream: readTarGzStream),
     // with room for the closing blocks and a record's padding.
-    tar = gunzipSync(bytes, { maxOutputLength: Math.min(limits.total, IN_MEMORY_LIMITS.total) + 1024 * 1024 + BLOCK * 4 });
+    tar = gunzipSync(bytes, { maxOutputLength: Math.min(limits.total, IN_MEMORY_LIMITS.total) + TRAILING_LIMIT + BLOCK * 4 });
   } catch (error) {
     throw new ArchiveError(`the gzip stream is damaged (${(error as Error).message})`);
   }

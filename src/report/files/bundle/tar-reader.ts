@@ -23,7 +23,7 @@ export interface ArchiveLimits {
 }
 
 /** What may follow the closing block: zero padding up to a tar record (10 KiB by default, larger blocking factors up to 1 MiB). */
-const TRAILING_LIMIT = 1024 * 1024;
+export const TRAILING_LIMIT = 1024 * 1024;
 export const MEMBER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** The member name of a header's path: `folder/name` or `name`, nothing else. */
@@ -92,7 +92,6 @@ export class TarReader {
   end(): void {
     if (this.member) throw new ArchiveError(`member "${this.member.name}" is cut short`);
     if (!this.closed) throw new ArchiveError('the tar stream ends without its closing blocks (the archive is cut short)');
-    if (this.folders.size > 1) throw new ArchiveError(`the members sit in ${this.folders.size} folders; a bundle has one`);
   }
 
   private endMember(): void {
